@@ -1,0 +1,195 @@
+"""Klong's adverbs (language.md section 4).
+
+Each adverb takes the verb it modifies as a Python callable (`f(a)` or `f(a, b)`) and the
+operands. `fast` names a numpy reduction the verb is known to equal, when there is one
+(for `+/` on a numeric array, say), and `whole` a way to apply an atomic verb to a whole
+array at once: these are shortcuts to the same results, never different semantics.
+"""
+import numpy as np
+
+from .errors import KlongError
+from .match import match
+from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
+
+# numpy equivalents of folding/scanning a numeric array with an atomic dyad
+REDUCE = {"+": np.add, "*": np.multiply, "|": np.maximum, "&": np.minimum}
+
+
+def _numeric(a):
+    return isinstance(a, np.ndarray) and a.shape[0] > 0
+
+
+def _python(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _same_kind(scalar, array):
+    """An int with an int64 array or a float with a float64 one: numpy then keeps Klong's
+    result type."""
+    return (type(scalar) is int and array.dtype.kind == "i") or \
+        (type(scalar) is float and array.dtype.kind == "f")
+
+
+def _iterable(a):
+    """True when an adverb iterates over `a`: a non-empty list or string."""
+    return not is_atom(a)
+
+
+# ------------------------------------------------------------------ each and friends
+
+def each(f, a, whole=None):
+    if isinstance(a, Dict):
+        return make_list([f(make_list([k, v])) for k, v in a.pairs()])
+    if not _iterable(a):
+        return a if is_seq(a) else f(a)
+    if whole is not None and _numeric(a):
+        return whole(a)
+    return list_like([f(e) for e in items(a)], a)
+
+
+def each2(f, a, b, whole=None):
+    if not (is_seq(a) and is_seq(b)):
+        return f(a, b)
+    if is_atom(a) or is_atom(b):            # at least one is empty
+        return [] if type(a) is not str and is_atom(a) or type(b) is not str and is_atom(b) else ""
+    if whole is not None and _numeric(a) and _numeric(b):
+        n = min(a.shape[0], b.shape[0])
+        return whole(a[:n], b[:n])
+    results = [f(x, y) for x, y in zip(items(a), items(b))]
+    template = a if type(a) is str else b
+    return list_like(results, template)
+
+
+def each_left(f, a, b):
+    if not _iterable(b):
+        return b if is_seq(b) else f(a, b)
+    return list_like([f(a, e) for e in items(b)], b)
+
+
+def each_right(f, a, b):
+    if not _iterable(b):
+        return b if is_seq(b) else f(b, a)
+    return list_like([f(e, a) for e in items(b)], b)
+
+
+def each_pair(f, a):
+    if is_atom(a) or len(a) < 2:
+        return a
+    elems = items(a)
+    return list_like([f(x, y) for x, y in zip(elems, elems[1:])], a)
+
+
+# ------------------------------------------------------------------ over and scan
+
+def over(f, a, fast=None):
+    if not _iterable(a):
+        return a
+    if fast is not None and _numeric(a) and a.dtype.kind in "if":
+        return _python(fast.reduce(a, axis=0))
+    elems = items(a)
+    acc = elems[0]
+    for e in elems[1:]:
+        acc = f(acc, e)
+    return acc
+
+
+def over_neutral(f, a, b, fast=None):
+    if not _iterable(b):
+        return a if is_seq(b) else f(a, b)
+    if fast is not None and _numeric(b) and b.ndim == 1 and _same_kind(a, b):
+        return _python(fast(a, fast.reduce(b)))
+    acc = a
+    for e in items(b):
+        acc = f(acc, e)
+    return acc
+
+
+def scan(f, a, fast=None):
+    if not _iterable(a):
+        return a if is_seq(a) else make_list([a])
+    if fast is not None and _numeric(a) and a.ndim == 1 and a.dtype.kind in "if":
+        return fast.accumulate(a)
+    elems = items(a)
+    if len(elems) == 1:
+        return a
+    acc = elems[0]
+    out = [acc]
+    for e in elems[1:]:
+        acc = f(acc, e)
+        out.append(acc)
+    return make_list(out)
+
+
+def scan_neutral(f, a, b, join):
+    if not _iterable(b):
+        if is_seq(b):
+            return a
+        return join(a, make_list([f(a, b)]))
+    acc = a
+    out = [acc]
+    for e in items(b):
+        acc = f(acc, e)
+        out.append(acc)
+    return make_list(out)
+
+
+# ------------------------------------------------------------------ converge, while, iterate
+
+def converge(f, a):
+    while True:
+        nxt = f(a)
+        if match(nxt, a):
+            return nxt
+        a = nxt
+
+
+def scan_converge(f, a):
+    out = [a]
+    while True:
+        nxt = f(a)
+        if match(nxt, a):
+            return make_list(out)
+        out.append(nxt)
+        a = nxt
+
+
+def while_(f, pred, b):
+    while is_true(pred(b)):
+        b = f(b)
+    return b
+
+
+def scan_while(f, pred, b):
+    out = []
+    while is_true(pred(b)):
+        out.append(b)
+        b = f(b)
+    return make_list(out)
+
+
+def _count(n):
+    if not is_int(n):
+        raise KlongError("type", "iterate: count must be an integer")
+    return abs(int(n))
+
+
+def iterate(f, n, b):
+    for _ in range(_count(n)):
+        b = f(b)
+    return b
+
+
+def scan_iterate(f, n, b):
+    count = _count(n)
+    if count == 0:
+        return b
+    out = [b]
+    for _ in range(count):
+        b = f(b)
+        out.append(b)
+    return make_list(out)
+
+
+# which form of the modified verb each adverb uses: 1 = its monad, 2 = its dyad
+MONADIC_USE = {"'": 1, "/": 2, "\\": 2, ":'": 2, ":~": 1, "\\~": 1}
+DYADIC_USE = {"'": 2, "/": 2, "\\": 2, ":\\": 2, ":/": 2, ":~": 1, "\\~": 1, ":*": 1, "\\*": 1}

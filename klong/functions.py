@@ -1,0 +1,81 @@
+"""Function values: Klong lambdas, projections and built-ins, and how calls are made."""
+from .errors import KlongError
+from .values import Function
+
+PARAMS = ("x", "y", "z")
+
+
+class Frame:
+    """The variables of one call: parameters and declared locals. `parent` is the frame in
+    which the function literal was evaluated (lexical scope); `fn` is the running function
+    (what `.f` names)."""
+    __slots__ = ("vars", "parent", "fn")
+
+    def __init__(self, vars, parent, fn):
+        self.vars = vars
+        self.parent = parent
+        self.fn = fn
+
+
+class Lambda(Function):
+    """A function literal evaluated in a frame: its compiled body and its lexical parent.
+    `atomic_op`, when set, says the body is exactly `x OP y` (so adverbs can use OP's fast
+    paths); `elementwise` says the body only combines x with numbers through atomic verbs,
+    so applying it to a whole numeric array equals applying it to each element."""
+    __slots__ = ("body", "arity", "parent", "atomic_op", "elementwise")
+
+    def __init__(self, body, arity, parent, atomic_op=None, elementwise=False):
+        self.body = body
+        self.arity = arity
+        self.parent = parent
+        self.atomic_op = atomic_op
+        self.elementwise = elementwise
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", f"wrong arity: function of {self.arity} called with {len(args)}")
+        return self.body(Frame(dict(zip(PARAMS, args)), self.parent, self))
+
+
+class Projection(Function):
+    """A function with some arguments fixed; the empty slots (None) are filled in order."""
+    __slots__ = ("fn", "slots", "arity")
+
+    def __init__(self, fn, slots):
+        self.fn = fn
+        self.slots = slots
+        self.arity = sum(1 for s in slots if s is None)
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", f"wrong arity: projection of {self.arity} called with {len(args)}")
+        it = iter(args)
+        return self.fn.call([next(it) if s is None else s for s in self.slots])
+
+
+class Builtin(Function):
+    """A function written in Python. `impl` takes the arguments positionally."""
+    __slots__ = ("impl", "arity", "name")
+
+    def __init__(self, name, arity, impl):
+        self.name = name
+        self.arity = arity
+        self.impl = impl
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", f"wrong arity: {self.name} takes {self.arity} argument(s)")
+        return self.impl(*args)
+
+
+def call_value(fn, args):
+    """Call a Klong value with a list of arguments; anything but a function is a type error."""
+    if isinstance(fn, Function):
+        return fn.call(args)
+    raise KlongError("type", "not a function")
+
+
+def project(fn, slots):
+    if not isinstance(fn, Function):
+        raise KlongError("type", "not a function")
+    return Projection(fn, slots)

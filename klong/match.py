@@ -1,0 +1,61 @@
+"""Match (`~`): Klong's whole-value equality, used by verbs and adverbs alike."""
+import numpy as np
+
+from .values import Dict, is_number, is_real, key_of
+
+REAL_TOLERANCE = 1e-14
+
+
+def numbers_match(a, b):
+    if a == b:
+        return True
+    if is_real(a) or is_real(b):
+        # float64 counterpart of the reference's 18-digit equality (decided in verbs.md)
+        return abs(a - b) <= REAL_TOLERANCE * max(abs(a), abs(b))
+    return False
+
+
+def match(a, b):
+    """1-or-0 question "are a and b the same value?" as a Python bool. Never raises."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return _match_arrays(a, b)
+    if is_number(a):
+        return is_number(b) and numbers_match(a, b)
+    if type(a) is list:
+        if type(b) is not list or len(a) != len(b):
+            return False
+        return all(match(x, y) for x, y in zip(a, b))
+    if isinstance(a, Dict):
+        if not isinstance(b, Dict) or len(a) != len(b):
+            return False
+        for k, (_, v) in a.table.items():
+            entry = b.table.get(k)
+            if entry is None or not match(v, entry[1]):
+                return False
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, str):
+        return str.__eq__(a, b)
+    return a is b
+
+
+def _match_arrays(a, b):
+    if not isinstance(a, np.ndarray):
+        a, b = b, a
+    if isinstance(b, np.ndarray):
+        if a.shape != b.shape:
+            return False
+        if a.dtype.kind == "f" or b.dtype.kind == "f":
+            return bool(np.all(np.abs(a - b) <= REAL_TOLERANCE * np.maximum(np.abs(a), np.abs(b))))
+        return bool(np.array_equal(a, b))
+    if type(b) is list:
+        if len(b) != a.shape[0]:
+            return False
+        return all(match(x, y) for x, y in zip(a.tolist() if a.ndim == 1 else list(a), b))
+    return False
+
+
+def same_key(a, b):
+    """Equality as dictionary keys and grouping see it (integers and reals apart)."""
+    return key_of(a) == key_of(b)

@@ -1,0 +1,91 @@
+"""Conversion of values between Python and Klong (system.md B.3)."""
+import inspect
+
+import numpy as np
+
+from .errors import KlongError
+from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
+
+
+class PyFunction(Function):
+    """A Python callable used as a Klong function. Arguments are passed by position; the
+    arity is the number of required positional parameters (a parameter named `klong`
+    receives the interpreter and is not counted)."""
+    __slots__ = ("fn", "arity", "interp", "wants_klong")
+
+    def __init__(self, fn, interp=None):
+        self.fn = fn
+        self.interp = interp
+        self.arity, self.wants_klong = _arity_of(fn)
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", f"wrong arity: Python function of {self.arity} called with {len(args)}")
+        py_args = [to_python(a) for a in args]
+        kwargs = {"klong": self.interp} if self.wants_klong else {}
+        try:
+            result = self.fn(*py_args, **kwargs)
+        except KlongError:
+            raise
+        except Exception as e:
+            raise KlongError("python", f"{type(e).__name__}: {e}") from e
+        return to_klong(result, self.interp)
+
+
+def _arity_of(fn):
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return 1, False
+    required, wants_klong = 0, False
+    for p in sig.parameters.values():
+        if p.name == "klong":
+            wants_klong = True
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty:
+            required += 1
+    return min(required, 3), wants_klong
+
+
+def to_klong(v, interp=None):
+    """A Python value as a Klong value."""
+    if isinstance(v, (Char, Symbol, Dict, Function)) or v is UNDEFINED:
+        return v
+    if isinstance(v, bool) or isinstance(v, np.bool_):
+        return int(v)
+    if isinstance(v, (int, float, str)):
+        return v
+    if isinstance(v, np.generic):
+        return to_klong(v.item(), interp)
+    if isinstance(v, np.ndarray):
+        if v.ndim == 0:
+            return to_klong(v.item(), interp)
+        if v.dtype.kind in "iub":
+            return v.astype(np.int64)
+        if v.dtype.kind == "f":
+            return v.astype(np.float64)
+        return make_list([to_klong(e, interp) for e in v])
+    if isinstance(v, (list, tuple)):
+        return make_list([to_klong(e, interp) for e in v])
+    if isinstance(v, dict):
+        return Dict((to_klong(k, interp), to_klong(x, interp)) for k, x in v.items())
+    if callable(v):
+        return PyFunction(v, interp)
+    if v is None:
+        return UNDEFINED
+    return v
+
+
+def to_python(v):
+    """A Klong value for Python: lists become numpy arrays (object dtype when mixed)."""
+    if isinstance(v, list):
+        out = np.empty(len(v), dtype=object)
+        for i, e in enumerate(v):
+            out[i] = to_python(e)
+        return out if v else np.array([], dtype=np.float64)
+    if isinstance(v, Dict):
+        return {_key(k): to_python(x) for k, x in v.pairs()}
+    return v
+
+
+def _key(k):
+    return tuple(k.tolist()) if isinstance(k, np.ndarray) else (tuple(k) if isinstance(k, list) else k)

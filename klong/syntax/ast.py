@@ -1,0 +1,74 @@
+"""The Klong AST. Every node carries the line and column where it starts."""
+from dataclasses import dataclass, field
+from typing import Any, List, Optional
+
+
+@dataclass
+class Node:
+    line: int = field(default=0, kw_only=True, compare=False)
+    column: int = field(default=0, kw_only=True, compare=False)
+
+
+@dataclass
+class Const(Node):
+    value: Any
+
+
+@dataclass
+class DictLit(Node):
+    pairs: list          # (key, value) constants; each evaluation builds a fresh dictionary
+
+
+@dataclass
+class Name(Node):
+    name: str
+
+
+@dataclass
+class Apply(Node):
+    """f(a;b): a call, or a projection when some argument slots are empty (None)."""
+    fn: Node
+    args: List[Optional[Node]]
+
+    @property
+    def is_projection(self):
+        return any(a is None for a in self.args)
+
+
+@dataclass
+class Lambda(Node):
+    body: List[Node]
+    locals: List[str]
+    arity: int
+
+
+@dataclass
+class Cond(Node):
+    clauses: List[tuple]      # (predicate, consequent) pairs
+    otherwise: Node
+
+
+@dataclass
+class Seq(Node):
+    exprs: List[Node]
+
+
+@dataclass
+class Verb(Node):
+    """A verb: an operator symbol (op) or a function-valued node (fn), plus its adverbs."""
+    op: Optional[str]
+    fn: Optional[Node]
+    adverbs: List[str]
+
+
+@dataclass
+class Monad(Node):
+    verb: Verb
+    arg: Node
+
+
+@dataclass
+class Dyad(Node):
+    verb: Verb
+    left: Node
+    right: Node

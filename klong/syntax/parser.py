@@ -1,0 +1,268 @@
+"""Source text to AST: the lexer feeds lark's LALR parser, a Transformer builds the nodes,
+and the checks the grammar cannot express run while the nodes are built."""
+import os
+from functools import lru_cache
+
+from lark import Lark, Transformer, Token
+from lark.exceptions import UnexpectedInput, UnexpectedToken, UnexpectedEOF, VisitError
+from lark.lexer import Lexer as LarkLexer
+
+from ..errors import KlongError
+from ..values import Symbol, is_list, items
+from . import ast
+from .lexer import tokenize
+
+PARAMS = ("x", "y", "z")
+
+
+class _TokenFeed(LarkLexer):
+    """Hands lark the tokens our own lexer already produced."""
+
+    def __init__(self, lexer_conf):
+        pass
+
+    def lex(self, tokens, *_):
+        return iter(tokens)
+
+
+def _position(tree_or_token):
+    return getattr(tree_or_token, "line", 0) or 0, getattr(tree_or_token, "column", 0) or 0
+
+
+def _syntax(message, token):
+    line, column = _position(token)
+    return KlongError("syntax", message, line or None, column or None)
+
+
+class _Build(Transformer):
+    """Builds AST nodes bottom-up."""
+
+    def start(self, children):
+        return children[0]
+
+    def seq(self, children):
+        exprs = [c for c in children if not isinstance(c, Token)]
+        if len(exprs) == 1:
+            return exprs[0]
+        return ast.Seq(exprs, line=exprs[0].line, column=exprs[0].column)
+
+    def const(self, children):
+        tok = children[0]
+        return ast.Const(tok.value, line=tok.line, column=tok.column)
+
+    def dict(self, children):
+        tok = children[0]
+        return ast.DictLit(tok.value, line=tok.line, column=tok.column)
+
+    def name(self, children):
+        tok = children[0]
+        return ast.Name(str(tok), line=tok.line, column=tok.column)
+
+    def paren(self, children):
+        return children[1]
+
+    def fun(self, children):
+        lbrace, body = children[0], children[1]
+        stmts = body.exprs if isinstance(body, ast.Seq) else [body]
+        local_names = []
+        first = stmts[0]
+        if len(stmts) > 1 and isinstance(first, ast.Const) and is_list(first.value) \
+                and len(first.value) and all(isinstance(s, Symbol) for s in items(first.value)):
+            local_names = [str(s) for s in items(first.value)]
+            stmts = stmts[1:]
+        for name in local_names:
+            if name in PARAMS:
+                raise _syntax(f"'{name}' cannot be a local variable", lbrace)
+        arity = _arity(stmts)
+        _check_read_only(stmts)
+        return ast.Lambda(stmts, local_names, arity, line=lbrace.line, column=lbrace.column)
+
+    def slot(self, children):
+        return children[0] if children else None
+
+    def arglist(self, children):
+        slots = [c for c in children if not (isinstance(c, Token) and c.type in ("LPAR", "RPAR", "SEMI"))]
+        if len(slots) > 3:
+            raise _syntax("too many arguments", children[0])
+        if slots == [None]:
+            return (children[0], [])                    # f(): a nilad call
+        if all(s is None for s in slots):
+            raise _syntax("too few arguments in projection", children[0])
+        return (children[0], slots)
+
+    def apply(self, children):
+        fn, (tok, args) = children
+        fn = self._as_node(fn)
+        return ast.Apply(fn, args, line=fn.line, column=fn.column)
+
+    def apply2(self, children):
+        fn, (tok1, args1), (tok2, args2) = children
+        fn = self._as_node(fn)
+        if not any(a is None for a in args1):
+            raise _syntax("projection expected before second argument list", tok2)
+        inner = ast.Apply(fn, args1, line=fn.line, column=fn.column)
+        return ast.Apply(inner, args2, line=fn.line, column=fn.column)
+
+    def _as_node(self, fn):
+        return self.name([fn]) if isinstance(fn, Token) else fn
+
+    def cond(self, children):
+        parts = [c for c in children if not isinstance(c, Token)]
+        clauses = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+        return ast.Cond(clauses, parts[-1], line=children[0].line, column=children[0].column)
+
+    def _verb(self, children):
+        head = children[0]
+        adverbs = [str(t) for t in children[1:]]
+        if isinstance(head, Token):
+            return ast.Verb(str(head), None, adverbs, line=head.line, column=head.column)
+        if isinstance(head, ast.Apply) and not head.is_projection:
+            raise _syntax("a function in verb position must be a name, a function or a projection",
+                          head)
+        return ast.Verb(None, head, adverbs, line=head.line, column=head.column)
+
+    mverb = dverb = _verb
+
+    def callable(self, children):
+        return children[0]
+
+    def monad(self, children):
+        verb, arg = children
+        return ast.Monad(verb, arg, line=verb.line, column=verb.column)
+
+    def dyad(self, children):
+        left, verb, right = children
+        if verb.op == "::" and not verb.adverbs and not isinstance(left, ast.Name):
+            raise _syntax("the left side of :: must be a name", verb)
+        return ast.Dyad(verb, left, right, line=left.line, column=left.column)
+
+
+def _walk_no_lambdas(node):
+    """Every node below `node` (itself included) without entering nested function literals."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, ast.Lambda):
+            continue
+        for child in _children(n):
+            if child is not None:
+                stack.append(child)
+
+
+def _children(n):
+    if isinstance(n, ast.Apply):
+        return [n.fn, *n.args]
+    if isinstance(n, ast.Seq):
+        return n.exprs
+    if isinstance(n, ast.Cond):
+        return [x for pair in n.clauses for x in pair] + [n.otherwise]
+    if isinstance(n, ast.Monad):
+        return [n.verb, n.arg]
+    if isinstance(n, ast.Dyad):
+        return [n.verb, n.left, n.right]
+    if isinstance(n, ast.Verb):
+        return [n.fn] if n.fn is not None else []
+    return []
+
+
+def _nodes_in(stmts):
+    for s in stmts:
+        yield s                                    # a nested lambda statement itself
+        if not isinstance(s, ast.Lambda):
+            yield from _walk_no_lambdas(s)
+
+
+def _arity(stmts):
+    highest = 0
+    for n in _nodes_in(stmts):
+        if isinstance(n, ast.Name) and n.name in PARAMS:
+            highest = max(highest, PARAMS.index(n.name) + 1)
+    return highest
+
+
+def _check_read_only(stmts):
+    for n in _nodes_in(stmts):
+        if isinstance(n, ast.Dyad) and n.verb.op == "::" and isinstance(n.left, ast.Name) \
+                and n.left.name in PARAMS:
+            raise _syntax(f"'{n.left.name}' is read-only", n.left)
+
+
+_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+_lark = Lark(open(_GRAMMAR, encoding="utf-8").read(), parser="lalr", lexer=_TokenFeed,
+             transformer=_Build(), propagate_positions=False)
+
+# Broken inputs by error class: lark matches a failing parser state to the closest example.
+_EXAMPLES = {
+    "missing operand": ["1+", "{x+}", "a::", "1+;2"],
+    "missing closing parenthesis": ["(1", "f(1", "f(1;2"],
+    "missing closing brace": ["{x", "{x;y"],
+    "missing ] at end of conditional": [":[1;2;3", ":[1;2;3;"],
+    "expected ; in conditional": [":[1;2]", ":[1]"],
+    "two operands without a verb between them (apply a function with f(x) or f@x)":
+        ["3 4", "f 2", "1 2 3", "\"a\" 1"],
+    "empty statement": ["1;;2", ";1", "{}", "{x;}", "()"],
+    "unexpected closing bracket": [")", "1)", "}", "]", "1]"],
+    "a parenthesized expression holds one expression": ["(1;2)"],
+}
+
+
+def _parse_tokens(tokens):
+    return _lark.parse(tokens)
+
+
+def _parse_text(text):
+    return _parse_tokens(tokenize(text))
+
+
+def _describe(err):
+    try:
+        label = err.match_examples(_parse_text, _EXAMPLES, use_accepts=True)
+    except Exception:
+        label = None
+    if label:
+        return label
+    if isinstance(err, UnexpectedEOF) or getattr(err, "token", None) is not None \
+            and getattr(err.token, "type", None) == "$END":
+        return "unexpected end of input"
+    tok = getattr(err, "token", None)
+    return f"unexpected {tok}" if tok is not None else "syntax error"
+
+
+@lru_cache(maxsize=4096)
+def parse(text, line_offset=0):
+    """Parse a chunk of Klong source into an AST node (an expression or a Seq).
+    Raises KlongError('syntax') with the position and source line of the problem."""
+    tokens = tokenize(text, line_offset)
+    if not tokens:
+        return None
+    try:
+        return _parse_tokens(tokens)
+    except KlongError as err:
+        raise _with_source(err, text, line_offset) from None
+    except VisitError as e:
+        err = e.orig_exc
+        if isinstance(err, KlongError):
+            raise _with_source(err, text, line_offset) from None
+        raise
+    except UnexpectedInput as e:
+        tok = getattr(e, "token", None)
+        line, column = getattr(tok, "line", None), getattr(tok, "column", None)
+        if line is None or getattr(tok, "type", "") == "$END":
+            line, column = _end_position(text, line_offset)
+        err = KlongError("syntax", _describe(e), line, column)
+        raise _with_source(err, text, line_offset) from None
+
+
+def _end_position(text, line_offset):
+    lines = text.split("\n")
+    return len(lines) + line_offset, len(lines[-1]) + 1
+
+
+def _with_source(err, text, line_offset):
+    if err.line is not None and err.source_line is None:
+        lines = text.split("\n")
+        index = err.line - line_offset - 1
+        if 0 <= index < len(lines):
+            err.source_line = lines[index]
+    return err

@@ -1,0 +1,15 @@
+"""The dot-functions and system variables, grouped by topic. `install` binds them all as
+globals of a new interpreter."""
+from ..functions import Builtin
+from . import core, io
+
+
+def install(interp):
+    def define(name, arity_or_value, impl=None):
+        if impl is None:
+            interp.globals[name] = arity_or_value
+        else:
+            interp.globals[name] = Builtin(name, arity_or_value, impl)
+
+    io.install(interp, define)
+    core.install(interp, define)

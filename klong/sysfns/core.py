@@ -1,0 +1,102 @@
+"""Evaluation, loading, modules, the process and the system variables (system.md A)."""
+import os
+import random
+import sys
+import time
+
+from ..errors import KlongError
+from ..values import EOF, Symbol, is_string, is_symbol, is_true
+
+DEFAULT_KLONGPATH = ".:lib"
+
+
+def find_source(name):
+    """The file `.l(name)` loads, by the search rules of system.md (.l)."""
+    def candidates(path):
+        return [path, path + ".kg"]
+
+    if name.startswith("/") or name.startswith("."):
+        options = candidates(name)
+    else:
+        path = os.environ.get("KLONGPATH", DEFAULT_KLONGPATH)
+        options = [c for d in path.split(":") if d for c in candidates(os.path.join(d, name))]
+    for option in options:
+        if os.path.isfile(option):
+            return option
+    raise KlongError("io", f"file does not exist: {name}")
+
+
+def install(interp, define):
+    def load(name):
+        if not is_string(name):
+            raise KlongError("type", ".l: file name must be a string")
+        path = find_source(name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        result = interp.run(text, filename=path)
+        return [] if result is None else result
+
+    def evaluate(text):
+        if not is_string(text):
+            raise KlongError("type", ".E: string expected")
+        result = interp.run(text)
+        return EOF if result is None else result
+
+    def module(x):
+        if is_symbol(x):
+            interp.modules.open(x)
+        elif not is_true(x):
+            interp.modules.close()
+        else:
+            raise KlongError("type", ".module: symbol or 0 expected")
+        return x
+
+    def comment(marker):
+        if not is_string(marker):
+            raise KlongError("type", ".comment: string expected")
+        interp.pending_comment = marker
+        return marker
+
+    def system(command):
+        if not is_string(command):
+            raise KlongError("type", ".sys: string expected")
+        sys.stdout.flush()
+        return os.system(command)
+
+    def delete_file(name):
+        if not is_string(name):
+            raise KlongError("type", ".df: string expected")
+        try:
+            os.remove(name)
+        except FileNotFoundError:
+            raise KlongError("io", f"file does not exist: {name}") from None
+        except OSError as e:
+            raise KlongError("io", f"cannot delete {name}: {e.strerror}") from None
+        return name
+
+    def set_strict(on):
+        interp.strict = on
+        return 1 if on else 0
+
+    def leave(x):
+        sys.stdout.flush()
+        raise SystemExit(1 if is_true(x) else 0)
+
+    define(".l", 1, load)
+    define(".E", 1, evaluate)
+    define(".module", 1, module)
+    define(".comment", 1, comment)
+    define(".x", 1, leave)
+    define(".rn", 0, random.random)
+    define(".pc", 0, time.process_time)
+    define(".sys", 1, system)
+    define(".df", 1, delete_file)
+    define(".strict", 0, lambda: set_strict(True))
+    define(".unsafe", 0, lambda: set_strict(False))
+    define(".a", [])
+    define(".e", 1e-18)
+    define(".h", Symbol("unix"))
+    define(".cols", 80)
+    define(".edit", 1)
+    define(".fastpow", 0)
+    define(".helpdb", [])

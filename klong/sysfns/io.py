@@ -1,0 +1,184 @@
+"""I/O channels and the system functions that read and write them (system.md A.1)."""
+import sys
+
+from ..display import show, write
+from ..errors import KlongError
+from ..syntax.lexer import Incomplete, Lexer
+from ..values import EOF, UNDEFINED, is_string, is_true
+
+
+class Channel:
+    """An open file or standard stream. Standard streams are looked up at each use, so
+    output goes to sys.stdout as it is at the time of the call (embedding programs and
+    tests redirect it)."""
+
+    def __init__(self, number, is_input, stream=None, std=None):
+        self.number = number
+        self.is_input = is_input
+        self._stream = stream
+        self.std = std                 # "stdin" / "stdout" / "stderr" for standard channels
+        self.closed = False
+        self.eof = False
+        self.buffer = ""               # input not yet consumed
+        self.klong_name = f":{'inchan' if is_input else 'outchan'}.{number}"
+
+    @property
+    def stream(self):
+        return getattr(sys, self.std) if self.std else self._stream
+
+    # -- output
+    def write(self, text):
+        if self.closed:
+            raise KlongError("io", "writing to closed channel")
+        if self.is_input:
+            raise KlongError("io", "writing to an input channel")
+        self.stream.write(text)
+
+    def flush(self):
+        if not self.closed:
+            self.stream.flush()
+
+    def close(self):
+        if self.std is None and not self.closed:
+            self.closed = True
+            self._stream.close()
+
+    # -- input
+    def _check_readable(self):
+        if self.closed:
+            raise KlongError("io", "reading from closed channel")
+        if not self.is_input:
+            raise KlongError("io", "reading from an output channel")
+
+    def _more(self):
+        """Append the next line of the stream to the buffer; False at end of input."""
+        line = self.stream.readline()
+        if not line:
+            return False
+        self.buffer += line
+        return True
+
+    def read_line(self):
+        self._check_readable()
+        if "\n" not in self.buffer:
+            self._more()
+        if not self.buffer:
+            self.eof = True
+            return ""
+        line, newline, rest = self.buffer.partition("\n")
+        self.buffer = rest
+        if not newline and not self._peek_more():
+            self.eof = True
+        return line
+
+    def _peek_more(self):
+        return bool(self.buffer) or self._more()
+
+    def read_lines(self):
+        lines = []
+        while not self.eof:
+            line = self.read_line()
+            if self.eof and not line:
+                break
+            lines.append(line)
+        self.eof = True
+        return lines
+
+    def read_object(self):
+        """One data object; the rest of its line is discarded. EOF at end of input."""
+        self._check_readable()
+        while True:
+            stripped = self.buffer.lstrip()
+            if stripped:
+                break
+            self.buffer = ""
+            if not self._more():
+                self.eof = True
+                return EOF
+        self.buffer = stripped
+        while True:
+            lexer = Lexer(self.buffer)
+            try:
+                value = lexer.read_datum()
+                break
+            except Incomplete:
+                if not self._more():
+                    raise KlongError("io", "unexpected end of input while reading") from None
+        rest = self.buffer[lexer.pos:]
+        newline = rest.find("\n")
+        self.buffer = rest[newline + 1:] if newline >= 0 else ""
+        return value
+
+
+def install(interp, define):
+    stdin = Channel(0, True, std="stdin")
+    stdout = Channel(1, False, std="stdout")
+    stderr = Channel(2, False, std="stderr")
+    state = {"from": stdin, "to": stdout, "next": 3}
+    interp.channels = state
+
+    def new_channel(name, mode, is_input):
+        if not is_string(name):
+            raise KlongError("type", "file name must be a string")
+        try:
+            stream = open(name, mode, encoding="utf-8", newline="")
+        except FileNotFoundError:
+            raise KlongError("io", f"file does not exist: {name}") from None
+        except OSError as e:
+            raise KlongError("io", f"cannot open {name}: {e.strerror}") from None
+        ch = Channel(state["next"], is_input, stream)
+        state["next"] += 1
+        return ch
+
+    def select(kind, x, default, want_input):
+        previous = state[kind]
+        if not is_true(x):
+            state[kind] = default
+        elif isinstance(x, Channel) and x.is_input == want_input:
+            state[kind] = x
+        else:
+            raise KlongError("type", f"{'input' if want_input else 'output'} channel expected")
+        return previous
+
+    def close(x):
+        if not isinstance(x, Channel):
+            raise KlongError("type", "channel expected")
+        x.close()
+        return []
+
+    def emit(text, x):
+        state["to"].write(text)
+        return x
+
+    def read_string(x):
+        if not is_string(x):
+            raise KlongError("type", ".rs: string expected")
+        lexer = Lexer(x)
+        try:
+            lexer.skip_blanks()
+            value = lexer.read_datum()
+            lexer.skip_blanks()
+        except KlongError:
+            return UNDEFINED
+        return value if lexer.pos >= len(x) else UNDEFINED
+
+    define(".cin", stdin)
+    define(".cout", stdout)
+    define(".cerr", stderr)
+    define(".ic", 1, lambda x: new_channel(x, "r", True))
+    define(".oc", 1, lambda x: new_channel(x, "w", False))
+    define(".ac", 1, lambda x: new_channel(x, "a", False))
+    define(".fc", 1, lambda x: select("from", x, stdin, True))
+    define(".tc", 1, lambda x: select("to", x, stdout, False))
+    define(".cc", 1, close)
+    define(".fl", 0, lambda: (state["to"].flush(), [])[1])
+    define(".w", 1, lambda x: emit(write(x), x))
+    define(".d", 1, lambda x: emit(show(x), x))
+    define(".p", 1, lambda x: emit(show(x) + "\n", x))
+    define(".bkd", 1, lambda x: emit(show(x), x))
+    define(".bkp", 1, lambda x: emit(show(x) + "\n", x))
+    define(".r", 0, lambda: state["from"].read_object())
+    define(".rl", 0, lambda: state["from"].read_line())
+    define(".rls", 0, lambda: state["from"].read_lines())
+    define(".mi", 1, lambda x: 0 if state["from"].eof else 1)
+    define(".rs", 1, read_string)

@@ -1,0 +1,325 @@
+"""The Klong value model.
+
+Every Klong value is one of these Python objects:
+
+  integer     int (unbounded); numpy integer scalars are accepted too
+  real        float; numpy float scalars are accepted too
+  character   Char, a one-character str subclass
+  symbol      Symbol, a str subclass (the text without the colon)
+  string      str (exactly type str)
+  list        a numpy array (ndim >= 1, dtype int64 or float64) when every element is an
+              integer, or every element is a real, or every element is such an array of one
+              shape and dtype; otherwise a Python list of values.  Both forms may be empty.
+  dictionary  Dict
+  function    Function (lambdas, projections, built-ins, wrapped Python callables)
+  undefined   UNDEFINED
+  end of file EOF
+  channel     klong.sysfns.io.Channel
+
+`make_list` builds the canonical form from a sequence of items; `items` takes any list or
+string apart again.  Verbs must accept both list forms and must not mutate their arguments
+(dictionaries excepted, which are mutable by definition).
+"""
+import numpy as np
+
+from .errors import KlongError
+
+
+class Char(str):
+    """A character. Distinct from a one-character string under == and hashing."""
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is Char and str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(("char", str(self)))
+
+    def __repr__(self):
+        return "0c" + str(self)
+
+
+class Symbol(str):
+    """A symbol, holding its name without the colon."""
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is Symbol and str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(("sym", str(self)))
+
+    def __repr__(self):
+        return ":" + str(self)
+
+
+class _Singleton:
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return ":" + self.name
+
+
+UNDEFINED = _Singleton("undefined")
+EOF = _Singleton("eof")
+
+
+class Function:
+    """Base of every callable Klong value. Subclasses set `arity` and implement `call`."""
+    arity = 0
+
+    def call(self, args):
+        raise NotImplementedError
+
+    def __call__(self, *args):
+        # Python-side convenience: convert arguments in, results stay Klong values.
+        from .pyconv import to_klong
+        return self.call([to_klong(a) for a in args])
+
+
+class Dict:
+    """A mutable Klong dictionary. Keys are stored by `key_of` so that arrays can be keys."""
+    __slots__ = ("table",)
+
+    def __init__(self, pairs=()):
+        self.table = {}
+        for k, v in pairs:
+            self.put(k, v)
+
+    def put(self, k, v):
+        if isinstance(k, Dict):
+            raise KlongError("type", "bad dictionary key")
+        self.table[key_of(k)] = (k, v)
+
+    def get(self, k, default=UNDEFINED):
+        entry = self.table.get(key_of(k))
+        return default if entry is None else entry[1]
+
+    def remove(self, k):
+        self.table.pop(key_of(k), None)
+
+    def pairs(self):
+        return list(self.table.values())
+
+    def copy(self):
+        d = Dict()
+        d.table = dict(self.table)
+        return d
+
+    def __len__(self):
+        return len(self.table)
+
+
+def key_of(v):
+    """A hashable stand-in for a value, used for dictionary keys and grouping.
+    Integers and reals hash apart (as in the reference), other kinds by content."""
+    if isinstance(v, np.ndarray):
+        return ("arr", v.dtype.kind, v.shape, v.tobytes())
+    if isinstance(v, list):
+        return ("list", tuple(key_of(e) for e in v))
+    if isinstance(v, (bool, np.bool_)):
+        return ("int", int(v))
+    if isinstance(v, (int, np.integer)):
+        return ("int", int(v))
+    if isinstance(v, (float, np.floating)):
+        return ("real", float(v))
+    if type(v) is str:
+        return ("str", v)
+    return v  # Char, Symbol, singletons, functions, channels hash by themselves
+
+
+# ---------------------------------------------------------------- classification
+
+def is_int(v):
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def is_real(v):
+    return isinstance(v, (float, np.floating))
+
+
+def is_number(v):
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def is_string(v):
+    return type(v) is str
+
+
+def is_char(v):
+    return type(v) is Char
+
+
+def is_symbol(v):
+    return type(v) is Symbol
+
+
+def is_list(v):
+    """A list in either representation, empty or not (strings excluded)."""
+    return isinstance(v, (list, np.ndarray))
+
+
+def is_seq(v):
+    """A list (either form) or a string, empty or not."""
+    return type(v) in (list, str) or isinstance(v, np.ndarray)
+
+
+def is_atom(v):
+    """Klong's atom: everything but a non-empty list and a non-empty string."""
+    if isinstance(v, list):
+        return not v
+    if isinstance(v, np.ndarray):
+        return v.shape[0] == 0
+    if type(v) is str:
+        return not v
+    return True
+
+
+def is_empty(v):
+    if isinstance(v, (list, str)):
+        return len(v) == 0
+    if isinstance(v, np.ndarray):
+        return v.shape[0] == 0
+    return False
+
+
+def is_true(v):
+    """Klong truth: false are 0, 0.0, [] and ""."""
+    if is_number(v):
+        return v != 0
+    if isinstance(v, np.ndarray):
+        return v.shape[0] > 0
+    if type(v) in (list, str):
+        return len(v) > 0
+    return True
+
+
+NIL = []
+
+
+# ---------------------------------------------------------------- lists
+
+def scalar(v):
+    """numpy scalars (from indexing an array) become Python scalars."""
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def items(v):
+    """The elements of a list or the characters of a string, as a Python list."""
+    if isinstance(v, np.ndarray):
+        return v.tolist() if v.ndim == 1 else list(v)
+    if type(v) is str:
+        return [Char(c) for c in v]
+    return v
+
+
+def length(v):
+    if isinstance(v, np.ndarray):
+        return v.shape[0]
+    return len(v)
+
+
+def element(v, i):
+    """Element i of a list, or character i of a string."""
+    if isinstance(v, np.ndarray):
+        return scalar(v[i])
+    if type(v) is str:
+        return Char(v[i])
+    return v[i]
+
+
+def make_list(elems):
+    """The canonical list holding `elems` (a Python sequence of values)."""
+    elems = list(elems)
+    if not elems:
+        return []
+    first = elems[0]
+    t = type(first)
+    if t is int:
+        if all(type(e) is int for e in elems):
+            try:
+                return np.array(elems, dtype=np.int64)
+            except OverflowError:
+                return elems
+        if all(is_int(e) for e in elems):
+            return _int_array(elems)
+        return elems
+    if t is float:
+        if all(type(e) is float for e in elems):
+            return np.array(elems, dtype=np.float64)
+        if all(is_real(e) for e in elems):
+            return np.array(elems, dtype=np.float64)
+        return elems
+    if isinstance(first, np.ndarray):
+        shape, kind = first.shape, first.dtype.kind
+        if shape[0] and all(isinstance(e, np.ndarray) and e.shape == shape and e.dtype.kind == kind
+                            for e in elems):
+            return np.stack(elems)
+        return elems
+    if isinstance(first, np.integer):
+        if all(is_int(e) for e in elems):
+            return _int_array(elems)
+        return elems
+    if isinstance(first, np.floating):
+        if all(is_real(e) for e in elems):
+            return np.array(elems, dtype=np.float64)
+    return elems
+
+
+def _int_array(elems):
+    try:
+        return np.array([int(e) for e in elems], dtype=np.int64)
+    except OverflowError:
+        return [int(e) for e in elems]
+
+
+def list_like(elems, template):
+    """A list of `elems` that is a string when `template` is a string and every element is a
+    character (the rule by which string operands come back as strings)."""
+    if type(template) is str and all(type(e) is Char for e in elems):
+        return "".join(elems)
+    return make_list(elems)
+
+
+def chars_to_string(elems):
+    """A string if every element is a character (and there is at least one), else a list."""
+    if elems and all(type(e) is Char for e in elems):
+        return "".join(elems)
+    return make_list(elems)
+
+
+def empty_like(v):
+    return "" if type(v) is str else []
+
+
+def type_name(v):
+    if is_int(v):
+        return "integer"
+    if is_real(v):
+        return "real"
+    if is_char(v):
+        return "character"
+    if is_symbol(v):
+        return "symbol"
+    if is_string(v):
+        return "string"
+    if is_list(v):
+        return "list"
+    if isinstance(v, Dict):
+        return "dictionary"
+    if isinstance(v, Function):
+        return "function"
+    if v is UNDEFINED:
+        return "undefined"
+    return type(v).__name__

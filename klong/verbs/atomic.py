@@ -1,0 +1,523 @@
+"""Klong's atomic verbs: arithmetic, comparison, Not, Char, Floor, Format, Format2, Form
+(and Match, which is not atomic but shares the dyads' table).
+
+Every verb is built by `atomic_monad` or `atomic_dyad` from
+  - an atom function, which knows the verb's meaning on atoms, and
+  - optionally an array function, one vectorised numpy operation on numeric arrays.
+The builders do the atomic extension once for all verbs: a non-empty list is mapped over,
+recursively, pairing lists with lists (equal lengths, along the first axis) and an atom with
+every element of a list. `[]` and strings are atoms, never mapped over.
+
+An array function may return None to say "not representable as one array" (a zero divisor
+giving :undefined, an int64 overflow, a mix of integers and reals); the builders then walk the
+elements one by one, which is always correct, only slower.
+"""
+import math
+import operator
+import re
+
+import numpy as np
+
+from ..display import format_real
+from ..errors import KlongError
+from ..match import match
+from ..values import (Char, Symbol, UNDEFINED, is_int, is_number, is_real, is_true, items,
+                      length, make_list, scalar)
+
+INT64_MIN = -2**63
+INT64_MAX = 2**63 - 1
+
+
+# ---------------------------------------------------------------- atomic extension
+
+def _is_seq(v):
+    """A non-empty list: the only value an atomic verb maps over."""
+    t = type(v)
+    if t is np.ndarray:
+        return v.shape[0] > 0
+    return t is list and len(v) > 0
+
+
+def _is_list(v):
+    t = type(v)
+    return t is list or t is np.ndarray
+
+
+def _numeric_array(v):
+    return type(v) is np.ndarray and v.shape[0] > 0 and v.dtype.kind in "if"
+
+
+def _array_scalar(v):
+    """A number numpy can combine with an int64/float64 array without loss or OverflowError."""
+    if type(v) is int:
+        return INT64_MIN <= v <= INT64_MAX
+    return is_number(v)
+
+
+def _too_large():
+    return KlongError("range", "number too large")
+
+
+def atomic_monad(atom, array=None):
+    """A monad applying `atom` to every atom of its argument, keeping the nesting."""
+    def verb(a):
+        t = type(a)
+        if t is np.ndarray and a.shape[0]:
+            if array is not None and a.dtype.kind in "if":
+                with np.errstate(all="ignore"):
+                    r = array(a)
+                if r is not None:
+                    return r
+            return make_list([verb(x) for x in items(a)])
+        if t is list and a:
+            return make_list([verb(x) for x in a])
+        try:
+            return atom(scalar(a))
+        except OverflowError:
+            raise _too_large() from None
+    return verb
+
+
+def atomic_dyad(num, array=None, other=None):
+    """A dyad with Klong's atomic extension.
+
+    num(a, b)   the verb on two numbers (Python int/float)
+    other(a, b) the verb on any other pair of atoms; by default a type error
+    array(a, b) the verb on a numeric array and an array or number of matching shape, or None
+    """
+    def verb(a, b):
+        try:
+            ta = type(a)
+            tb = type(b)
+            # Fast path: plain Python numbers (scalar code such as a recursive fib).
+            if (ta is int or ta is float) and (tb is int or tb is float):
+                return num(a, b)
+            if array is not None and (ta is np.ndarray or tb is np.ndarray):
+                r = _vector(array, a, b)
+                if r is not None:
+                    return r
+            if _is_seq(a):
+                if _is_list(b):
+                    if length(a) != length(b):
+                        raise KlongError("length", "lists of different lengths")
+                    return make_list([verb(x, y) for x, y in zip(items(a), items(b))])
+                return make_list([verb(x, b) for x in items(a)])
+            if _is_seq(b):
+                if _is_list(a):
+                    raise KlongError("length", "lists of different lengths")
+                return make_list([verb(a, y) for y in items(b)])
+            a = scalar(a)
+            b = scalar(b)
+            if is_number(a) and is_number(b):
+                return num(a, b)
+            if other is None:
+                raise KlongError("type", "number expected")
+            return other(a, b)
+        except OverflowError:
+            # only exact Python ints too large for a real get here
+            raise _too_large() from None
+    return verb
+
+
+def _vector(array, a, b):
+    """Apply `array` when both operands are numeric arrays (or one is a number), after
+    aligning the arrays along their leading axes; None when that does not apply."""
+    if type(a) is np.ndarray:
+        if not _numeric_array(a):
+            return None
+        if type(b) is np.ndarray:
+            if not _numeric_array(b):
+                return None
+            a, b = _align(a, b)
+        elif not _array_scalar(b):
+            return None
+    elif not (_numeric_array(b) and _array_scalar(a)):
+        return None
+    with np.errstate(all="ignore"):
+        return array(a, b)
+
+
+def _align(a, b):
+    """Klong pairs lists along the FIRST axis ([[1 2] [3 4]]+[10 20] adds 10 to the first row),
+    whereas numpy broadcasts along the last: give the lower-rank array trailing unit axes."""
+    if a.shape == b.shape:
+        return a, b
+    n = min(a.ndim, b.ndim)
+    if a.shape[:n] != b.shape[:n]:
+        raise KlongError("length", "lists of different lengths")
+    if a.ndim < b.ndim:
+        a = a.reshape(a.shape + (1,) * (b.ndim - a.ndim))
+    else:
+        b = b.reshape(b.shape + (1,) * (a.ndim - b.ndim))
+    return a, b
+
+
+# ---------------------------------------------------------------- numeric helpers
+
+def _kind(x):
+    """'i' for integers, 'f' for reals, of an array or a number."""
+    if type(x) is np.ndarray:
+        return x.dtype.kind
+    return "i" if is_int(x) else "f"
+
+
+def _absmax(x):
+    """The largest magnitude in an integer array or integer, as a Python int."""
+    if type(x) is np.ndarray:
+        return max(int(x.max()), -int(x.min()))
+    return abs(int(x))
+
+
+def _smallest(x):
+    return x.min() if type(x) is np.ndarray else x
+
+
+def _largest(x):
+    return x.max() if type(x) is np.ndarray else x
+
+
+def _any(mask):
+    return bool(np.any(mask))
+
+
+def _int_checked(op, bound):
+    """Vectorised + - * that refuses (returns None) when an int64 result might overflow:
+    Klong integers are exact, so those fall back to Python ints. bound(|a|max, |b|max)
+    is an upper limit of the result's magnitude."""
+    def array(a, b):
+        if _kind(a) == "i" and _kind(b) == "i":
+            ma = _absmax(a)
+            mb = ma if b is a else _absmax(b)
+            if bound(ma, mb) > INT64_MAX:
+                return None
+        return op(a, b)
+    return array
+
+
+def _need_ints(a, b):
+    if not (is_int(a) and is_int(b)):
+        raise KlongError("type", "integers expected")
+
+
+def _zero_divisor():
+    return KlongError("domain", "division by zero")
+
+
+# ---------------------------------------------------------------- arithmetic dyads
+
+def _divide(a, b):
+    if b == 0:
+        return UNDEFINED
+    return a / b        # Python's int/int is a correctly rounded real, even for big ints
+
+
+def _divide_array(a, b):
+    if _any(b == 0):
+        return None     # each zero divisor gives :undefined: a mixed list
+    return np.true_divide(a, b, dtype=np.float64)
+
+
+def _int_divide(a, b):
+    _need_ints(a, b)
+    if b == 0:
+        raise _zero_divisor()
+    q = abs(a) // abs(b)             # truncate toward zero, not floor as Python's //
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _remainder(a, b):
+    _need_ints(a, b)
+    if b == 0:
+        raise _zero_divisor()
+    r = abs(a) % abs(b)              # the sign follows the dividend, not the divisor
+    return -r if a < 0 else r
+
+
+def _int_array_operands(a, b):
+    if _kind(a) != "i" or _kind(b) != "i":
+        raise KlongError("type", "integers expected")
+    if _any(b == 0):
+        raise _zero_divisor()
+
+
+def _int_divide_array(a, b):
+    _int_array_operands(a, b)
+    r = np.fmod(a, b)                # C remainder: sign of the dividend
+    return (a - r) // b              # exact: a-r is a multiple of b
+
+
+def _remainder_array(a, b):
+    _int_array_operands(a, b)
+    return np.fmod(a, b)
+
+
+def _signed_inf(a, b):
+    """The overflowing a**b as a real infinity with the right sign."""
+    negative = a < 0 and is_int(b) and b % 2 == 1
+    return -math.inf if negative else math.inf
+
+
+def _raise(a, b):
+    """a**b for a non-negative integer b, or a real b where the result is real."""
+    if is_int(a) and is_int(b) and abs(a) > 1 and abs(a).bit_length() * b > 10**8:
+        raise KlongError("range", "power too large")
+    try:
+        return a ** b
+    except OverflowError:
+        return _signed_inf(a, b)
+
+
+def _power(a, b):
+    if is_int(b):
+        if b == 0:
+            return 1                 # x^0 is the integer 1, for a real x as well
+        if b > 0:
+            return _raise(a, b)      # exact for an integer base
+        if a == 0:
+            return UNDEFINED
+        p = _raise(a, -b)
+        if p == 0:                   # a real power that underflowed
+            return math.copysign(math.inf, p)
+        return 1 / p                 # int/int stays correct for big ints
+    if a < 0 and not b.is_integer():
+        return UNDEFINED             # a complex result
+    if a == 0 and b < 0:
+        return UNDEFINED
+    return _raise(a, b)
+
+
+def _power_array(a, b):
+    if _kind(b) == "i":
+        if _smallest(b) < 0:
+            return None              # reals and :undefined, worked out per element
+        if _kind(a) == "i":
+            if _absmax(a).bit_length() * int(_largest(b)) > 63:
+                return None          # may leave int64: exact Python ints per element
+            return np.power(a, b)
+        if _smallest(b) == 0:
+            return None              # real^0 is the integer 1: a mixed list
+        return np.power(a, b)
+    if _any((a < 0) & (b != np.floor(b))) or _any((a == 0) & (b < 0)):
+        return None                  # :undefined elements
+    return np.power(a, b, dtype=np.float64)
+
+
+def _max(a, b):
+    return a if a >= b else b        # equal: the left operand, unchanged
+
+
+def _min(a, b):
+    return a if a < b else b         # equal: the right operand, unchanged
+
+
+def _pick(keep_a, a, b):
+    """Choose a where keep_a, else b. Max and Min return operands unchanged, so integers and
+    reals may not be converted: a choice mixing them is a mixed list (None: walk)."""
+    if _kind(a) == _kind(b):
+        return np.where(keep_a, a, b)
+    if keep_a.all():
+        return np.array(np.broadcast_to(a, keep_a.shape))
+    if not keep_a.any():
+        return np.array(np.broadcast_to(b, keep_a.shape))
+    return None
+
+
+def _max_array(a, b):
+    return _pick(a >= b, a, b)
+
+
+def _min_array(a, b):
+    return _pick(a < b, a, b)
+
+
+# ---------------------------------------------------------------- comparisons
+
+_TEXT_KINDS = (Char, Symbol, str)
+
+
+def _comparison(op):
+    """num, other and array functions of a comparison verb. Numbers compare by value across
+    integers and reals; characters, strings and symbols only with their own kind."""
+    def num(a, b):
+        return 1 if op(a, b) else 0
+
+    def other(a, b):
+        t = type(a)
+        if t is type(b) and t in _TEXT_KINDS:
+            return 1 if op(a, b) else 0
+        raise KlongError("type", "operands of different kinds")
+
+    def array(a, b):
+        return op(a, b).astype(np.int64)
+
+    return atomic_dyad(num, array, other)
+
+
+# ---------------------------------------------------------------- Format, Format2, Form
+
+def _text(a):
+    """The written text of an atom for Format, or UNDEFINED when it has none."""
+    t = type(a)
+    if t is int:
+        try:
+            return str(a)
+        except ValueError:           # Python refuses ints of more than 4300 digits
+            raise _too_large() from None
+    if t is float:
+        return format_real(a)
+    if t is Char:
+        return str(a)
+    if t is Symbol:
+        return ":" + a
+    if t is str:
+        return a
+    return UNDEFINED                 # [], dictionaries, functions, channels, :undefined
+
+
+def _format_array(a):
+    if a.ndim != 1:
+        return None
+    if a.dtype.kind == "f":
+        return [format_real(x) for x in a.tolist()]
+    return [str(x) for x in a.tolist()]
+
+
+def _real_width(a):
+    """n and m of a real width n.m: the integer part of |a| and the digits after its point,
+    read as a whole number (5.2 -> 5, 2; 10.12 -> 10, 12; 5.10 is 5.1 -> 5, 1)."""
+    if not math.isfinite(a):
+        raise KlongError("domain", "bad format width")
+    text = format_real(abs(a))
+    if "e" in text:
+        return int(abs(a)), 0
+    whole, frac = text.split(".")
+    return int(whole), int(frac)
+
+
+def _format2(a, b):
+    if not is_number(a):
+        raise KlongError("type", "format width must be a number")
+    text = _text(b)
+    if text is UNDEFINED:
+        raise KlongError("type", "value has no written form")
+    if is_int(a):
+        # positive widths pad on the right, negative on the left; text is never cut
+        return text.ljust(a) if a >= 0 else text.rjust(-a)
+    n, m = _real_width(a)
+    if m == 0 or not is_real(b) or "." not in text or "e" in text:
+        return text.ljust(n)
+    whole, frac = text.split(".")
+    if len(frac) > m or len(whole) > n:
+        return text                  # no rounding, no cutting
+    return whole.rjust(n) + "." + frac.ljust(m, "0")
+
+
+_INT_FORM = re.compile(r"[+-]?[0-9]+")
+_REAL_FORM = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_SYMBOL_FORM = re.compile(r":?([A-Za-z][A-Za-z0-9.]*)")
+
+
+def _form(a, b):
+    if type(b) is not str:
+        raise KlongError("type", "string expected")
+    if is_int(a):
+        if not _INT_FORM.fullmatch(b):
+            return UNDEFINED
+        try:
+            return int(b)
+        except ValueError:           # more digits than Python converts
+            raise _too_large() from None
+    if is_real(a):
+        return float(b) if _REAL_FORM.fullmatch(b) else UNDEFINED
+    t = type(a)
+    if t is Char:
+        return Char(b) if len(b) == 1 else UNDEFINED
+    if t is Symbol:
+        m = _SYMBOL_FORM.fullmatch(b)
+        return Symbol(m.group(1)) if m else UNDEFINED
+    return b                         # a string or any other template: b unchanged
+
+
+# ---------------------------------------------------------------- monads
+
+def _negate(a):
+    if not is_number(a):
+        raise KlongError("type", "number expected")
+    return -a
+
+
+def _reciprocal(a):
+    if not is_number(a):
+        raise KlongError("type", "number expected")
+    return _divide(1, a)
+
+
+def _floor(a):
+    if is_int(a):
+        return a
+    if not is_real(a):
+        raise KlongError("type", "number expected")
+    # Reals of magnitude >= 1e18 stay real (they are whole already); so do inf and nan.
+    return math.floor(a) if abs(a) < 1e18 else a
+
+
+def _floor_array(a):
+    if a.dtype.kind == "i":
+        return a
+    if not np.all(np.abs(a) < 1e18):
+        return None                  # some stay real: a mixed list
+    return np.floor(a).astype(np.int64)
+
+
+def _not(a):
+    return 0 if is_true(a) else 1
+
+
+def _char(a):
+    if not is_int(a):
+        raise KlongError("type", "integer expected")
+    if not 0 <= a <= 255:
+        raise KlongError("range", "character code out of range")
+    return Char(chr(a))
+
+
+def _char_array(a):
+    if a.ndim != 1 or a.dtype.kind != "i":
+        return None
+    if a.min() < 0 or a.max() > 255:
+        raise KlongError("range", "character code out of range")
+    return [Char(chr(c)) for c in a.tolist()]
+
+
+def _match(a, b):
+    return 1 if match(a, b) else 0
+
+
+# ---------------------------------------------------------------- the tables
+
+MONADS = {
+    "-": atomic_monad(_negate, np.negative),
+    "%": atomic_monad(_reciprocal, lambda a: _divide_array(1, a)),
+    "_": atomic_monad(_floor, _floor_array),
+    "~": atomic_monad(_not, lambda a: (a == 0).astype(np.int64)),
+    ":#": atomic_monad(_char, _char_array),
+    "$": atomic_monad(_text, _format_array),
+}
+
+DYADS = {
+    "+": atomic_dyad(operator.add, _int_checked(np.add, operator.add)),
+    "-": atomic_dyad(operator.sub, _int_checked(np.subtract, operator.add)),
+    "*": atomic_dyad(operator.mul, _int_checked(np.multiply, operator.mul)),
+    "%": atomic_dyad(_divide, _divide_array),
+    ":%": atomic_dyad(_int_divide, _int_divide_array),
+    "!": atomic_dyad(_remainder, _remainder_array),
+    "^": atomic_dyad(_power, _power_array),
+    "|": atomic_dyad(_max, _max_array),
+    "&": atomic_dyad(_min, _min_array),
+    "=": _comparison(operator.eq),
+    "<": _comparison(operator.lt),
+    ">": _comparison(operator.gt),
+    "~": _match,
+    "$": atomic_dyad(_format2, other=_format2),
+    ":$": atomic_dyad(_form, other=_form),
+}

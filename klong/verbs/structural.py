@@ -1,0 +1,816 @@
+"""Klong's structural verbs: the verbs that look at their arguments as wholes (shape, order,
+selection, joining), as opposed to the atomic verbs in atomic.py.
+
+Every verb takes Klong values and returns a Klong value (see values.py). Numeric lists held as
+numpy arrays take vectorised paths; everything else goes through plain Python on the items.
+The semantics, edge cases included, are those of spec/verbs.md.
+"""
+import numpy as np
+
+from ..errors import KlongError
+from ..match import REAL_TOLERANCE, match
+from ..values import (
+    Char, Dict, Function, Symbol, UNDEFINED, chars_to_string, element, empty_like, is_atom,
+    is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar,
+)
+
+
+# ---------------------------------------------------------------- shared helpers
+
+def _type_error(verb, what):
+    return KlongError("type", f"{verb}: {what}")
+
+
+def _int_arg(v, verb):
+    """An integer argument as a Python int; reals and everything else are type errors."""
+    if not is_int(v):
+        raise _type_error(verb, "integer expected")
+    return int(v)
+
+
+def _int_list(v, verb):
+    """An integer or a flat list of integers as a list of Python ints."""
+    if is_int(v):
+        return [int(v)]
+    if is_list(v):
+        elems = items(v)
+        if all(is_int(e) for e in elems):
+            return [int(e) for e in elems]
+    raise _type_error(verb, "integer or list of integers expected")
+
+
+def _is_seq(v):
+    """A list or a string, empty ones included: what the selection verbs work on."""
+    return is_list(v) or type(v) is str
+
+
+def _is_nonempty_list(v):
+    return is_list(v) and not is_empty(v)
+
+
+def _slice(v, start, stop):
+    """v[start:stop] for a list or string, in canonical form."""
+    if type(v) is list:
+        return make_list(v[start:stop])
+    return v[start:stop]
+
+
+def _pick(v, positions):
+    """The elements of v at `positions` (valid ints), as a list of the kind of v."""
+    if isinstance(v, np.ndarray):
+        return v[np.asarray(positions, dtype=np.int64)]
+    if type(v) is str:
+        return "".join(v[i] for i in positions)
+    return make_list([v[i] for i in positions])
+
+
+def _scalar_kind(v):
+    """The numpy dtype kind a value can be stored under without changing it, if any."""
+    if is_int(v):
+        return "i" if -2**63 <= int(v) < 2**63 else None
+    if is_real(v):
+        return "f"
+    return None
+
+
+def _fits_row(v, arr):
+    """Can v be stored as one element of array `arr` without changing the list's meaning?"""
+    if arr.ndim == 1:
+        return _scalar_kind(v) == arr.dtype.kind
+    return isinstance(v, np.ndarray) and v.dtype == arr.dtype and v.shape == arr.shape[1:]
+
+
+def _int_array(ints):
+    return np.array(ints, dtype=np.int64)
+
+
+# ---------------------------------------------------------------- Atom, List, Undefined
+
+def atom(a):
+    return 1 if is_atom(a) else 0
+
+
+def list_(a):
+    # A character becomes a one-character string rather than a list holding it.
+    if type(a) is Char:
+        return str(a)
+    return make_list([a])
+
+
+def undefined(a):
+    return 1 if a is UNDEFINED else 0
+
+
+# ---------------------------------------------------------------- Enumerate, Size, Where
+
+def enumerate_(a):
+    n = _int_arg(a, "enumerate")
+    if n < 0:
+        raise KlongError("domain", "enumerate: negative argument")
+    return np.arange(n, dtype=np.int64)
+
+
+def size(a):
+    if is_list(a):
+        return length(a)
+    t = type(a)
+    if t is str:
+        return len(a)
+    if t is Char:
+        return ord(a)
+    if is_int(a):
+        return abs(int(a))
+    if is_real(a):
+        return abs(float(a))
+    if isinstance(a, Dict):
+        return len(a)
+    raise _type_error("size", "list, string, number, character or dictionary expected")
+
+
+def where(a):
+    """Expand: index i repeated a@i times (an integer n is [n])."""
+    if isinstance(a, np.ndarray):
+        if a.dtype.kind != "i" or a.ndim != 1:
+            raise _type_error("expand", "flat list of integers expected")
+        counts = a
+    else:
+        counts = _int_list(a, "expand")
+        try:
+            counts = _int_array(counts)
+        except OverflowError:
+            raise KlongError("domain", "expand: count too large") from None
+        if is_int(a):
+            counts = counts  # n behaves like [n]: n zeros
+    if counts.size and counts.min() < 0:
+        raise KlongError("domain", "expand: negative count")
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+
+
+# ---------------------------------------------------------------- First, Reverse, Transpose
+
+def first(a):
+    if is_atom(a):
+        return a
+    return element(a, 0)
+
+
+def reverse(a):
+    if is_atom(a):
+        return a
+    return a[::-1]
+
+
+def transpose(a):
+    if not is_list(a):
+        raise _type_error("transpose", "list expected")
+    if isinstance(a, np.ndarray):
+        if a.ndim == 1 or a.shape[0] == 0 or a.shape[1] == 0:
+            return a   # no element is a non-empty list
+        return np.ascontiguousarray(np.swapaxes(a, 0, 1))
+    rows = [e for e in a if _is_nonempty_list(e)]
+    if not rows:
+        return a
+    m = length(rows[0])
+    if any(length(r) != m for r in rows):
+        raise KlongError("length", "transpose: rows of different lengths")
+    # An atom element stands for a row of copies of itself.
+    return make_list([make_list([element(e, j) if _is_nonempty_list(e) else e for e in a])
+                      for j in range(m)])
+
+
+# ---------------------------------------------------------------- Shape
+
+def _shape_of(v):
+    """The shape of v as a list of ints, or None for an atom that has no shape."""
+    if type(v) is str:
+        return [len(v)]     # a string element has a shape, even the empty one
+    if not _is_nonempty_list(v):
+        return None
+    n = length(v)
+    if n == 1:
+        return [1]          # the reference's rule: one element hides everything below it
+    if isinstance(v, np.ndarray):
+        if v.ndim == 1:
+            return [n]
+        return [n] + (_shape_of(v[0]) or [])
+    common = None
+    for k, e in enumerate(v):
+        s = _shape_of(e)
+        if s is None:
+            return [n]
+        if k == 0:
+            common = s
+            continue
+        same = 0
+        while same < min(len(common), len(s)) and common[same] == s[same]:
+            same += 1
+        common = common[:same]
+    return [n] + common
+
+
+def shape(a):
+    if is_atom(a):
+        return 0
+    return _int_array(_shape_of(a))
+
+
+# ---------------------------------------------------------------- Grade-Up, Grade-Down
+
+def _fix_gap(k):
+    # The reference avoids gaps that are powers of two (from 4 up).
+    return k - 1 if k >= 4 and k & (k - 1) == 0 else k
+
+
+def _kind(v):
+    if is_number(v):
+        return "number"
+    t = type(v)
+    if t in (Char, str, Symbol):
+        return t
+    if is_list(v):
+        return "list"
+    raise _type_error("grade", "elements must be numbers, characters, strings, symbols or lists")
+
+
+def _compare(x, y):
+    """-1, 0 or 1: the order Grade uses. Elements of different kinds are a type error."""
+    kx, ky = _kind(x), _kind(y)
+    if kx != ky:
+        raise _type_error("grade", "cannot compare elements of different kinds")
+    if kx == "list":
+        xs, ys = items(x), items(y)
+        for e, f in zip(xs, ys):
+            c = _compare(e, f)
+            if c:
+                return c
+        return (len(xs) > len(ys)) - (len(xs) < len(ys))
+    return (x > y) - (x < y)   # numbers by value, str kinds by character code
+
+
+def _shell_grade(elems, descending):
+    """The reference's Shell sort on an index vector, step by step (spec: Grade-Up)."""
+    want = 1 if descending else -1       # `before` is strictly less / strictly greater
+    n = len(elems)
+    p = list(range(n))
+    gap = _fix_gap(n // 2)
+    while gap > 0:
+        for i in range(gap, n):
+            j = i - gap
+            while j >= 0 and _compare(elems[p[j]], elems[p[j + gap]]) != want:
+                p[j], p[j + gap] = p[j + gap], p[j]
+                j -= gap
+        gap = _fix_gap(gap // 2)
+    return p
+
+
+def _shell_grade_ranks(ranks):
+    """The same Shell sort, vectorised, for integer sort keys (ascending).
+
+    One pass with gap g is an insertion sort of every chain of positions i, i+g, i+2g, ...
+    that moves each newcomer in front of all elements not smaller than it. So the pass leaves
+    each chain sorted by key, equal keys in the reverse of their order in the chain, and a
+    whole pass is one sort by (chain, key, -position)."""
+    n = len(ranks)
+    if len(np.unique(ranks)) == n:
+        return np.argsort(ranks, kind="stable")   # no ties: the order is unique
+    pos = np.arange(n, dtype=np.int64)
+    p = pos.copy()
+    gap = _fix_gap(n // 2)
+    while gap > 0:
+        chain = pos % gap
+        key = chain * n + ranks[p]
+        order = (n - 1) - np.argsort(key[::-1], kind="stable")   # ties: later position first
+        slots = np.argsort(chain, kind="stable")
+        new = np.empty_like(p)
+        new[slots] = p[order]
+        p = new
+        gap = _fix_gap(gap // 2)
+    return p
+
+
+def _ranks(a):
+    """Dense integer keys that order the elements of a numeric array or string like _compare."""
+    if type(a) is str:
+        codes = np.array([ord(c) for c in a], dtype=np.int64)
+        return np.unique(codes, return_inverse=True)[1].reshape(-1)
+    flat = a.reshape(a.shape[0], -1)
+    if flat.shape[1] == 0:
+        return np.zeros(a.shape[0], dtype=np.int64)   # all elements are []: all equal
+    if a.ndim == 1:
+        return np.unique(a, return_inverse=True)[1].reshape(-1)
+    # Elements of one shape compare like their flattened (row-major) contents.
+    return np.unique(flat, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _grade(a, descending):
+    if not _is_seq(a):
+        raise _type_error("grade", "list or string expected")
+    if is_empty(a):
+        return np.zeros(0, dtype=np.int64)
+    if isinstance(a, np.ndarray) or type(a) is str:
+        ranks = _ranks(a).astype(np.int64)
+        if descending:
+            ranks = ranks.max() - ranks
+        return _shell_grade_ranks(ranks).astype(np.int64)
+    return _int_array(_shell_grade(items(a), descending))
+
+
+def grade_up(a):
+    return _grade(a, False)
+
+
+def grade_down(a):
+    return _grade(a, True)
+
+
+# ---------------------------------------------------------------- Group, Range
+
+def _group_key(v):
+    """A hashable key under which matching values meet (integers and equal reals included)."""
+    if is_number(v):
+        return ("num", scalar(v))    # Python's 1 == 1.0, with equal hashes
+    if is_list(v):
+        return ("list", tuple(_group_key(e) for e in items(v)))
+    if type(v) is str:
+        return ("str", v)
+    if isinstance(v, Dict):
+        return ("dict", frozenset((k, _group_key(val)) for k, (_, val) in v.table.items()))
+    return v   # characters, symbols, functions, the undefined value
+
+
+def _first_occurrence_order(ids):
+    """Renumber group ids so that groups are numbered by their first occurrence."""
+    _, first = np.unique(ids, return_index=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(len(first))
+    return rank[ids]
+
+
+def _classify(a):
+    """For a non-empty list or string: the group id of every element (ids numbered by first
+    occurrence, elements grouped by Match) and the number of groups."""
+    if isinstance(a, np.ndarray):
+        flat = a.reshape(a.shape[0], -1)
+        if flat.shape[1] == 0:
+            return np.zeros(a.shape[0], dtype=np.int64), 1
+        if a.ndim == 1:
+            uniq, ids = np.unique(a, return_inverse=True)
+            ids = ids.reshape(-1)
+            if a.dtype.kind == "f" and len(uniq) > 1:
+                # neighbouring distinct reals that Match (tolerance) join one group
+                close = np.abs(np.diff(uniq)) <= REAL_TOLERANCE * np.maximum(
+                    np.abs(uniq[1:]), np.abs(uniq[:-1]))
+                ids = np.concatenate(([0], np.cumsum(~close)))[ids]
+        else:
+            ids = np.unique(flat, axis=0, return_inverse=True)[1].reshape(-1)
+        ids = _first_occurrence_order(ids)
+        return ids, int(ids.max()) + 1
+    seen = {}
+    ids = [seen.setdefault(_group_key(e), len(seen)) for e in items(a)]
+    return _int_array(ids), len(seen)
+
+
+def group(a):
+    if not _is_seq(a):
+        raise _type_error("group", "list or string expected")
+    if is_empty(a):
+        return []
+    ids, k = _classify(a)
+    order = np.argsort(ids, kind="stable")   # indices grouped, ascending within a group
+    bounds = np.cumsum(np.bincount(ids, minlength=k))[:-1]
+    return make_list(np.split(order, bounds))
+
+
+def range_(a):
+    if not _is_seq(a):
+        raise _type_error("range", "list or string expected")
+    if is_empty(a):
+        return empty_like(a)
+    ids, k = _classify(a)
+    _, first = np.unique(ids, return_index=True)   # ids are in first-occurrence order
+    return _pick(a, first.tolist())
+
+
+# ---------------------------------------------------------------- At, Index-in-Depth
+
+def _apply(f, b):
+    """Call f with the elements of list b as arguments ([] for a nilad), or with atom b."""
+    args = items(b) if is_list(b) else [b]
+    if len(args) != f.arity:
+        raise KlongError("arity", f"wrong arity: {len(args)} argument(s) for a function of {f.arity}")
+    return f.call(list(args))
+
+
+def _index(a, b):
+    """a@b for an integer or a (possibly nested) list of integers b."""
+    n = length(a)
+    if is_int(b):
+        i = int(b)
+        if not 0 <= i < n:
+            raise KlongError("index", f"index {i} out of range 0..{n - 1}")
+        return element(a, i)
+    if isinstance(b, np.ndarray):
+        if b.dtype.kind != "i":
+            raise _type_error("at", "integer index expected")
+        if b.size and (b.min() < 0 or b.max() >= n):
+            bad = int(b.min()) if b.min() < 0 else int(b.max())
+            raise KlongError("index", f"index {bad} out of range 0..{n - 1}")
+        if isinstance(a, np.ndarray):
+            return a[b]
+        if b.ndim == 1:
+            return make_list([element(a, i) for i in b.tolist()])
+    if is_list(b):
+        return make_list([_index(a, e) for e in items(b)])
+    raise _type_error("at", "integer index expected")
+
+
+def at(a, b):
+    if isinstance(a, Function):
+        return _apply(a, b)
+    if not _is_seq(a):
+        raise _type_error("at", "list, string or function expected on the left")
+    if is_list(b) and is_empty(b):
+        return a[:0] if isinstance(a, np.ndarray) else empty_like(a)
+    r = _index(a, b)
+    if type(a) is str and is_list(b):
+        # a flat index list gives a string; a nested one keeps characters in lists
+        r = list_like(items(r), a)
+    return r
+
+
+def index_depth(a, b):
+    if isinstance(a, Function):
+        return _apply(a, b)
+    if is_int(b):
+        return at(a, b)
+    if not _is_nonempty_list(b):
+        raise _type_error("index-in-depth", "non-empty list of integer indices expected")
+    path = items(b)
+    if not all(is_int(i) for i in path):
+        raise _type_error("index-in-depth", "indices must be integers")
+    level = a
+    for i in path:
+        if not is_list(level):
+            raise _type_error("index-in-depth", "cannot index into an atom or a string")
+        i = int(i)
+        n = length(level)
+        # The reference reads a negative index as 0; we report it instead (verbs.md: do not
+        # rely on that).
+        if not 0 <= i < n:
+            raise KlongError("index", f"index {i} out of range 0..{n - 1}")
+        level = element(level, i)
+    return level
+
+
+# ---------------------------------------------------------------- Join
+
+def _is_pair(v):
+    return is_list(v) and length(v) == 2
+
+
+def _concat(a, b):
+    if (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+            and a.dtype == b.dtype and a.shape[1:] == b.shape[1:]):
+        return np.concatenate((a, b))
+    return make_list(items(a) + items(b))
+
+
+def _attach(lst, x, at_end):
+    """lst with x as a new last (or first) element."""
+    if isinstance(lst, np.ndarray) and lst.shape[0] and _fits_row(x, lst):
+        one = np.asarray(x, dtype=lst.dtype)[np.newaxis]
+        return np.concatenate((lst, one) if at_end else (one, lst))
+    elems = items(lst)
+    return make_list(elems + [x] if at_end else [x] + elems)
+
+
+def join(a, b):
+    ta, tb = type(a), type(b)
+    if ta in (str, Char) and tb in (str, Char):
+        return str(a) + str(b)    # strings and characters join into a string
+    if isinstance(a, Dict) and _is_pair(b):
+        a.put(*items(b))          # insert in place
+        return a
+    if isinstance(b, Dict) and _is_pair(a):
+        b.put(*items(a))
+        return b
+    if is_list(a) and is_list(b):
+        return _concat(a, b)
+    if is_list(a):
+        return _attach(a, b, True)
+    if is_list(b):
+        return _attach(b, a, False)
+    return make_list([a, b])
+
+
+# ---------------------------------------------------------------- Take, Drop, Rotate
+
+def take(a, b):
+    n = _int_arg(a, "take")
+    if not _is_seq(b):
+        raise _type_error("take", "list or string expected on the right")
+    size_b = length(b)
+    if n == 0 or size_b == 0:
+        return b[:0] if isinstance(b, np.ndarray) else empty_like(b)
+    if 0 < n <= size_b:
+        return _slice(b, 0, n)
+    if -size_b <= n < 0:
+        return _slice(b, size_b + n, size_b)
+    # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
+    start = 0 if n > 0 else size_b + n
+    positions = np.arange(start, start + abs(n), dtype=np.int64) % size_b
+    if type(b) is str:
+        return "".join(b[i] for i in positions.tolist())
+    return _pick(b, positions.tolist()) if type(b) is list else b[positions]
+
+
+def drop(a, b):
+    if isinstance(b, Dict):
+        b.remove(a)               # delete in place; a missing key is fine
+        return b
+    n = _int_arg(a, "drop")
+    if not _is_seq(b):
+        raise _type_error("drop", "list, string or dictionary expected on the right")
+    if n >= 0:
+        return _slice(b, n, length(b))
+    return _slice(b, 0, max(length(b) + n, 0))
+
+
+def rotate(a, b):
+    n = _int_arg(a, "rotate")
+    if is_atom(b):
+        return b
+    k = n % length(b)             # positive: rotate right
+    if k == 0:
+        return b
+    if isinstance(b, np.ndarray):
+        return np.concatenate((b[-k:], b[:-k]))
+    return b[-k:] + b[:-k]
+
+
+# ---------------------------------------------------------------- Find
+
+def find(a, b):
+    if isinstance(a, Dict):
+        return a.get(b)           # the undefined value when missing
+    if type(a) is str:
+        if type(b) is Char:
+            return _int_array([i for i, c in enumerate(a) if c == b])
+        if type(b) is str:
+            if not b:
+                return np.arange(len(a) + 1, dtype=np.int64)
+            hits, i = [], a.find(b)
+            while i >= 0:                  # overlapping occurrences
+                hits.append(i)
+                i = a.find(b, i + 1)
+            return _int_array(hits)
+        raise _type_error("find", "character or string expected with a string")
+    if not is_list(a):
+        raise _type_error("find", "list, string or dictionary expected on the left")
+    if isinstance(a, np.ndarray) and a.ndim == 1 and is_number(b):
+        return _find_number(a, b)
+    return _int_array([i for i, e in enumerate(items(a)) if match(e, b)])
+
+
+def _find_number(a, b):
+    """Positions in a numeric vector that Match the number b."""
+    if a.dtype.kind == "i" and is_int(b):
+        if _scalar_kind(b) != "i":
+            return np.zeros(0, dtype=np.int64)   # beyond 64 bits: equals no element
+        hits = a == int(b)
+    else:
+        x, af = float(b), a.astype(np.float64)
+        hits = (af == x) | (np.abs(af - x) <= REAL_TOLERANCE * np.maximum(np.abs(af), abs(x)))
+    return np.flatnonzero(hits).astype(np.int64)
+
+
+# ---------------------------------------------------------------- Split, Cut
+
+def split(a, b):
+    lengths = _int_list(a, "split")
+    if not lengths:
+        raise KlongError("domain", "split: no lengths")
+    if min(lengths) < 1:
+        raise KlongError("domain", "split: lengths must be positive")
+    if not _is_seq(b):
+        raise _type_error("split", "list or string expected on the right")
+    n = length(b)
+    if len(lengths) == 1 and isinstance(b, np.ndarray):
+        # equal pieces of an array are rows of a reshaped array
+        step = lengths[0]
+        whole = n - n % step
+        rows = list(b[:whole].reshape((whole // step, step) + b.shape[1:]))
+        return make_list(rows + ([b[whole:]] if whole < n else []))
+    pieces, pos, k = [], 0, 0
+    while pos < n:
+        step = lengths[k % len(lengths)]
+        pieces.append(_slice(b, pos, pos + step))
+        pos, k = pos + step, k + 1
+    return make_list(pieces)
+
+
+def cut(a, b):
+    cuts = _int_list(a, "cut")
+    if not _is_seq(b):
+        raise _type_error("cut", "list or string expected on the right")
+    n = length(b)
+    prev = 0
+    for c in cuts:
+        if c < prev or c > n:
+            raise KlongError("range", f"cut: index {c} out of order or outside 0..{n}")
+        prev = c
+    if n == 0:
+        # one empty piece per index, at least one (the reference's count for empty b)
+        return make_list([empty_like(b)] * max(1, len(cuts)))
+    bounds = [0] + cuts + [n]
+    return make_list([_slice(b, bounds[k], bounds[k + 1]) for k in range(len(bounds) - 1)])
+
+
+# ---------------------------------------------------------------- Amend, Amend-in-Depth
+
+def _amend_positions(indices, n):
+    """The positions a list Amend writes: the reference walks the list once from the front,
+    so an index behind the walker is never reached. That is harmless for the last index and a
+    range error (the walk runs off the end) when more follow."""
+    idx = np.asarray(indices, dtype=np.int64)
+    if idx.size == 0 or (idx.min() >= 0 and idx.max() < n and np.all(idx[1:] >= idx[:-1])):
+        return idx
+    done, walker = [], 0
+    for k, i in enumerate(indices):
+        if i >= n:
+            raise KlongError("range", f"amend: index {i} out of range 0..{n - 1}")
+        if i < walker:
+            if k == len(indices) - 1:
+                break
+            raise KlongError("range", f"amend: index {i} out of order")
+        done.append(i)
+        walker = i
+    return _int_array(done)
+
+
+def _amend_string(s, v, indices):
+    if type(v) not in (Char, str):
+        raise _type_error("amend", "character or string expected to amend a string")
+    chars = list(s)
+    for i in indices:             # any order; later writes win
+        limit = len(chars) - (1 if type(v) is Char else 0)   # a string may also append
+        if not 0 <= i <= limit:
+            raise KlongError("range", f"amend: index {i} out of range 0..{limit}")
+        chars[i:i + len(v)] = list(v)
+    return "".join(chars)
+
+
+def amend(a, b):
+    if not _is_seq(a):
+        raise _type_error("amend", "list or string expected on the left")
+    if not is_list(b):
+        raise _type_error("amend", "list [value index ...] expected on the right")
+    parts = items(b)
+    if len(parts) < 2:
+        return a                  # no indices: unchanged
+    v, indices = parts[0], parts[1:]
+    if not all(is_int(i) for i in indices):
+        raise _type_error("amend", "indices must be integers")
+    indices = [int(i) for i in indices]
+    if type(a) is str:
+        return _amend_string(a, v, indices)
+    positions = _amend_positions(indices, length(a))
+    if isinstance(a, np.ndarray) and _fits_row(v, a):
+        r = a.copy()
+        r[positions] = v
+        return r
+    elems = list(items(a))
+    for i in positions.tolist():
+        elems[i] = v
+    return make_list(elems)
+
+
+def _amend_in(level, path, v):
+    """level with the atom at `path` replaced by v, or None when a negative index means the
+    element is never reached (then nothing changes)."""
+    i = path[0]
+    if i < 0:
+        return None
+    n = length(level)
+    if i >= n:
+        raise KlongError("range", f"amend-in-depth: index {i} out of range 0..{n - 1}")
+    e = element(level, i)
+    if len(path) > 1:
+        if not _is_nonempty_list(e):
+            raise KlongError("range", "amend-in-depth: more indices than levels")
+        new = _amend_in(e, path[1:], v)
+        if new is None:
+            return None
+    else:
+        if _is_nonempty_list(e):
+            raise KlongError("range", "amend-in-depth: indices stop at a list, not an atom")
+        new = v
+    if isinstance(level, np.ndarray) and len(path) == 1 and _fits_row(new, level):
+        r = level.copy()
+        r[i] = new
+        return r
+    elems = list(items(level))
+    elems[i] = new
+    return make_list(elems)
+
+
+def amend_depth(a, b):
+    if not _is_nonempty_list(a):
+        raise _type_error("amend-in-depth", "non-empty list expected on the left")
+    if not is_list(b) or length(b) < 2:
+        raise _type_error("amend-in-depth", "list [value index ...] expected on the right")
+    v, *path = items(b)
+    if not all(is_int(i) for i in path):
+        raise _type_error("amend-in-depth", "indices must be integers")
+    r = _amend_in(a, [int(i) for i in path], v)
+    return a if r is None else r
+
+
+# ---------------------------------------------------------------- Reshape
+
+def _reshape_items(b):
+    """The items Reshape cycles through: runs of neighbouring strings in a list are joined
+    first, and a list that is then a single string gives its characters."""
+    if type(b) is str:
+        return items(b)
+    if not _is_nonempty_list(b):
+        return [b]                # an atom, [] included, is the one item
+    if isinstance(b, np.ndarray):
+        return items(b)
+    joined = []
+    for e in b:
+        if type(e) is str and joined and type(joined[-1]) is str:
+            joined[-1] = joined[-1] + e
+        else:
+            joined.append(e)
+    if len(joined) == 1 and type(joined[0]) is str:
+        return items(joined[0])
+    return joined
+
+
+def _nest(flat, dims):
+    """flat (a Python list) laid out row-major as dims; character rows become strings."""
+    if len(dims) == 1:
+        return chars_to_string(flat)
+    step = len(flat) // dims[0]
+    return make_list([_nest(flat[k * step:(k + 1) * step], dims[1:]) for k in range(dims[0])])
+
+
+def reshape(a, b):
+    if is_int(a) and int(a) == 0:
+        return b
+    if is_int(a) or _is_nonempty_list(a):
+        dims = _int_list(a, "reshape")
+    else:
+        raise _type_error("reshape", "shape (integer or list of integers) expected")
+    elems = _reshape_items(b)
+    k = len(elems)
+    if k == 0:
+        raise KlongError("domain", "reshape: nothing to reshape")
+    # every -1 stands for half the number of items
+    dims = [k // 2 if d == -1 else d for d in dims]
+    if min(dims) < 1:
+        raise KlongError("domain", "reshape: dimensions must be positive (or -1)")
+    total = int(np.prod(dims, dtype=object))
+    if isinstance(b, np.ndarray) and b.shape[0]:
+        positions = np.arange(total, dtype=np.int64) % k
+        return b[positions].reshape(tuple(dims) + b.shape[1:])
+    if k == 1 and _scalar_kind(b) is not None:
+        return np.full(tuple(dims), b, dtype=np.int64 if _scalar_kind(b) == "i" else np.float64)
+    flat = [elems[i % k] for i in range(total)]
+    return _nest(flat, dims)
+
+
+# ---------------------------------------------------------------- the tables
+
+MONADS = {
+    "@": atom,
+    ",": list_,
+    "!": enumerate_,
+    "#": size,
+    "<": grade_up,
+    ">": grade_down,
+    "=": group,
+    "*": first,
+    "+": transpose,
+    "|": reverse,
+    "^": shape,
+    "&": where,
+    "?": range_,
+    ":_": undefined,
+}
+
+DYADS = {
+    "@": at,
+    ",": join,
+    "#": take,
+    "_": drop,
+    "?": find,
+    ":#": split,
+    ":_": cut,
+    ":=": amend,
+    ":-": amend_depth,
+    ":@": index_depth,
+    ":+": rotate,
+    ":^": reshape,
+}
