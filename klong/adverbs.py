@@ -111,7 +111,7 @@ def scan(f, a, fast=None):
         return fast.accumulate(a)
     elems = items(a)
     if len(elems) == 1:
-        return a
+        return a if type(a) is not str else elems    # ,\"a" is [0ca]
     acc = elems[0]
     out = [acc]
     for e in elems[1:]:

@@ -1,8 +1,8 @@
 """AST to Python closures.
 
 Each node becomes a closure `run(frame)` once, when its chunk is read; running a function
-never looks at AST nodes again. `frame` is the Frame of the running Klong function (None at
-top level). Names are resolved here, statically: a parameter or declared local becomes a
+never looks at AST nodes again. `fr` is the frame (see functions.py) of the running Klong
+function (None at top level). Names are resolved here, statically: a parameter or declared local becomes a
 lookup `depth` frames up the lexical chain, anything else a global (renamed while a module
 is open, language.md 6.5).
 """
@@ -10,9 +10,9 @@ import numpy as np
 
 from . import adverbs as adv
 from .errors import KlongError
-from .functions import Lambda, call_value, project
+from .functions import PARENT, SELF, Lambda, call_value, project
 from .syntax import ast
-from .values import Dict, is_true
+from .values import Dict, Function, is_true
 from .verbs import DYADS, MONADS
 
 PARAMS = ("x", "y", "z")
@@ -156,13 +156,13 @@ class Compiler:
         name = node.name
         if name == ".f":
             if self.scopes:
-                return lambda fr: fr.fn
+                return lambda fr: fr[SELF]
             return lambda fr: []
         depth, key = self.resolve(name)
         where = (node.line, node.column)
 
         def undefined():
-            return KlongError("undefined", f"undefined: {name}", *where)
+            return KlongError("undefined", f"{name} is not defined", *where)
 
         if depth is None:
             g = self.interp.globals
@@ -176,16 +176,16 @@ class Compiler:
         if depth == 0:
             def read_local(fr):
                 try:
-                    return fr.vars[key]
+                    return fr[key]
                 except KeyError:
                     raise undefined() from None
             return read_local
 
         def read_outer(fr):
             for _ in range(depth):
-                fr = fr.parent
+                fr = fr[PARENT]
             try:
-                return fr.vars[key]
+                return fr[key]
             except KeyError:
                 raise undefined() from None
         return read_outer
@@ -201,7 +201,8 @@ class Compiler:
 
         def run(fr):
             for pred, then in clauses:
-                if is_true(pred(fr)):
+                p = pred(fr)
+                if (p != 0) if type(p) is int else is_true(p):
                     return then(fr)
             return otherwise(fr)
         return run
@@ -233,10 +234,15 @@ class Compiler:
 
             def run1(fr):
                 v = a0(fr)
+                f = fn(fr)
                 try:
-                    return call_value(fn(fr), [v])
+                    return f.call([v])
                 except KlongError as e:
                     raise e.located(line, column, None)
+                except AttributeError:
+                    if isinstance(f, Function):
+                        raise
+                    raise KlongError("type", "not a function", line, column) from None
             return run1
 
         def run(fr):
@@ -336,8 +342,8 @@ class Compiler:
                     v = value(fr)
                     target = fr
                     for _ in range(depth):
-                        target = target.parent
-                    target.vars[key] = v
+                        target = target[PARENT]
+                    target[key] = v
                     return v
                 return set_local
         keys = self.interp.modules.assignment_targets(name, top_level=not self.scopes)

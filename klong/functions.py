@@ -5,16 +5,12 @@ from .values import Function
 PARAMS = ("x", "y", "z")
 
 
-class Frame:
-    """The variables of one call: parameters and declared locals. `parent` is the frame in
-    which the function literal was evaluated (lexical scope); `fn` is the running function
-    (what `.f` names)."""
-    __slots__ = ("vars", "parent", "fn")
-
-    def __init__(self, vars, parent, fn):
-        self.vars = vars
-        self.parent = parent
-        self.fn = fn
+# A frame holds the variables of one call, parameters and declared locals, in a dict. Two
+# keys no Klong name can take hold the frame in which the function literal was evaluated
+# (lexical scope) and the running function (what `.f` names). A plain dict is the cheapest
+# thing Python can build per call.
+PARENT = "^parent"
+SELF = "^fn"
 
 
 class Lambda(Function):
@@ -32,9 +28,18 @@ class Lambda(Function):
         self.elementwise = elementwise
 
     def call(self, args):
-        if len(args) != self.arity:
-            raise KlongError("arity", f"wrong arity: function of {self.arity} called with {len(args)}")
-        return self.body(Frame(dict(zip(PARAMS, args)), self.parent, self))
+        n = len(args)
+        if n != self.arity:
+            raise KlongError("arity", f"wrong arity: function of {self.arity} called with {n}")
+        if n == 1:
+            frame = {"x": args[0], PARENT: self.parent, SELF: self}
+        elif n == 0:
+            frame = {PARENT: self.parent, SELF: self}
+        elif n == 2:
+            frame = {"x": args[0], "y": args[1], PARENT: self.parent, SELF: self}
+        else:
+            frame = {"x": args[0], "y": args[1], "z": args[2], PARENT: self.parent, SELF: self}
+        return self.body(frame)
 
 
 class Projection(Function):

@@ -93,15 +93,7 @@ class KlongInterpreter:
             start = i
             text = lines[i]
             i += 1
-            while True:
-                try:
-                    depth = bracket_depth(tokenize(text))
-                except Incomplete:
-                    depth = 1
-                except KlongError:
-                    break
-                if depth <= 0 or i >= len(lines):
-                    break
+            while i < len(lines) and self.needs_more(text):
                 text += "\n" + lines[i]
                 i += 1
             if text.strip():
@@ -111,6 +103,17 @@ class KlongInterpreter:
             if self.pending_comment is not None:
                 i = self._skip_comment(lines, i)
         return result
+
+    @staticmethod
+    def needs_more(text):
+        """True while `text` ends inside a string, comment, list, dictionary, function,
+        conditional or parenthesis: the chunk continues on the next line."""
+        try:
+            return bracket_depth(tokenize(text)) > 0
+        except Incomplete:
+            return True
+        except KlongError:
+            return False
 
     def run_chunk(self, text, line_offset=0, filename=None):
         try:

@@ -64,8 +64,7 @@ def atomic_monad(atom, array=None):
         t = type(a)
         if t is np.ndarray and a.shape[0]:
             if array is not None and a.dtype.kind in "if":
-                with np.errstate(all="ignore"):
-                    r = array(a)
+                r = array(a)
                 if r is not None:
                     return r
             return make_list([verb(x) for x in items(a)])
@@ -133,8 +132,7 @@ def _vector(array, a, b):
             return None
     elif not (_numeric_array(b) and _array_scalar(a)):
         return None
-    with np.errstate(all="ignore"):
-        return array(a, b)
+    return array(a, b)
 
 
 def _align(a, b):
@@ -164,6 +162,9 @@ def _kind(x):
 def _absmax(x):
     """The largest magnitude in an integer array or integer, as a Python int."""
     if type(x) is np.ndarray:
+        if x.size <= 32:             # cheaper than two numpy reductions on a short array
+            v = x.ravel().tolist()
+            return max(max(v), -min(v))
         return max(int(x.max()), -int(x.min()))
     return abs(int(x))
 
@@ -180,17 +181,29 @@ def _any(mask):
     return bool(np.any(mask))
 
 
+def _quiet(fn):
+    """Run an array function with numpy's floating-point warnings off: a real overflow
+    gives inf, as Python arithmetic would, without printing anything."""
+    def quiet(*args):
+        with np.errstate(all="ignore"):
+            return fn(*args)
+    return quiet
+
+
 def _int_checked(op, bound):
     """Vectorised + - * that refuses (returns None) when an int64 result might overflow:
     Klong integers are exact, so those fall back to Python ints. bound(|a|max, |b|max)
     is an upper limit of the result's magnitude."""
+    quiet_op = _quiet(op)
+
     def array(a, b):
         if _kind(a) == "i" and _kind(b) == "i":
             ma = _absmax(a)
             mb = ma if b is a else _absmax(b)
             if bound(ma, mb) > INT64_MAX:
                 return None
-        return op(a, b)
+            return op(a, b)          # integer operations never warn
+        return quiet_op(a, b)
     return array
 
 
@@ -211,6 +224,7 @@ def _divide(a, b):
     return a / b        # Python's int/int is a correctly rounded real, even for big ints
 
 
+@_quiet
 def _divide_array(a, b):
     if _any(b == 0):
         return None     # each zero divisor gives :undefined: a mixed list
@@ -240,6 +254,7 @@ def _int_array_operands(a, b):
         raise _zero_divisor()
 
 
+@_quiet
 def _int_divide_array(a, b):
     _int_array_operands(a, b)
     r = np.fmod(a, b)                # C remainder: sign of the dividend
@@ -286,6 +301,7 @@ def _power(a, b):
     return _raise(a, b)
 
 
+@_quiet
 def _power_array(a, b):
     if _kind(b) == "i":
         if _smallest(b) < 0:
@@ -335,12 +351,9 @@ def _min_array(a, b):
 _TEXT_KINDS = (Char, Symbol, str)
 
 
-def _comparison(op):
-    """num, other and array functions of a comparison verb. Numbers compare by value across
-    integers and reals; characters, strings and symbols only with their own kind."""
-    def num(a, b):
-        return 1 if op(a, b) else 0
-
+def _comparison(op, num):
+    """A comparison verb. num(a, b) compares two numbers (by value across integers and
+    reals); characters, strings and symbols compare only with their own kind."""
     def other(a, b):
         t = type(a)
         if t is type(b) and t in _TEXT_KINDS:
@@ -514,9 +527,9 @@ DYADS = {
     "^": atomic_dyad(_power, _power_array),
     "|": atomic_dyad(_max, _max_array),
     "&": atomic_dyad(_min, _min_array),
-    "=": _comparison(operator.eq),
-    "<": _comparison(operator.lt),
-    ">": _comparison(operator.gt),
+    "=": _comparison(operator.eq, lambda a, b: 1 if a == b else 0),
+    "<": _comparison(operator.lt, lambda a, b: 1 if a < b else 0),
+    ">": _comparison(operator.gt, lambda a, b: 1 if a > b else 0),
     "~": _match,
     "$": atomic_dyad(_format2, other=_format2),
     ":$": atomic_dyad(_form, other=_form),

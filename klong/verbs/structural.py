@@ -139,8 +139,6 @@ def where(a):
             counts = _int_array(counts)
         except OverflowError:
             raise KlongError("domain", "expand: count too large") from None
-        if is_int(a):
-            counts = counts  # n behaves like [n]: n zeros
     if counts.size and counts.min() < 0:
         raise KlongError("domain", "expand: negative count")
     return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
@@ -271,8 +269,8 @@ def _shell_grade_ranks(ranks):
     each chain sorted by key, equal keys in the reverse of their order in the chain, and a
     whole pass is one sort by (chain, key, -position)."""
     n = len(ranks)
-    if len(np.unique(ranks)) == n:
-        return np.argsort(ranks, kind="stable")   # no ties: the order is unique
+    if int(ranks.max()) - int(ranks.min()) + 1 == n:
+        return np.argsort(ranks, kind="stable")   # dense keys, no ties: the order is unique
     pos = np.arange(n, dtype=np.int64)
     p = pos.copy()
     gap = _fix_gap(n // 2)
@@ -396,9 +394,7 @@ def range_(a):
 def _apply(f, b):
     """Call f with the elements of list b as arguments ([] for a nilad), or with atom b."""
     args = items(b) if is_list(b) else [b]
-    if len(args) != f.arity:
-        raise KlongError("arity", f"wrong arity: {len(args)} argument(s) for a function of {f.arity}")
-    return f.call(list(args))
+    return f.call(list(args))     # the function checks the count against its arity
 
 
 def _index(a, b):
@@ -555,7 +551,8 @@ def find(a, b):
         return a.get(b)           # the undefined value when missing
     if type(a) is str:
         if type(b) is Char:
-            return _int_array([i for i, c in enumerate(a) if c == b])
+            ch = str(b)           # a Char never equals a plain one-character str
+            return _int_array([i for i, c in enumerate(a) if c == ch])
         if type(b) is str:
             if not b:
                 return np.arange(len(a) + 1, dtype=np.int64)
@@ -599,8 +596,10 @@ def split(a, b):
         # equal pieces of an array are rows of a reshaped array
         step = lengths[0]
         whole = n - n % step
-        rows = list(b[:whole].reshape((whole // step, step) + b.shape[1:]))
-        return make_list(rows + ([b[whole:]] if whole < n else []))
+        rows = b[:whole].reshape((whole // step, step) + b.shape[1:])
+        if whole == n:
+            return rows if n else []
+        return make_list(list(rows) + [b[whole:]])
     pieces, pos, k = [], 0, 0
     while pos < n:
         step = lengths[k % len(lengths)]
@@ -632,9 +631,8 @@ def _amend_positions(indices, n):
     """The positions a list Amend writes: the reference walks the list once from the front,
     so an index behind the walker is never reached. That is harmless for the last index and a
     range error (the walk runs off the end) when more follow."""
-    idx = np.asarray(indices, dtype=np.int64)
-    if idx.size == 0 or (idx.min() >= 0 and idx.max() < n and np.all(idx[1:] >= idx[:-1])):
-        return idx
+    if all(0 <= i < n for i in indices) and all(i <= j for i, j in zip(indices, indices[1:])):
+        return indices
     done, walker = [], 0
     for k, i in enumerate(indices):
         if i >= n:
@@ -645,7 +643,7 @@ def _amend_positions(indices, n):
             raise KlongError("range", f"amend: index {i} out of order")
         done.append(i)
         walker = i
-    return _int_array(done)
+    return done
 
 
 def _amend_string(s, v, indices):
@@ -680,7 +678,7 @@ def amend(a, b):
         r[positions] = v
         return r
     elems = list(items(a))
-    for i in positions.tolist():
+    for i in positions:
         elems[i] = v
     return make_list(elems)
 
@@ -705,7 +703,7 @@ def _amend_in(level, path, v):
         if _is_nonempty_list(e):
             raise KlongError("range", "amend-in-depth: indices stop at a list, not an atom")
         new = v
-    if isinstance(level, np.ndarray) and len(path) == 1 and _fits_row(new, level):
+    if isinstance(level, np.ndarray) and _fits_row(new, level):
         r = level.copy()
         r[i] = new
         return r

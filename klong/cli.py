@@ -1,0 +1,153 @@
+"""The kgpy command line: run a file, evaluate an expression, or read Klong interactively."""
+import argparse
+import os
+import sys
+
+from . import __version__
+from .display import write
+from .errors import KlongError
+
+PROMPT = "?> "
+
+
+def _parser():
+    p = argparse.ArgumentParser(
+        prog="kgpy", description="Klong array language interpreter (numpy or torch backend).")
+    p.add_argument("file", nargs="?", help="Klong program to run (its arguments follow it)")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program, in .a")
+    p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit")
+    p.add_argument("-l", "--load", metavar="FILE", help="load FILE, then read interactively")
+    p.add_argument("--backend", default=os.environ.get("KLONG_BACKEND") or None,
+                   help="array backend: numpy (default) or torch")
+    p.add_argument("--device", default=os.environ.get("KLONG_DEVICE") or None,
+                   help="torch device: cpu, cuda, cuda:N or mps (default: best available)")
+    p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
+    p.add_argument("--version", action="version", version=f"klong {__version__}")
+    return p
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+def _run(args):
+    from .interpreter import KlongInterpreter
+    try:
+        interp = KlongInterpreter(backend=args.backend, device=args.device)
+    except (ValueError, ImportError, KlongError) as e:
+        print(f"kgpy: {e}", file=sys.stderr)
+        return 2
+    try:
+        if args.expr is not None:
+            interp.globals[".a"] = list(filter(None, [args.file, *args.args]))
+            value = _guarded(interp, lambda: interp.run(args.expr), args.debug)
+            if value is _FAILED:
+                return 1
+            if value is not None:
+                print(write(value))
+            return 0
+        if args.file is not None:
+            interp.globals[".a"] = list(args.args)
+            source = _read_file(args.file)
+            if source is None:
+                return 1
+            failed = _guarded(interp, lambda: interp.run(source, filename=args.file),
+                              args.debug, args.file) is _FAILED
+            return 1 if failed else 0
+        if args.load is not None:
+            source = _read_file(args.load)
+            if source is None or _guarded(interp, lambda: interp.run(source, filename=args.load),
+                                          args.debug, args.load) is _FAILED:
+                return 1
+        return interactive(interp, args.debug)
+    except SystemExit as e:           # .x(code)
+        sys.stdout.flush()
+        return e.code if isinstance(e.code, int) else 0
+
+
+_FAILED = object()
+
+
+def _guarded(interp, action, debug, filename=None):
+    """Run `action`; a Klong error is reported on stderr as one line (plus a caret for
+    syntax errors) and _FAILED is returned."""
+    try:
+        return action()
+    except KlongError as e:
+        sys.stdout.flush()
+        if debug:
+            import traceback
+            traceback.print_exc()
+        print(e.report(filename), file=sys.stderr)
+        return _FAILED
+
+
+def _read_file(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        print(f"kgpy: cannot read {path}: {e.strerror}", file=sys.stderr)
+        return None
+
+
+def interactive(interp, debug=False):
+    """Read lines, evaluate each complete chunk, print its value. Uses the full REPL on a
+    terminal when it is available; otherwise (piped input) a plain loop without prompts.
+    Returns the exit status: 1 if piped input had an error, else 0."""
+    if sys.stdin.isatty():
+        try:
+            from .repl import run_repl
+        except ImportError:
+            run_repl = None
+        if run_repl is not None:
+            return run_repl(interp, debug)
+    return _plain_loop(interp, debug, prompt=sys.stdin.isatty())
+
+
+def _plain_loop(interp, debug, prompt):
+    failed = False
+    pending = ""
+    while True:
+        if prompt:
+            sys.stdout.write(PROMPT if not pending else "")
+            sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            break
+        line = line.rstrip("\n")
+        if interp.pending_comment is not None:
+            if line.startswith(interp.pending_comment):
+                interp.pending_comment = None
+            continue
+        text = pending + line if not pending else pending + "\n" + line
+        if interp.needs_more(text):
+            pending = text
+            continue
+        pending = ""
+        if evaluate_and_print(interp, text, debug) is _FAILED:
+            failed = True
+    return 1 if failed and not prompt else 0
+
+
+def evaluate_and_print(interp, text, debug=False):
+    """Evaluate one chunk typed at the prompt and print its value in readable form;
+    `it` holds the value afterwards."""
+    if not text.strip():
+        return None
+    value = _guarded(interp, lambda: interp.run_chunk(text), debug)
+    if value is _FAILED or value is None:
+        return value
+    interp.globals["it"] = value
+    print(write(value))
+    sys.stdout.flush()
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

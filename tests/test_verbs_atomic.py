@@ -1,0 +1,529 @@
+"""The atomic verbs (klong/verbs/atomic.py), tested directly on Klong values.
+
+Expected results are written in Klong's printed (write) form, so a case checks the value and
+its integer/real types at once. Most cases are the examples of verbs.md and the conformance
+cases of the verbs' sections, with the Klong expression they stand for in a comment.
+"""
+import numpy as np
+import pytest
+
+from klong.display import write
+from klong.errors import KlongError
+from klong.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
+from klong.verbs.atomic import DYADS, MONADS
+
+
+def I(*xs):
+    return np.array(xs, dtype=np.int64)
+
+
+def F(*xs):
+    return np.array(xs, dtype=np.float64)
+
+
+def L(*xs):
+    """A list in canonical form; strings stay strings."""
+    return make_list(list(xs))
+
+
+C = Char
+S = Symbol
+
+
+def assert_canonical(v):
+    """Results use only the value model's forms: Python scalars, int64/float64 arrays,
+    Python lists (never numpy scalars, bool or object arrays)."""
+    assert not isinstance(v, np.generic), repr(v)
+    if isinstance(v, np.ndarray):
+        assert v.ndim >= 1 and v.dtype in (np.int64, np.float64), (v.dtype, v.shape)
+    elif type(v) is list:
+        for e in v:
+            assert_canonical(e)
+
+
+def dyad(verb, a, b):
+    r = DYADS[verb](a, b)
+    assert_canonical(r)
+    return write(r)
+
+
+def monad(verb, a):
+    r = MONADS[verb](a)
+    assert_canonical(r)
+    return write(r)
+
+
+def error_kind(fn, *args):
+    with pytest.raises(KlongError) as e:
+        fn(*args)
+    return e.value.kind
+
+
+class F0(Function):
+    arity = 1
+
+
+# ---------------------------------------------------------------- tables
+
+def test_tables_hold_every_verb():
+    assert set(MONADS) == {"-", "%", "_", "~", ":#", "$"}
+    assert set(DYADS) == {"+", "-", "*", "%", ":%", "!", "^", "|", "&", "=", "<", ">", "~",
+                          "$", ":$"}
+
+
+# ---------------------------------------------------------------- atomic extension
+
+@pytest.mark.parametrize("a, b, expected", [
+    (1, 1, "2"),
+    (L(1, I(2), 3), 1, "[2 [3] 4]"),                            # [1 [2] 3]+1
+    (1, L(1, I(2), 3), "[2 [3] 4]"),
+    (I(1, 2, 3), I(4, 5, 6), "[5 7 9]"),
+    (np.array([[1, 2], [3, 4]]), I(10, 20), "[[11 12] [23 24]]"),  # first axis, not numpy's
+    (I(10, 20), np.array([[1, 2], [3, 4]]), "[[11 12] [23 24]]"),
+    (np.arange(8).reshape(2, 2, 2), I(100, 200), "[[[100 101] [102 103]] [[204 205] [206 207]]]"),
+    (np.arange(8).reshape(2, 2, 2), np.array([[0, 10], [20, 30]]),
+     "[[[0 1] [12 13]] [[24 25] [36 37]]]"),
+    (L(I(1, 2), 3), I(10, 20), "[[11 12] 23]"),                 # Python list with an array
+    (L(1, L(2, I(3, 4))), L(10, L(20, I(30, 40))), "[11 [22 [33 44]]]"),
+    (np.int64(2), 3, "5"),                                      # numpy scalars are accepted
+    (2, np.float64(0.5), "2.5"),
+])
+def test_plus_extension(a, b, expected):
+    assert dyad("+", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b", [
+    (I(1, 2), I(1, 2, 3)),
+    (I(1, 2), []),                                              # [1 2]+[]
+    ([], I(1, 2)),
+    (L(1, I(2, 3)), L(1, I(2))),
+    (np.zeros((2, 3), dtype=np.int64), np.zeros((2, 4), dtype=np.int64)),
+    (np.zeros((2, 3), dtype=np.int64), np.zeros((3,), dtype=np.int64)),
+    (np.zeros((2, 3), dtype=np.int64), L(1, I(1, 2))),
+])
+def test_length_errors(a, b):
+    assert error_kind(DYADS["+"], a, b) == "length"
+
+
+@pytest.mark.parametrize("a, b", [
+    ([], 1), (1, []), ([], []), (np.zeros(0, dtype=np.int64), 1),
+    ("abc", 1), (1, "a"), (C("a"), 1), (S("a"), 1), (1, UNDEFINED), (Dict(), 1), (F0(), 1),
+    (L(1, "x"), 1), (I(1, 2), L(1, S("x"))),
+])
+def test_arithmetic_type_errors(a, b):
+    for verb in "+-*%^|&":
+        assert error_kind(DYADS[verb], a, b) == "type"
+    for verb in (":%", "!"):
+        assert error_kind(DYADS[verb], a, b) == "type"
+
+
+def test_arguments_are_not_mutated():
+    a = np.array([[1, 2], [3, 4]])
+    b = I(10, 20)
+    DYADS["+"](a, b)
+    MONADS["-"](a)
+    assert a.tolist() == [[1, 2], [3, 4]] and b.tolist() == [10, 20]
+
+
+# ---------------------------------------------------------------- Plus, Minus, Times
+
+@pytest.mark.parametrize("a, b, expected", [
+    (1, 1, "2"), (456, -123, "333"), (-456, -123, "-579"), (4.56, 1.23, "5.79"),
+    (-4.56, 1.23, "-3.33"), (1.23, -4.56, "-3.33"), (1, 0.5, "1.5"), (2.0, 1, "3.0"),
+    (I(1, 2, 3, 4), 1, "[2 3 4 5]"), (1, I(1, 2, 3, 4), "[2 3 4 5]"),
+    (I(1, 2), 0.5, "[1.5 2.5]"), (F(1.5, 2.5), I(1, 1), "[2.5 3.5]"),
+    (2**62, 2**62, "9223372036854775808"),                    # integers are exact
+    (I(2**62, 1), I(2**62, 1), "[9223372036854775808 2]"),   # int64 overflow leaves the array
+    (I(1, 2), 2**70, "[1180591620717411303425 1180591620717411303426]"),
+])
+def test_plus(a, b, expected):
+    assert dyad("+", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 1, "-1"), (456, 123, "333"), (456, -123, "579"), (-123, -456, "333"),
+    (4.56, 1.23, "3.33"), (-1.23, -4.56, "3.33"), (1.23, 4.56, "-3.33"),
+    (I(1, 2, 3, 4), 1, "[0 1 2 3]"), (1, I(1, 2, 3, 4), "[0 -1 -2 -3]"),
+    (I(1, 2, 3), I(4, 5, 6), "[-3 -3 -3]"), (L(1, I(2), 3), 1, "[0 [1] 2]"),
+    (I(-2**62), I(2**62), "[-9223372036854775808]"),
+])
+def test_minus(a, b, expected):
+    assert dyad("-", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 1, "0"), (456, -123, "-56088"), (-456, -123, "56088"), (4.56, 1.23, "5.6088"),
+    (-4.56, 1.23, "-5.6088"), (3, I(1, 2, 3, 4), "[3 6 9 12]"), (I(1, 2, 3), I(4, 5, 6), "[4 10 18]"),
+    (L(1, I(2), 3), 3, "[3 [6] 9]"), (I(1, 2), 1.5, "[1.5 3.0]"),
+    (I(2**40, 3), I(2**40, 3), "[1208925819614629174706176 9]"),
+    (2**40, 2**40, "1208925819614629174706176"),
+])
+def test_times(a, b, expected):
+    assert dyad("*", a, b) == expected
+
+
+def test_vector_results_keep_dtype():
+    a = np.arange(10, dtype=np.int64)
+    assert DYADS["*"](a, a).dtype == np.int64
+    assert DYADS["+"](a, 1.0).dtype == np.float64
+    assert DYADS["<"](a, 5).dtype == np.int64
+    assert DYADS["%"](a + 1, 2).dtype == np.float64
+
+
+# ---------------------------------------------------------------- Divide, Reciprocal
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 1, "0.0"), (1, 2, "0.5"), (2, 1, "2.0"), (-1, 2.0, "-0.5"), (10, 8, "1.25"),
+    (10, 2, "5.0"), (1, 1.0, "1.0"), (0, -1, "0.0"),
+    (I(1, 2, 3, 4, 5), 2.0, "[0.5 1.0 1.5 2.0 2.5]"), (2.0, I(2, 4, 8, 10), "[1.0 0.5 0.25 0.2]"),
+    (L(10, I(20), 30), I(1, 2, 3), "[10.0 [10.0] 10.0]"),
+    (1, 0, ":undefined"), (1.0, 0.0, ":undefined"), (1, 0.0, ":undefined"), (0, 0, ":undefined"),
+    (1, I(1, 0), "[1.0 :undefined]"), (I(1, 2), 0, "[:undefined :undefined]"),
+    (np.array([[1, 2], [3, 4]]), I(1, 0), "[[1.0 2.0] [:undefined :undefined]]"),
+    (1, 3, "0.333333333333333"),
+])
+def test_divide(a, b, expected):
+    assert dyad("%", a, b) == expected
+
+
+def test_divide_by_zero_gives_undefined_itself():
+    assert DYADS["%"](1, 0) is UNDEFINED
+    assert MONADS["%"](0) is UNDEFINED
+
+
+@pytest.mark.parametrize("a, expected", [
+    (1, "1.0"), (2, "0.5"), (4, "0.25"), (10, "0.1"), (0.01, "100.0"), (0.5, "2.0"),
+    (-1, "-1.0"), (-4, "-0.25"), (-0.1, "-10.0"), (0, ":undefined"),
+    (L(1, F(-2.0), 0.5), "[1.0 [-0.5] 2.0]"), (L(1, I(-2), 0.5), "[1.0 [-0.5] 2.0]"),
+    (I(1, 2, 4), "[1.0 0.5 0.25]"), (I(2, 0), "[0.5 :undefined]"),
+])
+def test_reciprocal(a, expected):
+    assert monad("%", a) == expected
+
+
+@pytest.mark.parametrize("a", [[], "x", C("x"), S("x"), UNDEFINED, L(1, "x")])
+def test_reciprocal_and_negate_type_errors(a):
+    assert error_kind(MONADS["%"], a) == "type"
+    assert error_kind(MONADS["-"], a) == "type"
+
+
+# ---------------------------------------------------------------- Integer-Divide, Remainder
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 1, "0"), (2, 1, "2"), (1, 2, "0"), (-7, 2, "-3"), (7, -2, "-3"), (-7, -2, "3"),
+    (-1, 2, "0"), (10, 8, "1"), (-2, 1, "-2"),
+    (I(1, 2, 3, 4, 5), 2, "[0 1 1 2 2]"), (100, I(2, 4, 8, 10), "[50 25 12 10]"),
+    (L(10, I(20), 30), I(1, 2, 3), "[10 [10] 10]"),
+    (I(-7, 7, -7, 7), I(2, -2, -2, 2), "[-3 -3 3 3]"),
+    (10**30, 7, "142857142857142857142857142857"),
+])
+def test_integer_divide(a, b, expected):
+    assert dyad(":%", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 1, "0"), (2, 1, "0"), (1, 2, "1"), (17, 5, "2"), (-17, 5, "-2"), (17, -5, "2"),
+    (-17, -5, "-2"), (246, 123, "0"), (I(1, 2, 3), 2, "[1 0 1]"),
+    (I(17, -17, 17, -17), I(5, 5, -5, -5), "[2 -2 2 -2]"), (L(-7, I(7)), 3, "[-1 [1]]"),
+])
+def test_remainder(a, b, expected):
+    assert dyad("!", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b", [(7, -2), (-7, 2), (-7, -3), (12, 4), (0, 5)])
+def test_divide_and_remainder_agree(a, b):
+    q, r = DYADS[":%"](a, b), DYADS["!"](a, b)
+    assert a == b * q + r
+    qa, ra = DYADS[":%"](I(a), I(b)), DYADS["!"](I(a), I(b))
+    assert (qa.tolist(), ra.tolist()) == ([q], [r])
+
+
+@pytest.mark.parametrize("verb", [":%", "!"])
+@pytest.mark.parametrize("a, b, kind", [
+    (1, 0, "domain"), (I(1, 2), 0, "domain"), (1, I(1, 0), "domain"),
+    (7, 2.0, "type"), (1.5, 2, "type"), (F(7.0), 2, "type"), (I(7), F(2.0), "type"),
+    (C("a"), 1, "type"),
+])
+def test_integer_division_errors(verb, a, b, kind):
+    assert error_kind(DYADS[verb], a, b) == kind
+
+
+# ---------------------------------------------------------------- Power
+
+@pytest.mark.parametrize("a, b, expected", [
+    (2, 8, "256"), (2, -2, "0.25"), (-2, 3, "-8"), (-2, -3, "-0.125"), (0, 0, "1"),
+    (2.5, 0, "1"), (0.0, 0, "1"), (2.0, 3, "8.0"), (1, -1, "1.0"), (-1, -1, "-1.0"),
+    (-1, -2, "1.0"), (0, 1, "0"), (0, -1, ":undefined"), (0.0, -2, ":undefined"),
+    (1, 0.5, "1.0"), (4, 0.5, "2.0"), (2, 0.5, "1.4142135623731"), (2, 3.0, "8.0"),
+    (2, 0.0, "1.0"), (0, 0.5, "0.0"), (-2, 3.0, "-8.0"),
+    (-2, 0.5, ":undefined"), (-8, 1 / 3, ":undefined"), (0, -0.5, ":undefined"),
+    (2, 100, "1267650600228229401496703205376"),
+    (L(1, 2, I(3), 4, 5), 2, "[1 4 [9] 16 25]"), (2, L(1, 2, I(3), 4, 5), "[2 4 [8] 16 32]"),
+    (I(1, 2, 3), 2, "[1 4 9]"), (2, I(0, 1, 2), "[1 2 4]"), (I(2, 3), I(3, 2), "[8 9]"),
+    (I(2, 4), -1, "[0.5 0.25]"), (I(2, 0), -1, "[0.5 :undefined]"),
+    (F(2.0, 3.0), 2, "[4.0 9.0]"), (F(2.0, 3.0), 0, "[1 1]"), (F(2.0, 3.0), I(0, 1), "[1 3.0]"),
+    (I(4, 9), 0.5, "[2.0 3.0]"), (I(4, -9), 0.5, "[2.0 :undefined]"), (I(-2), 2.0, "[4.0]"),
+    (I(2, 3), 70, "[1180591620717411303424 2503155504993241601315571986085849]"),
+    (I(0, 1), 100, "[0 1]"),
+])
+def test_power(a, b, expected):
+    assert dyad("^", a, b) == expected
+
+
+def test_power_results_match_repeated_multiplication():
+    assert DYADS["^"](3, 40) == 3**40
+    assert DYADS["^"](I(3), 39).tolist() == [3**39]
+
+
+# ---------------------------------------------------------------- Max, Min
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 1, "1"), (-123, -456, "-123"), (1.23, -4.56, "1.23"), (123, 123.1, "123.1"),
+    (2, 1.5, "2"), (1.5, 2, "2"), (123, 123.0, "123"), (123.0, 123, "123.0"),
+    (I(1, 2, 3, 4), 2, "[2 2 3 4]"), (2, I(1, 2, 3, 4), "[2 2 3 4]"),
+    (I(1, 5, 3), I(4, 2, 6), "[4 5 6]"), (L(1, I(2), 3), 2, "[2 [2] 3]"),
+    (I(1, 5, 3), F(4.0, 2.0, 6.0), "[4.0 5 6.0]"),            # each result keeps its type
+    (I(5, 6), F(1.0, 2.0), "[5 6]"), (I(1, 2), F(5.0, 6.0), "[5.0 6.0]"),
+    (I(1, 2), 1.0, "[1 2]"), (F(1.0, 2.0), 2, "[2 2.0]"), (F(3.0, 4.0), 2, "[3.0 4.0]"),
+])
+def test_max(a, b, expected):
+    assert dyad("|", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 1, "0"), (1, 1, "1"), (123, -456, "-456"), (-4.56, -1.23, "-4.56"),
+    (123.1, 123, "123"), (123, 123.1, "123"), (123, 123.0, "123.0"), (1.0, 1, "1"),
+    (I(1, 2, 3, 4), 2, "[1 2 2 2]"), (2, I(1, 2, 3, 4), "[1 2 2 2]"),
+    (I(1, 5, 3), I(4, 2, 6), "[1 2 3]"), (L(1, I(2), 3), 2, "[1 [2] 2]"),
+    (I(1, 5), F(4.0, 2.0), "[1 2.0]"), (F(1.0, 2.0), 2, "[1.0 2]"),
+])
+def test_min(a, b, expected):
+    assert dyad("&", a, b) == expected
+
+
+# ---------------------------------------------------------------- Equal, Less, More
+
+@pytest.mark.parametrize("a, b, expected", [
+    (123, 123.0, "1"), (1.23, 123, "0"), (-1.23, -1.23, "1"), (123, -123, "0"),
+    (C("a"), C("a"), "1"), (C("a"), C("z"), "0"), ("", "", "1"), ("x", "x", "1"),
+    ("test", "test", "1"), ("test", "tesz", "0"), ("test", "tes", "0"), ("tes", "test", "0"),
+    (S("foo"), S("foo"), "1"), (S("foo"), S("fo"), "0"),
+    (I(1, 2, 3), I(1, 2, 3), "[1 1 1]"), (1, I(1, 1, 1), "[1 1 1]"), (I(1, 1, 1), 2, "[0 0 0]"),
+    (L(1, L(2, L(S("x")))), L(1, L(2, L(S("x")))), "[1 [1 [1]]]"),
+    (L(1, L(0, L(S("x")))), L(1, L(2, L(S("x")))), "[1 [0 [1]]]"),
+    (L("ab", "cd"), "ab", "[1 0]"), (I(1, 2), F(1.0, 2.5), "[1 0]"),
+    ("abc", "abd", "0"),                                         # a string is one value
+])
+def test_equal(a, b, expected):
+    assert dyad("=", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (-1, 0, "1"), (0, 0, "0"), (1, -1, "0"), (1.23, 4.56, "1"), (-4.56, -1.23, "1"),
+    (123, 123.0, "0"), (123, 123.1, "1"), (123.1, 123, "0"),
+    (C("a"), C("z"), "1"), (C("z"), C("a"), "0"), ("", "", "0"), ("a", "b", "1"),
+    ("test", "tests", "1"), ("tests", "test", "0"), ("tesz", "test", "0"), ("test", "tesz", "1"),
+    (S("fob"), S("foo"), "1"), (S("foo"), S("fooo"), "1"), (S("fooo"), S("foo"), "0"),
+    (L(1, I(3), 5), L(2, I(3), 4), "[1 [0] 0]"), (I(1, 2, 3), 2, "[1 0 0]"),
+    (np.array([[1, 5], [3, 4]]), I(2, 4), "[[1 0] [1 0]]"),
+])
+def test_less(a, b, expected):
+    assert dyad("<", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    (1, -1, "1"), (123.1, 123, "1"), (123, 123.0, "0"), (C("z"), C("a"), "1"),
+    ("tests", "test", "1"), ("tesz", "test", "1"), ("test", "tesz", "0"), ("", "", "0"),
+    (S("foo"), S("fooo"), "0"), (S("fooo"), S("foo"), "1"), (S("foo"), S("bar"), "1"),
+    (L(1, I(3), 5), L(2, I(3), 4), "[0 [0] 1]"), (2, F(1.5, 2.5), "[1 0]"),
+])
+def test_more(a, b, expected):
+    assert dyad(">", a, b) == expected
+
+
+@pytest.mark.parametrize("verb", ["=", "<", ">"])
+@pytest.mark.parametrize("a, b, kind", [
+    (1, S("a"), "type"), (1, "a", "type"), ("a", C("a"), "type"), (S("a"), "a", "type"),
+    (C("a"), 97, "type"), ([], [], "type"), (1, [], "type"), (UNDEFINED, UNDEFINED, "type"),
+    (Dict(), Dict(), "type"), (F0(), 1, "type"), (I(1, 2), I(1, 2, 3), "length"),
+    (L("a", "b"), L("a"), "length"), (I(1, 2), [], "length"),
+])
+def test_comparison_errors(verb, a, b, kind):
+    assert error_kind(DYADS[verb], a, b) == kind
+
+
+# ---------------------------------------------------------------- Match
+
+@pytest.mark.parametrize("a, b, expected", [
+    (123.0, 123, 1), (1.23, 123, 0), ("test", "tes", 0), (C("a"), C("a"), 1), (C("a"), C("b"), 0),
+    (L(1, L(2, L(S("x")))), L(1, L(2, L(S("x")))), 1), (L(1, L(2, L(S("y")))), L(1, L(2, L(S("x")))), 0),
+    (S("foo"), L(S("f"), S("o"), S("o")), 0), (I(1, 2), F(1.0, 2.0), 1), ([], "", 0),
+    (UNDEFINED, UNDEFINED, 1), (I(1, 2, 3), "123", 0), (1.0, 1.0001, 0), (0.1 + 0.2, 0.3, 1),
+])
+def test_match(a, b, expected):
+    r = DYADS["~"](a, b)
+    assert r == expected and type(r) is int
+
+
+def test_match_dictionaries_and_functions():
+    d1 = Dict([(1, 2), (3, 4)])
+    d2 = Dict([(3, 4), (1, 2)])
+    assert DYADS["~"](d1, d2) == 1
+    assert DYADS["~"](Dict([(1, 2)]), d1) == 0
+    f = F0()
+    assert DYADS["~"](f, f) == 1 and DYADS["~"](f, F0()) == 0
+
+
+# ---------------------------------------------------------------- Negate, Floor, Not, Char
+
+@pytest.mark.parametrize("a, expected", [
+    (0, "0"), (1, "-1"), (-1.23, "1.23"), (1e9, "-1000000000.0"),
+    (L(0, I(1), -1.23), "[0 [-1] 1.23]"), (I(1, -2), "[-1 2]"), (np.array([[1, 2]]), "[[-1 -2]]"),
+])
+def test_negate(a, expected):
+    assert monad("-", a) == expected
+
+
+@pytest.mark.parametrize("a, expected", [
+    (0, "0"), (1, "1"), (1.23, "1"), (1.999, "1"), (1e9, "1000000000"), (-1, "-1"),
+    (-1.23, "-2"), (-1.99, "-2"), (-1e9, "-1000000000"),
+    (L(0, F(1.0, 2.2), -9.99), "[0 [1 2] -10]"), (F(1.5, -1.5), "[1 -2]"), (I(3, 4), "[3 4]"),
+    (1e17, "100000000000000000"), (1e18, "1.0e+18"), (-1e20, "-1.0e+20"),
+    (F(1.5, 1e20), "[1 1.0e+20]"),
+])
+def test_floor(a, expected):
+    assert monad("_", a) == expected
+
+
+@pytest.mark.parametrize("a", [[], "a", C("a"), S("a"), UNDEFINED, Dict()])
+def test_floor_type_errors(a):
+    assert error_kind(MONADS["_"], a) == "type"
+
+
+@pytest.mark.parametrize("a, expected", [
+    (0, "1"), (1.23, "0"), (0.0, "1"), (-1, "0"), (1e5, "0"), (S("foo"), "0"), ("", "1"),
+    ("string", "0"), ([], "1"), (Dict(), "0"), (F0(), "0"), (UNDEFINED, "0"), (C("0"), "0"),
+    (I(0), "[1]"), (I(1, 2, 3), "[0 0 0]"), (F(0.0, 2.0), "[1 0]"),
+    (L(0, 1, [], I(2), "", "x"), "[1 0 1 [0] 1 0]"), (np.zeros(0, dtype=np.int64), "1"),
+])
+def test_not(a, expected):
+    assert monad("~", a) == expected
+
+
+@pytest.mark.parametrize("a, expected", [
+    (65, "0cA"), (97, "0ca"), (I(65, 66, 67), "[0cA 0cB 0cC]"),
+    (L(65, I(66), 67), "[0cA [0cB] 0cC]"), (np.array([[97, 98]]), "[[0ca 0cb]]"),
+])
+def test_char(a, expected):
+    assert monad(":#", a) == expected
+
+
+def test_char_values():
+    assert MONADS[":#"](10) == Char("\n")
+    assert MONADS[":#"](0) == Char("\0")
+    r = MONADS[":#"](I(65, 66))
+    assert type(r) is list and r == [Char("A"), Char("B")]   # a list of characters, no string
+
+
+@pytest.mark.parametrize("a, kind", [
+    (256, "range"), (-1, "range"), (I(65, 300), "range"), (65.0, "type"), ([], "type"),
+    (S("a"), "type"), ("A", "type"), (F(65.0), "type"),
+])
+def test_char_errors(a, kind):
+    assert error_kind(MONADS[":#"], a) == kind
+
+
+# ---------------------------------------------------------------- Format
+
+@pytest.mark.parametrize("a, expected", [
+    (0, '"0"'), (123, '"123"'), (-1, '"-1"'), (1.23, '"1.23"'), (-1.23, '"-1.23"'),
+    (S("foo"), '":foo"'), (C("x"), '"x"'), ("", '""'), ("test", '"test"'),
+    (L("x", L(S("y")), 0), '["x" [":y"] "0"]'), ([], ":undefined"), (L(1, []), '["1" :undefined]'),
+    (Dict(), ":undefined"), (F0(), ":undefined"), (UNDEFINED, ":undefined"),
+    (I(1, 2), '["1" "2"]'), (F(0.5, 2.0), '["0.5" "2.0"]'), (1e18, '"1.0e+18"'),
+    (np.array([[1, 2]]), '[["1" "2"]]'),
+])
+def test_format(a, expected):
+    assert monad("$", a) == expected
+
+
+def test_format_returns_plain_strings():
+    assert type(MONADS["$"](C("x"))) is str
+    assert type(MONADS["$"](S("x"))) is str
+
+
+# ---------------------------------------------------------------- Format2
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, 0, '"0"'), (0, -123, '"-123"'), (0, 1.23, '"1.23"'), (10, 123, '"123       "'),
+    (10, -1.23, '"-1.23     "'), (3, 123, '"123"'), (4, 123, '"123 "'), (4, -123, '"-123"'),
+    (5, -123, '"-123 "'), (-10, 123, '"       123"'), (-10, -1.23, '"     -1.23"'),
+    (-3, 123, '"123"'), (-4, 123, '" 123"'), (-5, -1.23, '"-1.23"'), (-6, -1.23, '" -1.23"'),
+    (0, "test", '"test"'), (5, "test", '"test "'), (-5, "test", '" test"'),
+    (10, "test", '"test      "'), (-10, "test", '"      test"'),
+    (4, S("foo"), '":foo"'), (5, S("foo"), '":foo "'), (-5, S("foo"), '" :foo"'),
+    (3, C("x"), '"x  "'), (-3, "", '"   "'),
+    # real widths
+    (0.0, 123.45, '"123.45"'), (3.2, 123.45, '"123.45"'), (4.2, 123.45, '" 123.45"'),
+    (3.3, 123.45, '"123.450"'), (5.3, 123.45, '"  123.450"'), (0.0, -123.45, '"-123.45"'),
+    (4.2, -123.45, '"-123.45"'), (5.2, -123.45, '" -123.45"'), (4.3, -123.45, '"-123.450"'),
+    (6.3, -123.45, '"  -123.450"'), (5.2, 1.5, '"    1.50"'), (5.2, 3.14159, '"3.14159"'),
+    (5.2, 3, '"3    "'), (5.2, "ab", '"ab   "'), (-10.0, 123, '"123       "'),
+    (10.0, 1.5, '"1.5       "'), (1.2, 12.5, '"12.5"'), (2.3, 123.4, '"123.4"'),
+    (0.5, 1.5, '"1.5"'), (10.12, 1.5, '"         1.500000000000"'), (5.10, 1.5, '"    1.5"'),
+    (-5.2, 1.5, '"    1.50"'), (5.2, 1e20, '"1.0e+20"'),
+    # atomic
+    (5.2, F(1.5, 2.25), '["    1.50" "    2.25"]'), (L(5.2, 3.1), F(1.5, 2.25), '["    1.50" "2.25"]'),
+    (3, L(1, L("ab")), '["1  " ["ab "]]'), (I(2, -2), 1, '["1 " " 1"]'),
+])
+def test_format2(a, b, expected):
+    assert dyad("$", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    (5, [], "type"), (5, Dict(), "type"), (5, F0(), "type"), (5, UNDEFINED, "type"),
+    ("5", 1, "type"), (S("a"), 1, "type"), (I(1, 2), I(1, 2, 3), "length"),
+])
+def test_format2_errors(a, b, kind):
+    assert error_kind(DYADS["$"], a, b) == kind
+
+
+# ---------------------------------------------------------------- Form
+
+@pytest.mark.parametrize("a, b, expected", [
+    (0, "", ":undefined"), (0.0, "", ":undefined"), (S("x"), "", ":undefined"),
+    (C("0"), "", ":undefined"), ("", "", '""'),
+    (0, "123", "123"), (0, "-123", "-123"), (0, "+123", "123"), (0, "1.23", ":undefined"),
+    (0, "1e3", ":undefined"), (0, "0x10", ":undefined"), (0, " 1", ":undefined"),
+    (0, "12a", ":undefined"), (0, "-", ":undefined"),
+    (0.0, "123", "123.0"), (0.0, "-123", "-123.0"), (0.0, "1.23", "1.23"), (0.0, "-1.23", "-1.23"),
+    (0.0, "1e3", "1000.0"), (0.0, "1E-2", "0.01"), (0.0, ".5", "0.5"), (0.0, "1.", "1.0"),
+    (0.0, "+2.5", "2.5"), (0.0, ".", ":undefined"), (0.0, "1.2.3", ":undefined"),
+    (0.0, "1e", ":undefined"), (0.0, "1 ", ":undefined"), (0.0, "e5", ":undefined"),
+    (C("0"), "x", "0cx"), (C("0"), "xx", ":undefined"), (C("0"), " ", "0c "),
+    (S("x"), "foo", ":foo"), (S("x"), ":foo", ":foo"), (S("x"), "a.b", ":a.b"),
+    (S("x"), "1abc", ":undefined"), (S("x"), "a b", ":undefined"), (S("x"), ":", ":undefined"),
+    ("", "foo bar baz", '"foo bar baz"'), ([], "x y", '"x y"'), (Dict(), "z", '"z"'),
+    (L(0, 0.0), L("1", "2"), "[1 2.0]"), (0, L("1", L("-2")), "[1 [-2]]"),
+    (L(0, S("a")), "12", "[12 :undefined]"),
+])
+def test_form(a, b, expected):
+    assert dyad(":$", a, b) == expected
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    (0, 1, "type"), (0, C("1"), "type"), (0, S("a"), "type"), (0, [], "type"),
+    (0, I(1, 2), "type"), ("", 1.5, "type"), (L(0, 0), L("1"), "length"),
+])
+def test_form_errors(a, b, kind):
+    assert error_kind(DYADS[":$"], a, b) == kind
+
+
+# ---------------------------------------------------------------- large data stays vectorised
+
+def test_million_element_arithmetic():
+    a = np.arange(1_000_000, dtype=np.int64)
+    sq = DYADS["*"](a, a)
+    assert sq.dtype == np.int64 and int(sq[-1]) == 999_999**2
+    assert int(DYADS["+"](a, 1)[-1]) == 1_000_000
+    assert DYADS["<"](a, 10).sum() == 10
