@@ -44,7 +44,6 @@ def _run(args):
         return 2
     try:
         if args.expr is not None:
-            interp.globals[".a"] = list(filter(None, [args.file, *args.args]))
             value = _guarded(interp, lambda: interp.run(args.expr), args.debug)
             if value is _FAILED:
                 return 1

@@ -81,9 +81,9 @@ class Function:
         raise NotImplementedError
 
     def __call__(self, *args):
-        # Python-side convenience: convert arguments in, results stay Klong values.
-        from .pyconv import to_klong
-        return self.call([to_klong(a) for a in args])
+        # Called from Python: Python values in, Python values out (system.md B.4).
+        from .pyconv import to_klong, to_python
+        return to_python(self.call([to_klong(a) for a in args]))
 
 
 class Dict:

@@ -262,26 +262,27 @@ def _shell_grade(elems, descending):
 
 
 def _shell_grade_ranks(ranks):
-    """The same Shell sort, vectorised, for integer sort keys (ascending).
+    """The same Shell sort, vectorised, for dense integer sort keys (ascending).
 
     One pass with gap g is an insertion sort of every chain of positions i, i+g, i+2g, ...
     that moves each newcomer in front of all elements not smaller than it. So the pass leaves
-    each chain sorted by key, equal keys in the reverse of their order in the chain, and a
-    whole pass is one sort by (chain, key, -position)."""
+    each chain sorted by key, equal keys in the reverse of their order in the chain. Laid out
+    row-major in g columns, the chains are the columns, and a pass sorts each column by
+    (key, -row)."""
     n = len(ranks)
     if int(ranks.max()) - int(ranks.min()) + 1 == n:
         return np.argsort(ranks, kind="stable")   # dense keys, no ties: the order is unique
-    pos = np.arange(n, dtype=np.int64)
-    p = pos.copy()
+    p = np.arange(n, dtype=np.int64)
     gap = _fix_gap(n // 2)
     while gap > 0:
-        chain = pos % gap
-        key = chain * n + ranks[p]
-        order = (n - 1) - np.argsort(key[::-1], kind="stable")   # ties: later position first
-        slots = np.argsort(chain, kind="stable")
-        new = np.empty_like(p)
-        new[slots] = p[order]
-        p = new
+        rows = -(-n // gap)
+        # one key per slot, unique within a column; the padding after n sorts last
+        key = np.full(rows * gap, np.iinfo(np.int64).max, dtype=np.int64)
+        key[:n] = ranks[p] * rows + (rows - 1 - np.arange(n, dtype=np.int64) // gap)
+        order = np.argsort(key.reshape(rows, gap), axis=0)
+        padded = np.zeros(rows * gap, dtype=np.int64)
+        padded[:n] = p
+        p = np.take_along_axis(padded.reshape(rows, gap), order, axis=0).reshape(-1)[:n]
         gap = _fix_gap(gap // 2)
     return p
 
@@ -384,7 +385,7 @@ def range_(a):
         raise _type_error("range", "list or string expected")
     if is_empty(a):
         return empty_like(a)
-    ids, k = _classify(a)
+    ids, _ = _classify(a)
     _, first = np.unique(ids, return_index=True)   # ids are in first-occurrence order
     return _pick(a, first.tolist())
 
