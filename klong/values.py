@@ -22,6 +22,7 @@ string apart again.  Verbs must accept both list forms and must not mutate their
 """
 import numpy as np
 
+from . import backends as _backends
 from .errors import KlongError
 
 
@@ -122,8 +123,10 @@ class Dict:
 def key_of(v):
     """A hashable stand-in for a value, used for dictionary keys and grouping.
     Integers and reals hash apart (as in the reference), other kinds by content."""
-    if isinstance(v, np.ndarray):
-        return ("arr", v.dtype.kind, v.shape, v.tobytes())
+    if isinstance(v, ARRAY_TYPES):
+        if v.ndim == 0:
+            return key_of(v.item())
+        return ("arr", array_kind(v), tuple(v.shape), _to_host(v).tobytes())
     if isinstance(v, list):
         return ("list", tuple(key_of(e) for e in v))
     if isinstance(v, (bool, np.bool_)):
@@ -137,18 +140,63 @@ def key_of(v):
     return v  # Char, Symbol, singletons, functions, channels hash by themselves
 
 
+# ---------------------------------------------------------------- arrays of the backends
+
+# The array classes of the backends in use: numpy's always, torch's once that backend loads.
+ARRAY_TYPES = (np.ndarray,)
+
+
+def register_array_type(cls):
+    global ARRAY_TYPES
+    if cls not in ARRAY_TYPES:
+        ARRAY_TYPES = ARRAY_TYPES + (cls,)
+
+
+def is_array(v):
+    """A backend array holding a Klong list (not a 0-d array, which is a number)."""
+    return isinstance(v, ARRAY_TYPES) and v.ndim > 0
+
+
+def array_kind(a):
+    """'i', 'f', 'b' or 'o' for the element type of a backend array."""
+    if isinstance(a, np.ndarray):
+        k = a.dtype.kind
+        return "i" if k in "iu" else (k if k in "fb" else "o")
+    return _backends.current().kind(a)
+
+
+def _to_host(a):
+    return a if isinstance(a, np.ndarray) else _backends.current().to_host(a)
+
+
+def _is_number_array(v):
+    """A 0-d array: a number that carries an autograd graph (torch backend)."""
+    return isinstance(v, ARRAY_TYPES) and v.ndim == 0
+
+
 # ---------------------------------------------------------------- classification
 
 def is_int(v):
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+    if type(v) is int:
+        return True
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return True
+    return _is_number_array(v) and array_kind(v) == "i"
 
 
 def is_real(v):
-    return isinstance(v, (float, np.floating))
+    if isinstance(v, (float, np.floating)):
+        return True
+    return _is_number_array(v) and array_kind(v) == "f"
 
 
 def is_number(v):
-    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    t = type(v)
+    if t is int or t is float:
+        return True
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return not isinstance(v, (bool, np.bool_))
+    return _is_number_array(v)
 
 
 def is_string(v):
@@ -165,41 +213,43 @@ def is_symbol(v):
 
 def is_list(v):
     """A list in either representation, empty or not (strings excluded)."""
-    return isinstance(v, (list, np.ndarray))
+    return type(v) is list or is_array(v)
 
 
 def is_seq(v):
     """A list (either form) or a string, empty or not."""
-    return type(v) in (list, str) or isinstance(v, np.ndarray)
+    return type(v) in (list, str) or is_array(v)
 
 
 def is_atom(v):
     """Klong's atom: everything but a non-empty list and a non-empty string."""
-    if isinstance(v, list):
+    t = type(v)
+    if t is list or t is str:
         return not v
-    if isinstance(v, np.ndarray):
-        return v.shape[0] == 0
-    if type(v) is str:
-        return not v
+    if isinstance(v, ARRAY_TYPES):
+        return v.ndim == 0 or v.shape[0] == 0
     return True
 
 
 def is_empty(v):
-    if isinstance(v, (list, str)):
+    if type(v) in (list, str):
         return len(v) == 0
-    if isinstance(v, np.ndarray):
+    if is_array(v):
         return v.shape[0] == 0
     return False
 
 
 def is_true(v):
     """Klong truth: false are 0, 0.0, [] and ""."""
+    t = type(v)
+    if t is int or t is float:
+        return v != 0
+    if t is list or t is str:
+        return len(v) > 0
+    if isinstance(v, ARRAY_TYPES):
+        return bool(v != 0) if v.ndim == 0 else v.shape[0] > 0
     if is_number(v):
         return v != 0
-    if isinstance(v, np.ndarray):
-        return v.shape[0] > 0
-    if type(v) in (list, str):
-        return len(v) > 0
     return True
 
 
@@ -209,9 +259,12 @@ NIL = []
 # ---------------------------------------------------------------- lists
 
 def scalar(v):
-    """numpy scalars (from indexing an array) become Python scalars."""
+    """numpy scalars (from indexing an array) become Python scalars; 0-d arrays too, unless
+    they carry a gradient."""
     if isinstance(v, np.generic):
         return v.item()
+    if isinstance(v, ARRAY_TYPES) and v.ndim == 0:
+        return _backends.current().item(v)
     return v
 
 
@@ -221,18 +274,20 @@ def items(v):
         return v.tolist() if v.ndim == 1 else list(v)
     if type(v) is str:
         return [Char(c) for c in v]
+    if isinstance(v, ARRAY_TYPES):
+        return _backends.current().items(v)
     return v
 
 
 def length(v):
-    if isinstance(v, np.ndarray):
+    if isinstance(v, ARRAY_TYPES):
         return v.shape[0]
     return len(v)
 
 
 def element(v, i):
     """Element i of a list, or character i of a string."""
-    if isinstance(v, np.ndarray):
+    if isinstance(v, ARRAY_TYPES):
         return scalar(v[i])
     if type(v) is str:
         return Char(v[i])
@@ -240,47 +295,64 @@ def element(v, i):
 
 
 def make_list(elems):
-    """The canonical list holding `elems` (a Python sequence of values)."""
+    """The canonical list holding `elems` (a Python sequence of values): an array of the
+    active backend when the elements are all integers, all reals, or all arrays of one
+    shape and kind; a Python list otherwise."""
     elems = list(elems)
     if not elems:
         return []
     first = elems[0]
     t = type(first)
+    backend = _backends.current()
     if t is int:
         if all(type(e) is int for e in elems):
             try:
-                return np.array(elems, dtype=np.int64)
-            except OverflowError:
+                return backend.asarray(elems, "i")
+            except (OverflowError, RuntimeError):
                 return elems
         if all(is_int(e) for e in elems):
-            return _int_array(elems)
+            return _int_array(elems, backend)
         return elems
     if t is float:
         if all(type(e) is float for e in elems):
-            return np.array(elems, dtype=np.float64)
+            return backend.asarray(elems, "f")
         if all(is_real(e) for e in elems):
-            return np.array(elems, dtype=np.float64)
+            return _array_of_numbers(elems, backend, "f")
         return elems
-    if isinstance(first, np.ndarray):
-        shape, kind = first.shape, first.dtype.kind
-        if shape[0] and all(isinstance(e, np.ndarray) and e.shape == shape and e.dtype.kind == kind
-                            for e in elems):
-            return np.stack(elems)
+    if isinstance(first, ARRAY_TYPES):
+        if first.ndim == 0:
+            kind = "i" if is_int(first) else "f"
+            if all(is_int(e) if kind == "i" else is_real(e) for e in elems):
+                return _array_of_numbers(elems, backend, kind)
+            return elems
+        shape, kind = first.shape, array_kind(first)
+        if shape[0] and all(isinstance(e, ARRAY_TYPES) and e.shape == shape
+                            and array_kind(e) == kind for e in elems):
+            return backend.stack(elems)
         return elems
     if isinstance(first, np.integer):
         if all(is_int(e) for e in elems):
-            return _int_array(elems)
+            return _int_array(elems, backend)
         return elems
     if isinstance(first, np.floating):
         if all(is_real(e) for e in elems):
-            return np.array(elems, dtype=np.float64)
+            return backend.asarray([float(e) for e in elems], "f")
     return elems
 
 
-def _int_array(elems):
+def _array_of_numbers(elems, backend, kind):
+    """Numbers some of which are 0-d arrays (they carry gradients): stacked, so that the
+    list keeps them in the graph."""
+    if any(isinstance(e, ARRAY_TYPES) for e in elems):
+        return backend.stack([e if isinstance(e, ARRAY_TYPES) else backend.asarray(e, kind)
+                              for e in elems])
+    return backend.asarray([float(e) if kind == "f" else int(e) for e in elems], kind)
+
+
+def _int_array(elems, backend):
     try:
-        return np.array([int(e) for e in elems], dtype=np.int64)
-    except OverflowError:
+        return _array_of_numbers(elems, backend, "i")
+    except (OverflowError, RuntimeError):
         return [int(e) for e in elems]
 
 

@@ -1,33 +1,65 @@
-"""Array backends: a registry of named backends. numpy is the default."""
-from ..errors import KlongError
+"""Array backends: a registry of named backends, and the one active while Klong code runs.
+
+numpy is always available and is the default; torch is registered when it is installed and
+imported only when asked for, so `import klong` never loads it.
+"""
+import contextlib
+
+from .numpy_backend import NumpyBackend
+
+_REGISTRY = {"numpy": lambda: NumpyBackend}
+_current = NumpyBackend()
 
 
-class NumpyBackend:
-    name = "numpy"
-    device = "cpu"
-
-    def __init__(self, device=None):
-        if device not in (None, "cpu"):
-            raise ValueError(f"the numpy backend runs on the cpu only, not {device!r}")
-
-    def __repr__(self):
-        return "numpy backend (cpu)"
+def _torch_class():
+    try:
+        from .torch_backend import TorchBackend
+    except ImportError:
+        raise ValueError("the torch backend needs PyTorch: pip install 'klong[torch]'") from None
+    from .. import values
+    values.register_array_type(TorchBackend.array_type)
+    return TorchBackend
 
 
-_REGISTRY = {"numpy": NumpyBackend}
+_REGISTRY["torch"] = _torch_class
 
 
 def register_backend(name, cls):
-    _REGISTRY[name] = cls
+    _REGISTRY[name] = lambda: cls
 
 
 def list_backends():
-    return sorted(_REGISTRY)
+    """Names of the backends that can be used here."""
+    names = ["numpy"]
+    try:
+        import importlib.util
+        if importlib.util.find_spec("torch") is not None:
+            names.append("torch")
+    except (ImportError, ValueError):
+        pass
+    return names + sorted(n for n in _REGISTRY if n not in ("numpy", "torch"))
 
 
 def get_backend(name=None, device=None):
+    """A backend instance by name ('numpy' when None) on `device` (None: the best one)."""
     name = name or "numpy"
-    cls = _REGISTRY.get(name)
-    if cls is None:
+    factory = _REGISTRY.get(name)
+    if factory is None:
         raise ValueError(f"unknown backend {name!r}; available: {', '.join(list_backends())}")
-    return cls(device)
+    return factory()(device)
+
+
+def current():
+    """The backend of the interpreter that is running Klong code now."""
+    return _current
+
+
+@contextlib.contextmanager
+def using(backend):
+    """Make `backend` the active one for the duration of a with-block."""
+    global _current
+    previous, _current = _current, backend
+    try:
+        yield backend
+    finally:
+        _current = previous

@@ -1,0 +1,60 @@
+"""Shared fixtures for the klong test suite.
+
+`k`      a fresh KlongInterpreter for each test.
+`kw`     kw(src) runs Klong source in that interpreter and returns the printed (write) form of
+         the value, e.g. kw("1+!3") == "[1 2 3]". Printed forms are exact and also check the
+         integer/real distinction, so most tests compare them.
+`kerr`   kerr(src) runs source that must fail and returns the KlongError it raised.
+"""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:          # run the checkout without installing it
+    sys.path.insert(0, str(ROOT))
+
+from klong import KlongError, KlongInterpreter  # noqa: E402
+from klong.display import write  # noqa: E402
+
+
+@pytest.fixture
+def k():
+    return KlongInterpreter()
+
+
+@pytest.fixture
+def kw(k):
+    def run(src):
+        return write(k.run(src))
+    return run
+
+
+@pytest.fixture
+def kerr(k):
+    def run(src):
+        with pytest.raises(KlongError) as info:
+            k.run(src)
+        return info.value
+    return run
+
+
+@pytest.fixture
+def repo_root():
+    return ROOT
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    """Run the test with tmp_path as the current directory (for relative file names)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def pytest_configure(config):
+    # Subprocess tests (CLI, import checks) find the package through PYTHONPATH.
+    path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + path if path else "")

@@ -1,0 +1,307 @@
+"""Adverbs (language.md section 4): each form with the examples of the spec, strings,
+dictionaries, atoms and empty operands, chained adverbs and wrong contexts."""
+import pytest
+
+
+def check(kw, cases):
+    for src, printed in cases:
+        assert kw(src) == printed, src
+
+
+# ---------------------------------------------------------------- how verbs take adverbs (4.2)
+
+@pytest.mark.parametrize("src, printed", [
+    ("-'[1 2 3]", "[-1 -2 -3]"),
+    (",'[1 2 3]", "[[1] [2] [3]]"),
+    ("3-:*5", "-5"),
+    ("-/[1 2 3]", "-4"),
+    ("-:'!5", "[-1 -1 -1 -1]"),
+    ("[1 2 3],'[4 5 6]", "[[1 4] [2 5] [3 6]]"),
+    ("f::{x*x};f'[2 3 4]", "[4 9 16]"),
+    ("{y-x}:'!5", "[1 1 1 1]"),
+    ("f::{x,y};9f:/[1 2 3]", "[[1 9] [2 9] [3 9]]"),
+    ("g::{x-y};g(;0)'[1 2 3]", "[1 2 3]"),
+    ("g::{x-y};g(;1)'[1 2 3]", "[0 1 2]"),
+    ("{x+1}'!3", "[1 2 3]"),
+    ("#'[[1 2] [3] []]", "[2 1 0]"),
+    ("2#'\"abc\"", '"ab"'),
+])
+def test_verbs_with_adverbs(kw, src, printed):
+    assert kw(src) == printed
+
+
+# ---------------------------------------------------------------- Each (4.4)
+
+@pytest.mark.parametrize("src, printed", [
+    ("{x}'\"foof\"", '"foof"'),
+    ("#'\"test\"", "[116 101 115 116]"),
+    ("{x,x}'\"ab\"", '["aa" "bb"]'),
+    ("{x}':{[1 2]}", "[[1 2]]"),
+    ("*':{[1 2]}", "[1]"),
+    ("{x@1}':{[1 2]}", "[2]"),
+    ("{x}':{}", "[]"),
+    ("{x}'[]", "[]"),
+    ("{x}'\"\"", '""'),
+    ("{x}'5", "5"),
+    ("-'5", "-5"),
+    ("{x*2}'[1 2.5]", "[2 5.0]"),
+    ("{x}'[[1 2] [3 4]]", "[[1 2] [3 4]]"),
+])
+def test_each(kw, src, printed):
+    assert kw(src) == printed
+
+
+def test_each_does_not_call_on_empty(kw):
+    assert kw("n::0;{x;n::n+1}'[];n") == "0"
+    assert kw("n::0;{x;n::n+1}'\"\";n") == "0"
+    assert kw("n::0;{x;n::n+1}'[7 8 9];n") == "3"
+
+
+# ---------------------------------------------------------------- Each-2 (4.4)
+
+@pytest.mark.parametrize("src, printed", [
+    ("[1 2 3],'[4 5]", "[[1 4] [2 5]]"),
+    ("[1 2],'[4 5 6]", "[[1 4] [2 5]]"),
+    ("\"tst\",'\"foo\"", '["tf" "so" "to"]'),
+    ("\"test\"{x;y}'\"foof\"", '"foof"'),
+    ("\"abc\"{y;x}'\"xyz\"", '"abc"'),
+    ("[],'[]", "[]"),
+    ("[1 2 3],'[]", "[]"),
+    ("[],'[1 2 3]", "[]"),
+    ("\"\"+'\"\"", '""'),
+    ("1,'[2 3]", "[1 2 3]"),
+    ("1,'[]", "[1]"),
+    ("[1 2],'3", "[1 2 3]"),
+    ("[1 2 3]+'[10 20 30]", "[11 22 33]"),
+    ("[1 2]{x*y}'[3 4]", "[3 8]"),
+])
+def test_each2(kw, src, printed):
+    assert kw(src) == printed
+
+
+# ---------------------------------------------------------------- Each-Left / Each-Right (4.4)
+
+@pytest.mark.parametrize("src, printed", [
+    ("0,:\\[1 2 3]", "[[0 1] [0 2] [0 3]]"),
+    ("0,:/[1 2 3]", "[[1 0] [2 0] [3 0]]"),
+    ("0c!,:\\\"test\"", '["!t" "!e" "!s" "!t"]'),
+    ("0c!,:/\"ab\"", '["a!" "b!"]'),
+    ("0,:\\[]", "[]"),
+    ("0,:/[]", "[]"),
+    ("0,:\\\"\"", '""'),
+    ("0,:\\5", "[0 5]"),
+    ("0,:/5", "[5 0]"),
+    ("[1 2]-:\\[10 20]", "[[-9 -8] [-19 -18]]"),
+    ("[1 2]-:/[10 20]", "[[9 8] [19 18]]"),
+    ("\"x\"{y}:\\\"abc\"", '"abc"'),
+])
+def test_each_left_right(kw, src, printed):
+    assert kw(src) == printed
+
+
+# ---------------------------------------------------------------- Each-Pair (4.4)
+
+@pytest.mark.parametrize("src, printed", [
+    (",:'[1 2 3]", "[[1 2] [2 3]]"),
+    (",:'\"test\"", '["te" "es" "st"]'),
+    ("{y-x}:'!5", "[1 1 1 1]"),
+    ("-:'[10 7 1]", "[3 6]"),
+    ("{y;x}:'\"abc\"", '"ab"'),
+    (",:'[1]", "[1]"),
+    (",:'\"x\"", '"x"'),
+    (",:'5", "5"),
+    (",:'[]", "[]"),
+    (",:'\"\"", '""'),
+])
+def test_each_pair(kw, src, printed):
+    assert kw(src) == printed
+
+
+# ---------------------------------------------------------------- Over / Over-Neutral (4.5)
+
+@pytest.mark.parametrize("src, printed", [
+    ("-/[1 2 3]", "-4"),
+    ("{(,x),y}/!5", "[[[[0 1] 2] 3] 4]"),
+    ("+/!10", "45"),
+    ("*/1+!5", "120"),
+    ("|/[3 1 4 1 5]", "5"),
+    ("&/[3 1 4]", "1"),
+    ("+/[1.5 2.5]", "4.0"),
+    (",/[1]", "1"),
+    (",/\"a\"", "0ca"),
+    ("+/[]", "[]"),
+    ("+/\"\"", '""'),
+    ("+/5", "5"),
+    ("+/:{[1 2]}", ":{[1 2]}"),
+    (",/\"abc\"", '"abc"'),
+    ("{x,y}/[\"ab\" \"cd\" \"ef\"]", '"abcdef"'),
+    (",/[[1 2] [3] [4 5]]", "[1 2 3 4 5]"),
+    ("+/[[1 2] [3 4]]", "[4 6]"),
+])
+def test_over(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("4+/[1 2 3]", "10"),
+    ("5{(,x),y}/[1 2]", "[[5 1] 2]"),
+    ("0c0,/\"abc\"", '"0abc"'),
+    ("0+/[]", "0"),
+    ("5{(,x),y}/[]", "5"),
+    ("0c0,/\"\"", "0c0"),
+    ("1,/2", "[1 2]"),
+    ("[1 2]+/[3 4]", "[8 9]"),
+    ("10-/[1 2 3]", "4"),
+    ("[],/[[1] [2 3]]", "[1 2 3]"),
+])
+def test_over_neutral(kw, src, printed):
+    assert kw(src) == printed
+
+
+# ---------------------------------------------------------------- Scan-Over (4.5)
+
+@pytest.mark.parametrize("src, printed", [
+    (",\\[1 2 3]", "[1 [1 2] [1 2 3]]"),
+    ("-\\[1 2 3]", "[1 -1 -4]"),
+    ("+\\!5", "[0 1 3 6 10]"),
+    ("{x+y}\\[1 2 3]", "[1 3 6]"),
+    (",\\\"abc\"", '[0ca "ab" "abc"]'),
+    (",\\[1]", "[1]"),
+    (",\\\"a\"", "[0ca]"),
+    (",\\[]", "[]"),
+    ("+\\\"\"", '""'),
+    ("+\\1", "[1]"),
+    ("|\\[1 3 2 5 4]", "[1 3 3 5 5]"),
+])
+def test_scan_over(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("4+\\[1 2 3]", "[4 5 7 10]"),
+    ("[],\\[1 2]", "[[] [1] [1 2]]"),
+    ("0c0,\\\"abc\"", '[0c0 "0a" "0ab" "0abc"]'),
+    ("5{(,x),y}\\[]", "5"),
+    ("[],\\[]", "[]"),
+    ("1,\\2", "[1 [1 2]]"),
+    ("[0]+\\5", "[0 [5]]"),
+    ("0+\\[1 1 1]", "[0 1 2 3]"),
+])
+def test_scan_over_neutral(kw, src, printed):
+    assert kw(src) == printed
+
+
+# ---------------------------------------------------------------- Converge and friends (4.6)
+
+@pytest.mark.parametrize("src, printed", [
+    ("{_x%2}:~1000", "0"),
+    (",/:~[[1] [[2]] [3]]", "[1 2 3]"),
+    (",/:~[]", "[]"),
+    ("{x}:~5", "5"),
+    ("{:[x>10;x;x+1]}:~0", "11"),
+])
+def test_converge(kw, src, printed):
+    assert kw(src) == printed
+
+
+def test_converge_to_square_root(k, kw):
+    assert abs(k("{(x+2%x)%2}:~2") - 2 ** 0.5) < 1e-12
+    assert kw("s::{(x+2%x)%2}:~2;(s+10*.e)~s") == "1"
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("{_x%2}\\~1000", "[1000 500 250 125 62 31 15 7 3 1 0]"),
+    ("{_x%2}\\~0", "[0]"),
+    (",/\\~[1]", "[[1] 1]"),
+    (",/\\~[]", "[[]]"),
+])
+def test_scan_converging(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("{x<1000}{x*2}:~1", "1024"),
+    ("{x<10}{x+1}:~0", "10"),
+    ("{x<0}{x+1}:~0", "0"),
+    ("{(#x)<3}{x,0}:~[]", "[0 0 0]"),
+])
+def test_while(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("{x<10}{x+1}\\~0", "[0 1 2 3 4 5 6 7 8 9]"),
+    ("{x<100}{x*2}\\~1", "[1 2 4 8 16 32 64]"),
+    ("{x<1}{x+1}\\~0", "[0]"),
+    ("{x<0}{x+1}\\~0", "[]"),
+])
+def test_scan_while(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("3{1,x}:*[]", "[1 1 1]"),
+    ("0,:*1", "1"),
+    ("3,:*1", "[[[1]]]"),
+    ("5{x*2}:*1", "32"),
+    ("2{x,x}:*\"a\"", '"aaaa"'),
+])
+def test_iterate(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("3{1,x}\\*[]", "[[] [1] [1 1] [1 1 1]]"),
+    ("1,\\*1", "[1 [1]]"),
+    ("0,\\*1", "1"),
+    ("0{1,x}\\*[]", "[]"),
+    ("4{x*2}\\*1", "[1 2 4 8 16]"),
+])
+def test_scan_iterating(kw, src, printed):
+    assert kw(src) == printed
+
+
+def test_iterate_count_must_be_an_integer(kerr):
+    assert kerr("1.5{x+1}:*1").kind == "type"
+    assert kerr("\"a\"{x+1}:*1").kind == "type"
+
+
+# ---------------------------------------------------------------- chains (4.2)
+
+@pytest.mark.parametrize("src, printed", [
+    ("+/'[[1 2 3] [4 5 6] [7 8 9]]", "[6 15 24]"),
+    (",/:~[1 [2 [3 [4] 5] 6] 7]", "[1 2 3 4 5 6 7]"),
+    (",/\\~[1 [2 [3 [4] 5] 6] 7]",
+     "[[1 [2 [3 [4] 5] 6] 7] [1 2 [3 [4] 5] 6 7] [1 2 3 [4] 5 6 7] [1 2 3 4 5 6 7]]"),
+    (",/'[[[1] [2]] [[3] [4]]]", "[[1 2] [3 4]]"),
+    ("+\\'[[1 2] [3 4]]", "[[1 3] [3 7]]"),
+    ("#''[[[1] [2 3]] [[4 5 6]]]", "[[1 2] [3]]"),
+    ("-''[[1 2] [3]]", "[[-1 -2] [-3]]"),
+])
+def test_chained_adverbs(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.xfail(reason="+/\\x is accepted (gives [0 1 3]) instead of the syntax error "
+                          "'monad expected in chained adverb' (language.md 4.2, 8)", strict=True)
+def test_scan_after_over_is_rejected(kerr):
+    assert kerr("+/\\!3").kind == "syntax"
+
+
+# ---------------------------------------------------------------- parameters as verbs (4.2)
+
+def test_parameter_as_verb_with_adverb(kw):
+    assert kw("{[f];f::x;f'y}({-x};[1 2 3])") == "[-1 -2 -3]"
+    assert kw("{x'y}({-x};[1 2 3])") == "[-1 -2 -3]"
+
+
+# ---------------------------------------------------------------- contexts and arity (4.1)
+
+@pytest.mark.parametrize("src", ["+:\\[1 2]", "+:/[1 2]", "1+:'[1 2]"])
+def test_wrong_adverb_context(kerr, src):
+    assert kerr(src).kind == "syntax"
+
+
+@pytest.mark.parametrize("src", ["{x}/[1 2 3]", "{x+y}'[1 2]", "{x}:'[1 2 3]", "{x+y}:~1"])
+def test_adverb_with_wrong_arity(kerr, src):
+    assert kerr(src).kind == "arity"
