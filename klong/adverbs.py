@@ -1,33 +1,30 @@
 """Klong's adverbs (language.md section 4).
 
 Each adverb takes the verb it modifies as a Python callable (`f(a)` or `f(a, b)`) and the
-operands. `fast` names a numpy reduction the verb is known to equal, when there is one
-(for `+/` on a numeric array, say), and `whole` a way to apply an atomic verb to a whole
-array at once: these are shortcuts to the same results, never different semantics.
+operands. `fast` names the backend reduction ('+', '*', '|' or '&', see Backend.reduce) that folding
+with the verb equals, when there is one (for `+/` on a numeric array, say), and `whole` a way
+to apply an atomic verb to a whole array at once: these are shortcuts to the same results,
+never different semantics.
 """
-import numpy as np
-
+from . import backends, values
 from .errors import KlongError
 from .match import match
 from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
 
-# numpy equivalents of folding/scanning a numeric array with an atomic dyad
-REDUCE = {"+": np.add, "*": np.multiply, "|": np.maximum, "&": np.minimum}
+# atomic dyads whose fold over a numeric array the backends compute in one call
+REDUCIBLE = {"+", "*", "|", "&"}
 
 
 def _numeric(a):
-    return isinstance(a, np.ndarray) and a.shape[0] > 0
-
-
-def _python(v):
-    return v.item() if isinstance(v, np.generic) else v
+    """A non-empty integer or real array."""
+    return values.is_array(a) and a.shape[0] > 0 and values.array_kind(a) in "if"
 
 
 def _same_kind(scalar, array):
-    """An int with an int64 array or a float with a float64 one: numpy then keeps Klong's
-    result type."""
-    return (type(scalar) is int and array.dtype.kind == "i") or \
-        (type(scalar) is float and array.dtype.kind == "f")
+    """An int with an integer array or a float with a real one: the backend then keeps
+    Klong's result type."""
+    return (type(scalar) is int and values.array_kind(array) == "i") or \
+        (type(scalar) is float and values.array_kind(array) == "f")
 
 
 def _iterable(a):
@@ -84,8 +81,8 @@ def each_pair(f, a):
 def over(f, a, fast=None):
     if not _iterable(a):
         return a
-    if fast is not None and _numeric(a) and a.dtype.kind in "if":
-        return _python(fast.reduce(a, axis=0))
+    if fast is not None and _numeric(a):
+        return backends.current().reduce(fast, a)
     elems = items(a)
     acc = elems[0]
     for e in elems[1:]:
@@ -97,7 +94,7 @@ def over_neutral(f, a, b, fast=None):
     if not _iterable(b):
         return a if is_seq(b) else f(a, b)
     if fast is not None and _numeric(b) and b.ndim == 1 and _same_kind(a, b):
-        return _python(fast(a, fast.reduce(b)))
+        return f(a, backends.current().reduce(fast, b))
     acc = a
     for e in items(b):
         acc = f(acc, e)
@@ -107,8 +104,8 @@ def over_neutral(f, a, b, fast=None):
 def scan(f, a, fast=None):
     if not _iterable(a):
         return a if is_seq(a) else make_list([a])
-    if fast is not None and _numeric(a) and a.ndim == 1 and a.dtype.kind in "if":
-        return fast.accumulate(a)
+    if fast is not None and _numeric(a) and a.ndim == 1:
+        return backends.current().accumulate(fast, a)
     elems = items(a)
     if len(elems) == 1:
         return a if type(a) is not str else elems    # ,\"a" is [0ca]

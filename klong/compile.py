@@ -20,6 +20,7 @@ ATOMIC_MONADS = {"-", "%", "_", "~", ":#", "$"}
 ATOMIC_DYADS = {"+", "-", "*", "%", ":%", "!", "^", "|", "&", "=", "<", ">", "$", ":$"}
 # verbs whose whole-array form is safe for an elementwise function body on numbers
 NUMERIC_MONADS = {"-", "%", "_"}
+DIFFERENTIATION_DYADS = {":>", "\u2207", "\u2202"}      # :>  ∇  ∂
 NUMERIC_DYADS = {"+", "-", "*", "%", "^", "|", "&", "=", "<", ">"}
 
 
@@ -50,7 +51,7 @@ def _no_dyad(op):
 
 def op_forms(op):
     return VerbForms(MONADS.get(op) or _no_monad(op), DYADS.get(op) or _no_dyad(op),
-                     fast=adv.REDUCE.get(op),
+                     fast=op if op in adv.REDUCIBLE else None,
                      whole_monad=MONADS[op] if op in ATOMIC_MONADS else None,
                      whole_dyad=DYADS[op] if op in ATOMIC_DYADS else None)
 
@@ -59,7 +60,7 @@ def function_forms(fn):
     forms = VerbForms(lambda a: call_value(fn, [a]), lambda a, b: call_value(fn, [a, b]))
     if isinstance(fn, Lambda):
         if fn.atomic_op is not None:
-            forms.fast = adv.REDUCE.get(fn.atomic_op)
+            forms.fast = fn.atomic_op if fn.atomic_op in adv.REDUCIBLE else None
             forms.whole_dyad = DYADS[fn.atomic_op]
         if fn.elementwise:
             forms.whole_monad = forms.monad
@@ -145,11 +146,12 @@ class Compiler:
 
     # -- leaves
     def c_Const(self, node):
-        value = node.value
+        value = on_backend(node.value, self.interp.backend)
         return lambda fr: value
 
     def c_DictLit(self, node):
-        pairs = node.pairs
+        backend = self.interp.backend
+        pairs = [(on_backend(k, backend), on_backend(v, backend)) for k, v in node.pairs]
         return lambda fr: Dict(pairs)
 
     def c_Name(self, node):
@@ -216,7 +218,8 @@ class Compiler:
         arity = node.arity
         atomic_op = _atomic_op(node)
         elementwise = arity == 1 and len(node.body) == 1 and _elementwise(node.body[0])
-        return lambda fr: Lambda(body, arity, fr, atomic_op, elementwise)
+        backend = self.interp.backend
+        return lambda fr: Lambda(body, arity, fr, atomic_op, elementwise, backend)
 
     def c_Apply(self, node):
         fn = self.compile(node.fn)
@@ -275,7 +278,7 @@ class Compiler:
         verb, arg = node.verb, self.compile(node.arg)
         line, column = node.verb.line, node.verb.column
         if verb.op is not None and not verb.adverbs:
-            f = MONADS.get(verb.op)
+            f = MONADS.get(verb.op) or self.interp_monad(verb.op)
             if f is None:
                 raise KlongError("syntax", f"{verb.op} has no monadic form", line, column)
         else:
@@ -299,10 +302,20 @@ class Compiler:
                 raise e.located(line, column, None)
         return run
 
+    def interp_monad(self, op):
+        """Monads that belong to the host: ∇f (gradient function) and ˙x (track)."""
+        if op == "\u2207":
+            return self.interp.differentiation.gradient_function
+        if op == "\u02d9":
+            return lambda x: x
+        return None
+
     def c_Dyad(self, node):
         verb = node.verb
         if verb.op == "::" and not verb.adverbs:
             return self.assignment(node)
+        if verb.op in DIFFERENTIATION_DYADS and not verb.adverbs:
+            return self.differentiation(node)
         left, right = self.compile(node.left), self.compile(node.right)
         line, column = verb.line, verb.column
         if verb.op is not None and not verb.adverbs:
@@ -328,6 +341,39 @@ class Compiler:
             a = left(fr)
             try:
                 return f(a, b)
+            except KlongError as e:
+                raise e.located(line, column, None)
+        return run
+
+    def _global_name(self, node):
+        """The global a bare variable name refers to, or None (for variable mode)."""
+        if isinstance(node, ast.Name) and node.name != ".f":
+            depth, key = self.resolve(node.name)
+            if depth is None:
+                return key
+        return None
+
+    def differentiation(self, node):
+        """f:>p, p∇f and p∂f. A bare global name as the point of :> or ∇ selects variable
+        mode (system.md B.2): the variable itself is rebound while differentiating."""
+        op = node.verb.op
+        diff = self.interp.differentiation
+        left, right = self.compile(node.left), self.compile(node.right)
+        line, column = node.verb.line, node.verb.column
+        if op == ":>":
+            name = self._global_name(node.right)
+            action = lambda f, p: diff.gradient(f, p, name)
+        elif op == "\u2207":
+            name = self._global_name(node.left)
+            action = lambda p, f: diff.numeric(p, f, name)
+        else:
+            action = diff.jacobian
+
+        def run(fr):
+            b = right(fr)
+            a = left(fr)
+            try:
+                return action(a, b)
             except KlongError as e:
                 raise e.located(line, column, None)
         return run
@@ -360,6 +406,16 @@ class Compiler:
                 g[k] = v
             return v
         return set_global
+
+
+def on_backend(value, backend):
+    """A constant read by the lexer (numpy arrays inside) as a value of `backend`; parses
+    are shared between interpreters, so the conversion happens here, once per compile."""
+    if isinstance(value, np.ndarray):
+        return backend.from_host(value)
+    if type(value) is list:
+        return [on_backend(v, backend) for v in value]
+    return value
 
 
 def _sequence(stmts):

@@ -6,7 +6,8 @@ characters as 0cX. `show` gives the display form of `.d` and `.p`: text without 
 """
 import numpy as np
 
-from .values import Char, Dict, EOF, Function, Symbol, UNDEFINED
+from . import values
+from .values import Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
 
 
 def format_real(x):
@@ -70,9 +71,11 @@ def _atom_text(v, readable):
 
 
 def _text(v, readable, out):
-    if isinstance(v, np.ndarray):
-        if v.ndim == 1:
-            fmt = format_real if v.dtype.kind == "f" else str
+    if isinstance(v, values.ARRAY_TYPES):
+        if v.ndim == 0:
+            out.append(_atom_text(v.item(), readable))
+        elif v.ndim == 1:
+            fmt = format_real if array_kind(v) == "f" else str
             out.append("[" + " ".join(fmt(e) for e in v.tolist()) + "]")
         else:
             out.append("[")

@@ -33,3 +33,11 @@ class KlongError(Exception):
         if self.kind == "syntax" and self.source_line is not None and self.column:
             return f"{head}\n{self.source_line}\n{' ' * (self.column - 1)}^"
         return head
+
+
+class KlongBackendError(KlongError, ValueError):
+    """A backend or device that cannot be used here (unknown, not installed, unavailable).
+    Also a ValueError, which is what embedding code written for other Klongs expects."""
+
+    def __init__(self, message):
+        super().__init__("backend", message)

@@ -18,14 +18,15 @@ class Lambda(Function):
     `atomic_op`, when set, says the body is exactly `x OP y` (so adverbs can use OP's fast
     paths); `elementwise` says the body only combines x with numbers through atomic verbs,
     so applying it to a whole numeric array equals applying it to each element."""
-    __slots__ = ("body", "arity", "parent", "atomic_op", "elementwise")
+    __slots__ = ("body", "arity", "parent", "atomic_op", "elementwise", "backend")
 
-    def __init__(self, body, arity, parent, atomic_op=None, elementwise=False):
+    def __init__(self, body, arity, parent, atomic_op=None, elementwise=False, backend=None):
         self.body = body
         self.arity = arity
         self.parent = parent
         self.atomic_op = atomic_op
         self.elementwise = elementwise
+        self.backend = backend      # the interpreter's, for calls made from Python
 
     def call(self, args):
         n = len(args)

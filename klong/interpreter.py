@@ -1,8 +1,10 @@
 """KlongInterpreter: runs Klong source, and lets Python read, write and call Klong names."""
 import sys
 
+from . import backends
+from .autograd import Differentiation
 from .compile import Compiler
-from .errors import KlongError
+from .errors import KlongBackendError, KlongError
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Incomplete, bracket_depth, tokenize
 from .syntax.parser import parse
@@ -62,12 +64,15 @@ class KlongInterpreter:
     """
 
     def __init__(self, backend=None, device=None):
-        from .backends import get_backend
         from .sysfns import install
-        self.backend = get_backend(backend, device)
+        try:
+            self.backend = backends.get_backend(backend, device)
+        except ValueError as e:
+            raise KlongBackendError(str(e)) from None
         self.globals = {}
         self.modules = Modules(self)
         self.compiler = Compiler(self)
+        self.differentiation = Differentiation(self)
         self.strict = False
         self.pending_comment = None
         if sys.getrecursionlimit() < RECURSION_LIMIT:
@@ -86,7 +91,10 @@ class KlongInterpreter:
     def run(self, source, filename=None):
         """Run source text chunk by chunk (a chunk is a top-level line together with the
         lines that continue an open bracket or string); returns the last value."""
-        lines = source.split("\n")
+        with backends.using(self.backend):
+            return self._run_lines(source.split("\n"), filename)
+
+    def _run_lines(self, lines, filename):
         result = None
         i = 0
         while i < len(lines):
@@ -97,7 +105,7 @@ class KlongInterpreter:
                 text += "\n" + lines[i]
                 i += 1
             if text.strip():
-                value = self.run_chunk(text, start, filename)
+                value = self._run_chunk(text, start)
                 if value is not None:
                     result = value
             if self.pending_comment is not None:
@@ -116,6 +124,10 @@ class KlongInterpreter:
             return False
 
     def run_chunk(self, text, line_offset=0, filename=None):
+        with backends.using(self.backend):
+            return self._run_chunk(text, line_offset)
+
+    def _run_chunk(self, text, line_offset):
         try:
             node = parse(text, line_offset)
             if node is None:
@@ -157,7 +169,8 @@ class KlongInterpreter:
             raise KeyError(name) from None
 
     def __setitem__(self, name, value):
-        self.globals[name] = to_klong(value, self)
+        with backends.using(self.backend):
+            self.globals[name] = to_klong(value, self)
 
     def __delitem__(self, name):
         del self.globals[name]

@@ -1,6 +1,7 @@
 """Match (`~`): Klong's whole-value equality, used by verbs and adverbs alike."""
 import numpy as np
 
+from . import values
 from .values import Dict, is_number, is_real, key_of
 
 REAL_TOLERANCE = 1e-14
@@ -15,10 +16,17 @@ def numbers_match(a, b):
     return False
 
 
+def _plain(v):
+    """A 0-d array (a number carrying a gradient) as a Python number: match only looks."""
+    return v.item() if isinstance(v, values.ARRAY_TYPES) and v.ndim == 0 else v
+
+
 def match(a, b):
-    """1-or-0 question "are a and b the same value?" as a Python bool. Never raises."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return _match_arrays(a, b)
+    """The question "are a and b the same value?" as a Python bool. Never raises."""
+    if isinstance(a, values.ARRAY_TYPES) or isinstance(b, values.ARRAY_TYPES):
+        a, b = _plain(a), _plain(b)
+        if values.is_array(a) or values.is_array(b):
+            return _match_arrays(a, b)
     if is_number(a):
         return is_number(b) and numbers_match(a, b)
     if type(a) is list:
@@ -40,19 +48,26 @@ def match(a, b):
     return a is b
 
 
+def _host(a):
+    return a if isinstance(a, np.ndarray) else values._to_host(a)
+
+
 def _match_arrays(a, b):
-    if not isinstance(a, np.ndarray):
+    if not values.is_array(a):
         a, b = b, a
-    if isinstance(b, np.ndarray):
-        if a.shape != b.shape:
+    if values.is_array(b):
+        if tuple(a.shape) != tuple(b.shape):
             return False
+        a, b = _host(a), _host(b)
         if a.dtype.kind == "f" or b.dtype.kind == "f":
-            return bool(np.all(np.abs(a - b) <= REAL_TOLERANCE * np.maximum(np.abs(a), np.abs(b))))
+            with np.errstate(all="ignore"):
+                return bool(np.all((a == b) | (np.abs(a - b) <= REAL_TOLERANCE *
+                                                np.maximum(np.abs(a), np.abs(b)))))
         return bool(np.array_equal(a, b))
     if type(b) is list:
         if len(b) != a.shape[0]:
             return False
-        return all(match(x, y) for x, y in zip(a.tolist() if a.ndim == 1 else list(a), b))
+        return all(match(x, y) for x, y in zip(values.items(a), b))
     return False
 
 

@@ -3,6 +3,7 @@ import inspect
 
 import numpy as np
 
+from . import backends, values
 from .errors import KlongError
 from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 
@@ -60,10 +61,14 @@ def to_klong(v, interp=None):
         if v.ndim == 0:
             return to_klong(v.item(), interp)
         if v.dtype.kind in "iub":
-            return v.astype(np.int64)
+            return backends.current().from_host(v.astype(np.int64))
         if v.dtype.kind == "f":
-            return v.astype(np.float64)
+            return backends.current().from_host(v.astype(np.float64))
         return make_list([to_klong(e, interp) for e in v])
+    if isinstance(v, values.ARRAY_TYPES):        # a tensor: onto this backend's device
+        if v.ndim == 0 and not getattr(v, "requires_grad", False):
+            return v.item()
+        return backends.current().asarray(v)
     if isinstance(v, (list, tuple)):
         return make_list([to_klong(e, interp) for e in v])
     if isinstance(v, dict):

@@ -82,9 +82,11 @@ class Function:
         raise NotImplementedError
 
     def __call__(self, *args):
-        # Called from Python: Python values in, Python values out (system.md B.4).
+        # Called from Python: Python values in, Python values out (system.md B.4), on the
+        # backend of the interpreter that made the function.
         from .pyconv import to_klong, to_python
-        return to_python(self.call([to_klong(a) for a in args]))
+        with _backends.using(getattr(self, "backend", None) or _backends.current()):
+            return to_python(self.call([to_klong(a) for a in args]))
 
 
 class Dict:
@@ -143,6 +145,7 @@ def key_of(v):
 # ---------------------------------------------------------------- arrays of the backends
 
 # The array classes of the backends in use: numpy's always, torch's once that backend loads.
+# The name is rebound then: read it as values.ARRAY_TYPES, never import the name itself.
 ARRAY_TYPES = (np.ndarray,)
 
 

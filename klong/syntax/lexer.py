@@ -10,7 +10,8 @@ from lark import Token
 from ..errors import KlongError
 from ..values import Char, Symbol, make_list
 
-SINGLE_VERBS = set("!#$%&*+,-<=>?@^_|~") | {"\u2207", "\u2202"}   # ∇ ∂ are host extensions
+# ∇ (nabla), ∂ (partial) and ˙ (track) are this host's differentiation operators
+SINGLE_VERBS = set("!#$%&*+,-<=>?@^_|~") | {"\u2207", "\u2202", "\u02d9"}
 COLON_VERBS = set(":=-_#$@%+^>")          # ::  :=  :-  ...  :>
 COLON_ADVERBS = set("'/\\~*")
 NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")

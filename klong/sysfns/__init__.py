@@ -13,3 +13,7 @@ def install(interp):
 
     io.install(interp, define)
     core.install(interp, define)
+    diff = interp.differentiation
+    define(".jacobian", 2, lambda f, p: diff.jacobian(p, f))
+    define(".hessian", 2, diff.hessian)
+    define(".gradcheck", 2, diff.gradcheck)
