@@ -12,16 +12,17 @@ class PyFunction(Function):
     """A Python callable used as a Klong function. Arguments are passed by position; the
     arity is the number of required positional parameters (a parameter named `klong`
     receives the interpreter and is not counted)."""
-    __slots__ = ("fn", "arity", "interp", "wants_klong")
+    __slots__ = ("fn", "arity", "most", "interp", "wants_klong")
 
     def __init__(self, fn, interp=None):
         self.fn = fn
         self.interp = interp
-        self.arity, self.wants_klong = _arity_of(fn)
+        self.arity, self.most, self.wants_klong = _arity_of(fn)
 
     def call(self, args):
-        if len(args) != self.arity:
-            raise KlongError("arity", f"wrong arity: Python function of {self.arity} called with {len(args)}")
+        if not self.arity <= len(args) <= self.most:
+            expected = self.arity if self.arity == self.most else f"{self.arity} to {self.most}"
+            raise KlongError("arity", f"wrong arity: Python function of {expected} called with {len(args)}")
         py_args = [to_python(a) for a in args]
         kwargs = {"klong": self.interp} if self.wants_klong else {}
         try:
@@ -34,17 +35,29 @@ class PyFunction(Function):
 
 
 def _arity_of(fn):
+    """(required, most, wants_klong): how many positional arguments the callable needs and
+    accepts (at most 3 either way), and whether it takes the interpreter as `klong`."""
+    nin = getattr(fn, "nin", None)               # numpy ufuncs have no signature
+    if isinstance(nin, int):
+        return min(nin, 3), min(nin, 3), False
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
-        return 1, False
-    required, wants_klong = 0, False
+        return 0, 3, False
+    required = optional = 0
+    variadic = wants_klong = False
     for p in sig.parameters.values():
         if p.name == "klong":
             wants_klong = True
-        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty:
-            required += 1
-    return min(required, 3), wants_klong
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            if p.default is p.empty:
+                required += 1
+            else:
+                optional += 1
+        elif p.kind == p.VAR_POSITIONAL:
+            variadic = True
+    most = 3 if variadic else min(required + optional, 3)
+    return min(required, 3), max(most, min(required, 3)), wants_klong
 
 
 def to_klong(v, interp=None):
@@ -53,10 +66,10 @@ def to_klong(v, interp=None):
         return v
     if isinstance(v, bool) or isinstance(v, np.bool_):
         return int(v)
+    if isinstance(v, np.generic):        # before int/float: np.float64 is a float subclass
+        return to_klong(v.item(), interp)
     if isinstance(v, (int, float, str)):
         return v
-    if isinstance(v, np.generic):
-        return to_klong(v.item(), interp)
     if isinstance(v, np.ndarray):
         if v.ndim == 0:
             return to_klong(v.item(), interp)

@@ -33,6 +33,11 @@ class Backend:
     def full(self, shape, value, kind):
         raise NotImplementedError
 
+    def copy(self, a):
+        """A fresh copy of `a` that may be written in place (on torch it stays in the
+        autograd graph of `a`)."""
+        raise NotImplementedError
+
     # -- inspection and conversion
     def is_array(self, v):
         return isinstance(v, self.array_type)
@@ -110,6 +115,11 @@ class Backend:
         """The positions (int64 vector) where a 1-D array is non-zero."""
         raise NotImplementedError
 
+    def select(self, condition, a, b):
+        """Elementwise choice: a where condition holds, else b (numpy's 3-argument where).
+        a and b are arrays or numbers of one kind; all three broadcast together."""
+        raise NotImplementedError
+
     def all(self, a):
         return bool(a.all())
 
@@ -119,3 +129,7 @@ class Backend:
     def quiet(self):
         """A context in which floating-point overflow and division produce inf/nan silently."""
         raise NotImplementedError
+
+    def math_function(self, name):
+        """The array library's elementwise function `name` (exp, log, tanh ...), or None."""
+        return None

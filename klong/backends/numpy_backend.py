@@ -37,6 +37,9 @@ class NumpyBackend(Backend):
     def full(self, shape, value, kind):
         return np.full(shape, value, dtype=_DTYPES[kind])
 
+    def copy(self, a):
+        return a.copy()
+
     def kind(self, a):
         k = a.dtype.kind
         if k in "iu":
@@ -95,5 +98,12 @@ class NumpyBackend(Backend):
     def where(self, condition):
         return np.flatnonzero(condition).astype(np.int64, copy=False)
 
+    def select(self, condition, a, b):
+        return np.where(condition, a, b)
+
     def quiet(self):
         return np.errstate(all="ignore")
+
+    def math_function(self, name):
+        fn = getattr(np, name, None)
+        return fn if isinstance(fn, np.ufunc) or callable(fn) and not isinstance(fn, type) else None

@@ -45,6 +45,8 @@ class TorchBackend(Backend):
 
     def __init__(self, device=None):
         self.device = pick_device(device)
+        # while torch.compile or torch.export trace a function, numbers must stay tensors
+        self.keep_tensors = False
         self.float_dtype = torch.float32 if self.device.type == "mps" else torch.float64
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
 
@@ -57,7 +59,9 @@ class TorchBackend(Backend):
         elif isinstance(data, np.ndarray):
             t = self.from_host(data)
         else:
-            t = torch.as_tensor(data, device=self.device)
+            # through numpy: torch would read Python floats as float32 and lose digits
+            t = self.from_host(np.asarray(data, dtype=None if kind is None else
+                                          (np.int64 if kind == "i" else np.float64)))
         if kind is not None:
             return t.to(self._dtypes[kind])
         if t.dtype == torch.bool or not (t.is_floating_point() or t.dtype == torch.int64):
@@ -78,6 +82,9 @@ class TorchBackend(Backend):
         return torch.full(tuple(shape) if not isinstance(shape, int) else (shape,), value,
                           dtype=self._dtypes[kind], device=self.device)
 
+    def copy(self, a):
+        return a.clone()
+
     def kind(self, a):
         if a.is_floating_point():
             return "f"
@@ -94,10 +101,10 @@ class TorchBackend(Backend):
         return a.detach().cpu().numpy()
 
     def item(self, a):
-        return a if a.requires_grad else a.item()
+        return a if a.requires_grad or self.keep_tensors else a.item()
 
     def items(self, a):
-        if a.requires_grad:
+        if a.requires_grad or self.keep_tensors:
             return list(a.unbind(0))
         return a.tolist() if a.ndim == 1 else list(a.unbind(0))
 
@@ -156,6 +163,20 @@ class TorchBackend(Backend):
     def where(self, condition):
         return torch.nonzero(condition).reshape(-1)
 
+    def select(self, condition, a, b):
+        if not isinstance(a, torch.Tensor) and not isinstance(b, torch.Tensor):
+            a = self.asarray(a)
+        return torch.where(condition, *self._tensors(a, b))
+
+    @contextlib.contextmanager
+    def tracing(self):
+        """Numbers stay 0-d tensors (no .item()), so that a tracer sees every operation."""
+        previous, self.keep_tensors = self.keep_tensors, True
+        try:
+            yield
+        finally:
+            self.keep_tensors = previous
+
     def quiet(self):
         return contextlib.nullcontext()
 
@@ -165,3 +186,10 @@ class TorchBackend(Backend):
         if not isinstance(b, torch.Tensor):
             b = torch.as_tensor(b, dtype=a.dtype, device=a.device)
         return a, b
+
+    def math_function(self, name):
+        for home in (torch, torch.special, torch.nn.functional):
+            fn = getattr(home, name, None)
+            if callable(fn) and not isinstance(fn, type):
+                return fn
+        return None

@@ -1,7 +1,7 @@
 """The dot-functions and system variables, grouped by topic. `install` binds them all as
 globals of a new interpreter."""
 from ..functions import Builtin
-from . import core, io
+from . import compiler, core, io, python
 
 
 def install(interp):
@@ -13,6 +13,8 @@ def install(interp):
 
     io.install(interp, define)
     core.install(interp, define)
+    python.install(interp, define)
+    compiler.install(interp, define)
     diff = interp.differentiation
     define(".jacobian", 2, lambda f, p: diff.jacobian(p, f))
     define(".hessian", 2, diff.hessian)

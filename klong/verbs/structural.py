@@ -2,16 +2,26 @@
 selection, joining), as opposed to the atomic verbs in atomic.py.
 
 Every verb takes Klong values and returns a Klong value (see values.py). Numeric lists held as
-numpy arrays take vectorised paths; everything else goes through plain Python on the items.
-The semantics, edge cases included, are those of spec/verbs.md.
+arrays of the active backend (numpy or torch, `backends.current()`) take vectorised paths;
+everything else goes through plain Python on the items. The semantics, edge cases included,
+are those of spec/verbs.md.
+
+Verbs that move values (take, drop, @, join, reverse, rotate, reshape, transpose, first,
+amend, cut, split, range) pick them from the backend array itself, so that torch keeps their
+autograd graph. Verbs that only compute positions, counts or order (grade, group, find,
+expand, shape) may compute them on host numpy and hand back backend arrays of positions.
 """
+import math
+
 import numpy as np
 
+from .. import backends, values
 from ..errors import KlongError
 from ..match import REAL_TOLERANCE, match
 from ..values import (
-    Char, Dict, Function, Symbol, UNDEFINED, chars_to_string, element, empty_like, is_atom,
-    is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar,
+    Char, Dict, Function, Symbol, UNDEFINED, array_kind, chars_to_string, element, empty_like,
+    is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like,
+    make_list, scalar,
 )
 
 
@@ -56,12 +66,27 @@ def _slice(v, start, stop):
 
 
 def _pick(v, positions):
-    """The elements of v at `positions` (valid ints), as a list of the kind of v."""
-    if isinstance(v, np.ndarray):
-        return v[np.asarray(positions, dtype=np.int64)]
+    """The elements of v at `positions` (valid ints: a list or a host numpy array), as a list
+    of the kind of v. An array's elements are gathered on its backend."""
+    if is_array(v):
+        return v[backends.current().asarray(positions, "i")]
+    if isinstance(positions, np.ndarray):
+        positions = positions.tolist()
     if type(v) is str:
         return "".join(v[i] for i in positions)
     return make_list([v[i] for i in positions])
+
+
+def _count(a):
+    """The number of elements of an array of any rank."""
+    return math.prod(a.shape)
+
+
+def _plain(v):
+    """A number as a plain Python number (a 0-d array, gradient or not, gives its value)."""
+    if isinstance(v, values.ARRAY_TYPES) or isinstance(v, np.generic):
+        return v.item()
+    return v
 
 
 def _scalar_kind(v):
@@ -76,12 +101,25 @@ def _scalar_kind(v):
 def _fits_row(v, arr):
     """Can v be stored as one element of array `arr` without changing the list's meaning?"""
     if arr.ndim == 1:
-        return _scalar_kind(v) == arr.dtype.kind
-    return isinstance(v, np.ndarray) and v.dtype == arr.dtype and v.shape == arr.shape[1:]
+        return _scalar_kind(v) == array_kind(arr)
+    return (isinstance(v, values.ARRAY_TYPES) and tuple(v.shape) == tuple(arr.shape[1:])
+            and array_kind(v) == array_kind(arr))
 
 
 def _int_array(ints):
-    return np.array(ints, dtype=np.int64)
+    """A backend int64 vector from a Python list of ints (OverflowError beyond 64 bits)."""
+    try:
+        return backends.current().asarray(ints, "i")
+    except RuntimeError:              # torch's word for an int that does not fit
+        raise OverflowError("integer too large for an array") from None
+
+
+def _store(arr, positions, v):
+    """A copy of array `arr` with v written at `positions` (an int or a list of ints)."""
+    B = backends.current()
+    r = B.copy(arr)
+    r[positions if type(positions) is int else B.asarray(positions, "i")] = v
+    return r
 
 
 # ---------------------------------------------------------------- Atom, List, Undefined
@@ -107,7 +145,7 @@ def enumerate_(a):
     n = _int_arg(a, "enumerate")
     if n < 0:
         raise KlongError("domain", "enumerate: negative argument")
-    return np.arange(n, dtype=np.int64)
+    return backends.current().arange(n)
 
 
 def size(a):
@@ -118,6 +156,8 @@ def size(a):
         return len(a)
     if t is Char:
         return ord(a)
+    if isinstance(a, values.ARRAY_TYPES):      # a 0-d array: a number with a gradient
+        return scalar(backends.current().abs(a))
     if is_int(a):
         return abs(int(a))
     if is_real(a):
@@ -129,8 +169,9 @@ def size(a):
 
 def where(a):
     """Expand: index i repeated a@i times (an integer n is [n])."""
-    if isinstance(a, np.ndarray):
-        if a.dtype.kind != "i" or a.ndim != 1:
+    B = backends.current()
+    if is_array(a):
+        if array_kind(a) != "i" or a.ndim != 1:
             raise _type_error("expand", "flat list of integers expected")
         counts = a
     else:
@@ -139,9 +180,9 @@ def where(a):
             counts = _int_array(counts)
         except OverflowError:
             raise KlongError("domain", "expand: count too large") from None
-    if counts.size and counts.min() < 0:
+    if counts.shape[0] and int(counts.min()) < 0:
         raise KlongError("domain", "expand: negative count")
-    return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    return B.repeat(B.arange(counts.shape[0]), counts)
 
 
 # ---------------------------------------------------------------- First, Reverse, Transpose
@@ -155,16 +196,18 @@ def first(a):
 def reverse(a):
     if is_atom(a):
         return a
+    if is_array(a):
+        return backends.current().flip(a)
     return a[::-1]
 
 
 def transpose(a):
     if not is_list(a):
         raise _type_error("transpose", "list expected")
-    if isinstance(a, np.ndarray):
+    if is_array(a):
         if a.ndim == 1 or a.shape[0] == 0 or a.shape[1] == 0:
             return a   # no element is a non-empty list
-        return np.ascontiguousarray(np.swapaxes(a, 0, 1))
+        return backends.current().swap01(a)
     rows = [e for e in a if _is_nonempty_list(e)]
     if not rows:
         return a
@@ -187,7 +230,7 @@ def _shape_of(v):
     n = length(v)
     if n == 1:
         return [1]          # the reference's rule: one element hides everything below it
-    if isinstance(v, np.ndarray):
+    if is_array(v):
         if v.ndim == 1:
             return [n]
         return [n] + (_shape_of(v[0]) or [])
@@ -242,6 +285,8 @@ def _compare(x, y):
             if c:
                 return c
         return (len(xs) > len(ys)) - (len(xs) < len(ys))
+    if kx == "number":
+        x, y = _plain(x), _plain(y)
     return (x > y) - (x < y)   # numbers by value, str kinds by character code
 
 
@@ -288,10 +333,12 @@ def _shell_grade_ranks(ranks):
 
 
 def _ranks(a):
-    """Dense integer keys that order the elements of a numeric array or string like _compare."""
+    """Dense integer keys that order the elements of a numeric array or string like _compare
+    (a host numpy vector; the order is computed on the host)."""
     if type(a) is str:
         codes = np.array([ord(c) for c in a], dtype=np.int64)
         return np.unique(codes, return_inverse=True)[1].reshape(-1)
+    a = backends.current().to_host(a)
     flat = a.reshape(a.shape[0], -1)
     if flat.shape[1] == 0:
         return np.zeros(a.shape[0], dtype=np.int64)   # all elements are []: all equal
@@ -304,13 +351,14 @@ def _ranks(a):
 def _grade(a, descending):
     if not _is_seq(a):
         raise _type_error("grade", "list or string expected")
+    B = backends.current()
     if is_empty(a):
-        return np.zeros(0, dtype=np.int64)
-    if isinstance(a, np.ndarray) or type(a) is str:
+        return B.arange(0)
+    if is_array(a) or type(a) is str:
         ranks = _ranks(a).astype(np.int64)
         if descending:
             ranks = ranks.max() - ranks
-        return _shell_grade_ranks(ranks).astype(np.int64)
+        return B.from_host(_shell_grade_ranks(ranks).astype(np.int64))
     return _int_array(_shell_grade(items(a), descending))
 
 
@@ -327,7 +375,7 @@ def grade_down(a):
 def _group_key(v):
     """A hashable key under which matching values meet (integers and equal reals included)."""
     if is_number(v):
-        return ("num", scalar(v))    # Python's 1 == 1.0, with equal hashes
+        return ("num", _plain(v))    # Python's 1 == 1.0, with equal hashes
     if is_list(v):
         return ("list", tuple(_group_key(e) for e in items(v)))
     if type(v) is str:
@@ -347,8 +395,10 @@ def _first_occurrence_order(ids):
 
 def _classify(a):
     """For a non-empty list or string: the group id of every element (ids numbered by first
-    occurrence, elements grouped by Match) and the number of groups."""
-    if isinstance(a, np.ndarray):
+    occurrence, elements grouped by Match) and the number of groups. Host numpy throughout:
+    only positions come out."""
+    if is_array(a):
+        a = backends.current().to_host(a)
         flat = a.reshape(a.shape[0], -1)
         if flat.shape[1] == 0:
             return np.zeros(a.shape[0], dtype=np.int64), 1
@@ -366,7 +416,7 @@ def _classify(a):
         return ids, int(ids.max()) + 1
     seen = {}
     ids = [seen.setdefault(_group_key(e), len(seen)) for e in items(a)]
-    return _int_array(ids), len(seen)
+    return np.array(ids, dtype=np.int64), len(seen)
 
 
 def group(a):
@@ -377,7 +427,8 @@ def group(a):
     ids, k = _classify(a)
     order = np.argsort(ids, kind="stable")   # indices grouped, ascending within a group
     bounds = np.cumsum(np.bincount(ids, minlength=k))[:-1]
-    return make_list(np.split(order, bounds))
+    B = backends.current()
+    return make_list([B.from_host(g) for g in np.split(order, bounds)])
 
 
 def range_(a):
@@ -387,7 +438,7 @@ def range_(a):
         return empty_like(a)
     ids, _ = _classify(a)
     _, first = np.unique(ids, return_index=True)   # ids are in first-occurrence order
-    return _pick(a, first.tolist())
+    return _pick(a, first)
 
 
 # ---------------------------------------------------------------- At, Index-in-Depth
@@ -406,13 +457,14 @@ def _index(a, b):
         if not 0 <= i < n:
             raise KlongError("index", f"index {i} out of range 0..{n - 1}")
         return element(a, i)
-    if isinstance(b, np.ndarray):
-        if b.dtype.kind != "i":
+    if is_array(b):
+        if array_kind(b) != "i":
             raise _type_error("at", "integer index expected")
-        if b.size and (b.min() < 0 or b.max() >= n):
-            bad = int(b.min()) if b.min() < 0 else int(b.max())
-            raise KlongError("index", f"index {bad} out of range 0..{n - 1}")
-        if isinstance(a, np.ndarray):
+        if _count(b):
+            lo, hi = int(b.min()), int(b.max())
+            if lo < 0 or hi >= n:
+                raise KlongError("index", f"index {lo if lo < 0 else hi} out of range 0..{n - 1}")
+        if is_array(a):
             return a[b]
         if b.ndim == 1:
             return make_list([element(a, i) for i in b.tolist()])
@@ -427,7 +479,7 @@ def at(a, b):
     if not _is_seq(a):
         raise _type_error("at", "list, string or function expected on the left")
     if is_list(b) and is_empty(b):
-        return a[:0] if isinstance(a, np.ndarray) else empty_like(a)
+        return a[:0] if is_array(a) else empty_like(a)
     r = _index(a, b)
     if type(a) is str and is_list(b):
         # a flat index list gives a string; a nested one keeps characters in lists
@@ -466,17 +518,18 @@ def _is_pair(v):
 
 
 def _concat(a, b):
-    if (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
-            and a.dtype == b.dtype and a.shape[1:] == b.shape[1:]):
-        return np.concatenate((a, b))
+    if (is_array(a) and is_array(b) and array_kind(a) == array_kind(b)
+            and tuple(a.shape[1:]) == tuple(b.shape[1:])):
+        return backends.current().concat((a, b))
     return make_list(items(a) + items(b))
 
 
 def _attach(lst, x, at_end):
     """lst with x as a new last (or first) element."""
-    if isinstance(lst, np.ndarray) and lst.shape[0] and _fits_row(x, lst):
-        one = np.asarray(x, dtype=lst.dtype)[np.newaxis]
-        return np.concatenate((lst, one) if at_end else (one, lst))
+    if is_array(lst) and lst.shape[0] and _fits_row(x, lst):
+        B = backends.current()
+        one = B.asarray(x, array_kind(lst))[None]
+        return B.concat((lst, one) if at_end else (one, lst))
     elems = items(lst)
     return make_list(elems + [x] if at_end else [x] + elems)
 
@@ -508,17 +561,16 @@ def take(a, b):
         raise _type_error("take", "list or string expected on the right")
     size_b = length(b)
     if n == 0 or size_b == 0:
-        return b[:0] if isinstance(b, np.ndarray) else empty_like(b)
+        return b[:0] if is_array(b) else empty_like(b)
     if 0 < n <= size_b:
         return _slice(b, 0, n)
     if -size_b <= n < 0:
         return _slice(b, size_b + n, size_b)
     # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
     start = 0 if n > 0 else size_b + n
-    positions = np.arange(start, start + abs(n), dtype=np.int64) % size_b
-    if type(b) is str:
-        return "".join(b[i] for i in positions.tolist())
-    return _pick(b, positions.tolist()) if type(b) is list else b[positions]
+    if is_array(b):
+        return b[(backends.current().arange(abs(n)) + start) % size_b]
+    return _pick(b, [(start + i) % size_b for i in range(abs(n))])
 
 
 def drop(a, b):
@@ -540,8 +592,8 @@ def rotate(a, b):
     k = n % length(b)             # positive: rotate right
     if k == 0:
         return b
-    if isinstance(b, np.ndarray):
-        return np.concatenate((b[-k:], b[:-k]))
+    if is_array(b):
+        return backends.current().roll(b, k)
     return b[-k:] + b[:-k]
 
 
@@ -556,7 +608,7 @@ def find(a, b):
             return _int_array([i for i, c in enumerate(a) if c == ch])
         if type(b) is str:
             if not b:
-                return np.arange(len(a) + 1, dtype=np.int64)
+                return backends.current().arange(len(a) + 1)
             hits, i = [], a.find(b)
             while i >= 0:                  # overlapping occurrences
                 hits.append(i)
@@ -565,21 +617,22 @@ def find(a, b):
         raise _type_error("find", "character or string expected with a string")
     if not is_list(a):
         raise _type_error("find", "list, string or dictionary expected on the left")
-    if isinstance(a, np.ndarray) and a.ndim == 1 and is_number(b):
+    if is_array(a) and a.ndim == 1 and is_number(b):
         return _find_number(a, b)
     return _int_array([i for i, e in enumerate(items(a)) if match(e, b)])
 
 
 def _find_number(a, b):
-    """Positions in a numeric vector that Match the number b."""
-    if a.dtype.kind == "i" and is_int(b):
+    """Positions in a numeric vector that Match the number b (computed where a lives)."""
+    B = backends.current()
+    if array_kind(a) == "i" and is_int(b):
         if _scalar_kind(b) != "i":
-            return np.zeros(0, dtype=np.int64)   # beyond 64 bits: equals no element
+            return B.arange(0)            # beyond 64 bits: equals no element
         hits = a == int(b)
     else:
-        x, af = float(b), a.astype(np.float64)
-        hits = (af == x) | (np.abs(af - x) <= REAL_TOLERANCE * np.maximum(np.abs(af), abs(x)))
-    return np.flatnonzero(hits).astype(np.int64)
+        x, af = float(_plain(b)), B.astype(a, "f")
+        hits = (af == x) | (B.abs(af - x) <= REAL_TOLERANCE * B.maximum(B.abs(af), abs(x)))
+    return B.where(hits)
 
 
 # ---------------------------------------------------------------- Split, Cut
@@ -593,11 +646,11 @@ def split(a, b):
     if not _is_seq(b):
         raise _type_error("split", "list or string expected on the right")
     n = length(b)
-    if len(lengths) == 1 and isinstance(b, np.ndarray):
+    if len(lengths) == 1 and is_array(b):
         # equal pieces of an array are rows of a reshaped array
         step = lengths[0]
         whole = n - n % step
-        rows = b[:whole].reshape((whole // step, step) + b.shape[1:])
+        rows = b[:whole].reshape((whole // step, step) + tuple(b.shape[1:]))
         if whole == n:
             return rows if n else []
         return make_list(list(rows) + [b[whole:]])
@@ -674,10 +727,8 @@ def amend(a, b):
     if type(a) is str:
         return _amend_string(a, v, indices)
     positions = _amend_positions(indices, length(a))
-    if isinstance(a, np.ndarray) and _fits_row(v, a):
-        r = a.copy()
-        r[positions] = v
-        return r
+    if is_array(a) and _fits_row(v, a):
+        return _store(a, positions, v)
     elems = list(items(a))
     for i in positions:
         elems[i] = v
@@ -704,10 +755,8 @@ def _amend_in(level, path, v):
         if _is_nonempty_list(e):
             raise KlongError("range", "amend-in-depth: indices stop at a list, not an atom")
         new = v
-    if isinstance(level, np.ndarray) and _fits_row(new, level):
-        r = level.copy()
-        r[i] = new
-        return r
+    if is_array(level) and _fits_row(new, level):
+        return _store(level, i, new)
     elems = list(items(level))
     elems[i] = new
     return make_list(elems)
@@ -734,7 +783,7 @@ def _reshape_items(b):
         return items(b)
     if not _is_nonempty_list(b):
         return [b]                # an atom, [] included, is the one item
-    if isinstance(b, np.ndarray):
+    if is_array(b):
         return items(b)
     joined = []
     for e in b:
@@ -762,20 +811,26 @@ def reshape(a, b):
         dims = _int_list(a, "reshape")
     else:
         raise _type_error("reshape", "shape (integer or list of integers) expected")
-    elems = _reshape_items(b)
-    k = len(elems)
+    rows = _is_nonempty_list(b) and is_array(b)   # an array's items are its rows:
+    elems = None if rows else _reshape_items(b)   # only their number is needed
+    k = length(b) if rows else len(elems)
     if k == 0:
         raise KlongError("domain", "reshape: nothing to reshape")
     # every -1 stands for half the number of items
     dims = [k // 2 if d == -1 else d for d in dims]
     if min(dims) < 1:
         raise KlongError("domain", "reshape: dimensions must be positive (or -1)")
-    total = int(np.prod(dims, dtype=object))
-    if isinstance(b, np.ndarray) and b.shape[0]:
-        positions = np.arange(total, dtype=np.int64) % k
-        return b[positions].reshape(tuple(dims) + b.shape[1:])
+    total = math.prod(dims)
+    B = backends.current()
+    if rows:
+        shape = tuple(dims) + tuple(b.shape[1:])
+        if total == k:
+            return b.reshape(shape)
+        return b[B.arange(total) % k].reshape(shape)
     if k == 1 and _scalar_kind(b) is not None:
-        return np.full(tuple(dims), b, dtype=np.int64 if _scalar_kind(b) == "i" else np.float64)
+        if isinstance(b, values.ARRAY_TYPES):   # a number with a gradient: gather it
+            return b.reshape(1)[B.full(tuple(dims), 0, "i")]
+        return B.full(tuple(dims), b, _scalar_kind(b))
     flat = [elems[i % k] for i in range(total)]
     return _nest(flat, dims)
 

@@ -1,0 +1,171 @@
+"""Python interop (system.md B.3): .py .pyf .pyc .pya, and .bkf for the backend's math."""
+import importlib
+import importlib.util
+import os
+import sys
+import types
+
+from .. import values
+from ..errors import KlongError
+from ..pyconv import to_klong, to_python
+from ..values import Dict, Function, is_string
+
+
+def _import(spec):
+    """A module from a name, a path to a .py file, or a package directory."""
+    if not is_string(spec):
+        raise KlongError("type", "module name must be a string")
+    try:
+        if spec.endswith(".py") or os.path.isdir(spec):
+            path = os.path.abspath(spec)
+            if os.path.isdir(path):
+                parent, name = os.path.split(path.rstrip(os.sep))
+            else:
+                parent, name = os.path.dirname(path), os.path.basename(path)[:-3]
+            if parent not in sys.path:
+                sys.path.insert(0, parent)   # so the module finds its siblings
+            return importlib.import_module(name)
+        return importlib.import_module(spec)
+    except KlongError:
+        raise
+    except Exception as e:
+        raise KlongError("io", f"failed to load module: {spec} ({type(e).__name__}: {e})") from None
+
+
+def _exports(module):
+    table = getattr(module, "klongpy_exports", None)
+    if isinstance(table, dict):
+        return dict(table)
+    return {k: v for k, v in vars(module).items() if not k.startswith("__")}
+
+
+def _target(interp, x):
+    """The object .pyc/.pya work on: a value, or a symbol/string naming a variable."""
+    if isinstance(x, values.Symbol):
+        try:
+            return interp.globals[str(x)]
+        except KeyError:
+            raise KlongError("undefined", f"{x} is not defined") from None
+    return x
+
+
+def _host(v):
+    """What Python code sees for a Klong value that holds a host object."""
+    from ..pyconv import PyFunction
+    if isinstance(v, PyFunction):
+        return v.fn
+    return to_python(v)
+
+
+def install(interp, define):
+    def bind(name, value):
+        interp.globals[name] = to_klong(value, interp)
+
+    def py(spec):
+        module = _import(spec)
+        for name, value in _exports(module).items():
+            if isinstance(value, types.ModuleType) and name.startswith("_"):
+                continue
+            try:
+                bind(name, value)
+            except Exception as e:     # an attribute that cannot be wrapped is skipped
+                print(f".py: skipped {name}: {e}", file=sys.stderr)
+        return 1
+
+    def pyf(spec, names):
+        module = _import(spec)
+        wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else None
+        if wanted is None or not all(is_string(n) for n in wanted):
+            raise KlongError("type", ".pyf: names must be a string or a list of strings")
+        for name in wanted:
+            try:
+                value = getattr(module, name)
+            except AttributeError:
+                try:
+                    value = importlib.import_module(f"{module.__name__}.{name}")
+                except ImportError:
+                    raise KlongError("undefined", f".pyf: {spec} has no {name}") from None
+            bind(name, value)
+        return 1
+
+    def pyc(target, args, kwargs):
+        if not isinstance(kwargs, Dict):
+            raise KlongError("type", ".pyc: z must be a dictionary")
+        target = _target(interp, target)
+        if is_string(target):
+            target = _target(interp, values.Symbol(target))
+        if values.is_list(target) and values.length(target) == 2 and \
+                is_string(values.element(target, 1)):
+            obj = _host(_target(interp, values.element(target, 0)))
+            name = values.element(target, 1)
+            try:
+                fn = getattr(obj, name)
+            except AttributeError:
+                raise KlongError("undefined", f".pyc: function name not found: {name}") from None
+        else:
+            fn = _host(target)
+        if not callable(fn):
+            return to_klong(fn, interp)
+        positional = [_host(a) for a in values.items(args)] if values.is_list(args) else [_host(args)]
+        keywords = {str(k): _host(v) for k, v in kwargs.pairs()}
+        try:
+            result = fn(*positional, **keywords)
+        except Exception as e:
+            raise KlongError("python", f"{type(e).__name__}: {e}") from None
+        if isinstance(result, types.GeneratorType):
+            result = list(result)
+        return to_klong(result, interp)
+
+    def pya(obj, name):
+        if not is_string(name):
+            raise KlongError("type", ".pya: attribute name must be a string")
+        obj = _host(_target(interp, obj))
+        try:
+            return to_klong(getattr(obj, name), interp)
+        except AttributeError:
+            raise KlongError("undefined", f".pya: attribute {name} not found") from None
+
+    def bkf(names):
+        wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else []
+        if not wanted or not all(is_string(n) for n in wanted):
+            raise KlongError("type", ".bkf: a name or a list of names is needed")
+        for name in wanted:
+            fn = interp.backend.math_function(name)
+            if fn is None:
+                raise KlongError("undefined", f"Backend does not have function: {name}")
+            interp.globals[name] = BackendFunction(name, fn, interp.backend)
+        return None
+
+    define(".py", 1, py)
+    define(".pyf", 2, pyf)
+    define(".pyc", 3, pyc)
+    define(".pya", 2, pya)
+    define(".bkf", 1, bkf)
+
+
+class BackendFunction(Function):
+    """A math function of the backend's array library as a Klong monad. On torch it works on
+    tensors, so gradients flow through it."""
+    __slots__ = ("name", "fn", "backend")
+    arity = 1
+
+    def __init__(self, name, fn, backend):
+        self.name, self.fn, self.backend = name, fn, backend
+
+    def call(self, args):
+        if len(args) != 1:
+            raise KlongError("arity", f"wrong arity: {self.name} takes 1 argument")
+        x = args[0]
+        if not (values.is_number(x) or values.is_array(x)):
+            raise KlongError("type", f"{self.name}: number or numeric list expected")
+        if not isinstance(x, values.ARRAY_TYPES):
+            x = self.backend.asarray(x, "f")
+        elif values.array_kind(x) != "f":
+            x = self.backend.astype(x, "f")
+        try:
+            result = self.fn(x)
+        except Exception as e:
+            raise KlongError("type", f"{self.name}: {e}") from None
+        if isinstance(result, values.ARRAY_TYPES) and result.ndim == 0:
+            return self.backend.item(result)
+        return values.scalar(result)
