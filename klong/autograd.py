@@ -83,18 +83,28 @@ def numeric_jacobian(fn, p, backend):
     return jac.reshape(base.shape + x.shape)
 
 
-def numeric_gradient(fn, p, backend):
+def numeric_gradient(fn, p, backend, accurate=False):
+    """Central differences of a scalar function. The plain form (two evaluations per
+    coordinate, step 1e-6) is what `∇` promises; `accurate` uses four evaluations with a
+    step scaled to the point (error O(h^4)), accurate enough to be differentiated again,
+    which is what `:>` uses on numpy."""
     x = _host_point(p)
-    h = _step(backend)
     _loss_number(fn(_to_value(x, backend)))          # a scalar loss, or a clear error
     flat = x.reshape(-1)
     grad = np.empty_like(flat)
+
+    def at(i, offset):
+        q = flat.copy()
+        q[i] += offset
+        return _loss_number(fn(_to_value(q.reshape(x.shape), backend)))
+
     for i in range(flat.size):
-        up, down = flat.copy(), flat.copy()
-        up[i] += h
-        down[i] -= h
-        grad[i] = (_loss_number(fn(_to_value(up.reshape(x.shape), backend))) -
-                   _loss_number(fn(_to_value(down.reshape(x.shape), backend)))) / (2 * h)
+        if accurate:
+            h = 1e-3 * max(1.0, abs(flat[i]))
+            grad[i] = (8 * (at(i, h) - at(i, -h)) - (at(i, 2 * h) - at(i, -2 * h))) / (12 * h)
+        else:
+            h = _step(backend)
+            grad[i] = (at(i, h) - at(i, -h)) / (2 * h)
     return _to_value(grad.reshape(x.shape), backend)
 
 
@@ -228,7 +238,7 @@ class Differentiation:
     def _gradient(self, fn, p, exact):
         if exact:
             return torch_gradient(fn, p, self.backend)
-        return numeric_gradient(fn, p, self.backend)
+        return numeric_gradient(fn, p, self.backend, accurate=True)
 
     def _value_of(self, name):
         try:
@@ -268,7 +278,7 @@ class Differentiation:
                 return call()
             for m, p in zip(names, points):
                 g[m] = p
-            result.append(numeric_gradient(fn, points[i], self.backend))
+            result.append(numeric_gradient(fn, points[i], self.backend, accurate=True))
         return make_list(result)
 
     # p∇f
@@ -322,7 +332,8 @@ class Differentiation:
             return self._jacobian(lambda x: torch_gradient(fn, x, self.backend), p)
         h = 1e-4
         x = _host_point(p)
-        grad = lambda q: _host_point(numeric_gradient(fn, _to_value(q, self.backend), self.backend))
+        grad = lambda q: _host_point(numeric_gradient(fn, _to_value(q, self.backend),
+                                                      self.backend, accurate=True))
         flat = x.reshape(-1)
         cols = []
         for i in range(flat.size):

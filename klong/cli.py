@@ -87,6 +87,10 @@ def _guarded(interp, action, debug, filename=None):
 
 
 def _read_file(path):
+    # like python does for scripts: modules beside the program can be imported (.py, .pyf)
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()

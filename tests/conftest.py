@@ -6,7 +6,6 @@
          integer/real distinction, so most tests compare them.
 `kerr`   kerr(src) runs source that must fail and returns the KlongError it raised.
 """
-import os
 import sys
 from pathlib import Path
 
@@ -52,9 +51,3 @@ def in_tmp(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
-
-def pytest_configure(config):
-    # Subprocess tests (CLI, import checks) find the package through PYTHONPATH.
-    path = os.environ.get("PYTHONPATH", "")
-    if str(ROOT) not in path.split(os.pathsep):
-        os.environ["PYTHONPATH"] = str(ROOT) + (os.pathsep + path if path else "")

@@ -358,3 +358,36 @@ def test_runtime_error_report_is_one_line(kerr):
     assert err.line == 2
     assert "\n" not in err.report()
     assert err.report("p.kg").startswith("p.kg:2:")
+
+
+# ---------------------------------------------------------------- verb contexts (suite)
+
+@pytest.mark.parametrize("src, printed", [
+    ("f::{,x};f'[1 2 3]", "[[1] [2] [3]]"),
+    ("{,x}'[1 2 3]", "[[1] [2] [3]]"),
+    ("g::{x,y};g(;0)'[1 2 3]", "[[1 0] [2 0] [3 0]]"),
+    ("{x,y}(0;)'[1 2 3]", "[[0 1] [0 2] [0 3]]"),
+    ("0{x,y}:/[1 2 3]", "[[1 0] [2 0] [3 0]]"),
+    ("g::{x,y,z};[1 2 3]g(;0;)[4 5 6]", "[1 2 3 0 4 5 6]"),
+    ("[1 2]{x,y,z}(;0;)'[3 4]", "[[1 0 3] [2 0 4]]"),
+    ("f::{x+y+z};1 f(;2;) 3", "6"),
+    ("A:::foobar;A", ":foobar"),
+    ("A::\"hello, world!\";A", '"hello, world!"'),
+])
+def test_verb_contexts(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src", ["f::{x+y};1 f(2) 3", "f::{x+y};f(1)'[1 2]",
+                                 "{{x+y}(x;)}(1)(2)"])
+def test_argument_list_in_verb_position_must_project(kerr, src):
+    assert kerr(src).kind == "syntax"
+
+
+def test_locals_list_needs_names_and_a_following_statement(kw):
+    assert kw("{[1];1}()") == "1"
+    assert kw("{[a b]}()") == "[:a :b]"
+
+
+def test_else_if_without_else_is_an_error(kerr):
+    assert kerr(":[0;1:|1;2]").kind == "syntax"

@@ -158,6 +158,47 @@ def test_two_modules_in_sequence(k, kw):
     assert kw("v") == "2"
 
 
+def test_module_function_assigns_private_variable(k, kw, kerr):
+    k.run(".module(:m)\nsetq::{q::x}\ngetq::{q}\n.module(0)")
+    assert kw("setq(5)") == "5"
+    assert kw("getq()") == "5"
+    assert kerr("q").kind == "undefined"
+
+
+def test_module_counter_defined_after_use(k, kw):
+    k.run(".module(:m)\ninc::{c::c+1}\nc::0\n.module(0)")
+    assert kw("inc();inc()") == "2"
+    assert kw("c") == "0"
+
+
+def test_module_local_shadows_module_variable(k, kw):
+    k.run("v::1\n.module(:m)\nv::2\nh::{[v];v::x;v}\nget::{v}\n.module(0)")
+    assert kw("h(9)") == "9"
+    assert kw("get()") == "2"
+    assert kw("v") == "2"
+
+
+def test_module_dictionary_state(k, kw):
+    k.run(".module(:m)\nd:::{}\nput::{d,x,y}\nget::{d?x}\n.module(0)")
+    k("put(1;2)")
+    assert kw("get(1)") == "2"
+    assert kw("d?1") == "2"          # the exported d is the same dictionary object
+
+
+def test_module_system_names_not_renamed(k, kw):
+    k.run(".module(:m)\ne::.e\nself::{:[x=0;0;x+.f(x-1)]}\n.module(0)")
+    assert kw("e") == "0.000000000000000001"
+    assert kw("self(4)") == "10"
+
+
+def test_fresh_local_per_recursive_call(kw):
+    assert kw("f::{[a];a::x;:[x=0;0;f(x-1)];a};f(3)") == "3"
+
+
+def test_dot_f_is_innermost_literal(kw):
+    assert kw("{{:[x=0;0;x+.f(x-1)]}(x)}(4)") == "10"
+
+
 # ---------------------------------------------------------------- .comment (2.10)
 
 def test_comment_block(kw):

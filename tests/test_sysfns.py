@@ -32,7 +32,8 @@ def test_round_trip_values(tmp_path, k, kw, value):
     f = tmp_path / "rt.txt"
     k(f"f::{q(f)};v::{value}")
     k(".tc(.oc(f));.w(v);.cc(.tc(0))")
-    if not value.startswith("-"):    # a negative number alone is read as Negate (system.md .r)
+    assert f.read_text() == value
+    if not value.startswith("-"):    # a negative number alone need not read back (system.md .r)
         assert kw(".fc(.ic(f));r::.r();.fc(0);r") == value
         assert kw("r~v") == "1"
 
@@ -369,3 +370,10 @@ def test_system_names_present_in_fresh_interpreter(k):
     for name in (".p", ".d", ".w", ".ic", ".oc", ".ac", ".fc", ".tc", ".cc", ".r", ".rl",
                  ".rls", ".mi", ".rs", ".l", ".E", ".df", ".sys", ".x", ".a", ".e", ".h"):
         assert name in k, name
+
+
+def test_long_list_round_trip(tmp_path, k, kw):
+    # suite regression case: a long line must read back whole
+    k(f"a::!8192;f::{q(tmp_path / 'test.tmp')}")
+    k(".tc(.oc(f));.w(a);.cc(.tc(0))")
+    assert kw(".fc(.ic(f));r::.r();.fc(0);r~a") == "1"

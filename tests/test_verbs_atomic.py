@@ -1,16 +1,33 @@
-"""The atomic verbs (klong/verbs/atomic.py), tested directly on Klong values.
+"""The atomic verbs (klong/verbs/atomic.py), tested directly on Klong values, on every
+backend: each test runs once with numpy and once with torch as the active backend.
 
 Expected results are written in Klong's printed (write) form, so a case checks the value and
 its integer/real types at once. Most cases are the examples of verbs.md and the conformance
 cases of the verbs' sections, with the Klong expression they stand for in a comment.
+
+Test data is written with numpy (parameters are built before a backend is chosen); `on`
+moves it onto the active backend before a verb sees it, and every result is checked to be
+in the active backend's canonical form (`assert_canonical`).
 """
 import numpy as np
 import pytest
 
+from klong import backends, values
 from klong.display import write
 from klong.errors import KlongError
 from klong.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 from klong.verbs.atomic import DYADS, MONADS
+
+
+@pytest.fixture(autouse=True, params=["numpy", "torch"])
+def backend(request):
+    """Run the test with the named backend active."""
+    try:
+        b = backends.get_backend(request.param)
+    except ValueError as e:             # torch not installed
+        pytest.skip(str(e))
+    with backends.using(b):
+        yield b
 
 
 def I(*xs):
@@ -30,32 +47,61 @@ C = Char
 S = Symbol
 
 
-def assert_canonical(v):
-    """Results use only the value model's forms: Python scalars, int64/float64 arrays,
-    Python lists (never numpy scalars, bool or object arrays)."""
-    assert not isinstance(v, np.generic), repr(v)
+def on(v):
+    """Test data on the active backend: numpy arrays become its arrays, inside lists too."""
     if isinstance(v, np.ndarray):
-        assert v.ndim >= 1 and v.dtype in (np.int64, np.float64), (v.dtype, v.shape)
+        return backends.current().asarray(v)
+    if type(v) is list:
+        return [on(e) for e in v]
+    return v
+
+
+def host(v):
+    """A result with the backend's arrays as numpy arrays, for printing and comparing."""
+    if values.is_array(v):
+        return backends.current().to_host(v)
+    if type(v) is list:
+        return [host(e) for e in v]
+    return v
+
+
+def B():
+    return backends.current()
+
+
+def dtypes():
+    """The active backend's integer and real array dtypes."""
+    return B().asarray([0], "i").dtype, B().asarray([0.0], "f").dtype
+
+
+def assert_canonical(v):
+    """Results use only the value model's forms: Python scalars, int64/float64 arrays of the
+    active backend, Python lists (never numpy scalars, 0-d, bool or object arrays, nor
+    arrays of another backend)."""
+    assert not isinstance(v, np.generic), repr(v)
+    if isinstance(v, values.ARRAY_TYPES):
+        assert B().is_array(v), (type(v), B())
+        assert v.ndim >= 1 and v.dtype in dtypes(), (v.dtype, v.shape)
     elif type(v) is list:
         for e in v:
             assert_canonical(e)
 
 
 def dyad(verb, a, b):
-    r = DYADS[verb](a, b)
+    r = DYADS[verb](on(a), on(b))
     assert_canonical(r)
-    return write(r)
+    return write(host(r))
 
 
 def monad(verb, a):
-    r = MONADS[verb](a)
+    r = MONADS[verb](on(a))
     assert_canonical(r)
-    return write(r)
+    return write(host(r))
 
 
 def error_kind(fn, *args):
     with pytest.raises(KlongError) as e:
-        fn(*args)
+        fn(*[on(a) for a in args])
     return e.value.kind
 
 
@@ -118,11 +164,17 @@ def test_arithmetic_type_errors(a, b):
 
 
 def test_arguments_are_not_mutated():
-    a = np.array([[1, 2], [3, 4]])
-    b = I(10, 20)
-    DYADS["+"](a, b)
-    MONADS["-"](a)
+    a = on(np.array([[1, 2], [3, 4]]))
+    b = on(I(10, 20))
+    c = on(F(1.5, -2.5))
+    for verb in "+-*%^|&=<>":
+        DYADS[verb](a, b)
+        DYADS[verb](c, 2)
+    for verb in "-%_~":
+        MONADS[verb](a)
+        MONADS[verb](c)
     assert a.tolist() == [[1, 2], [3, 4]] and b.tolist() == [10, 20]
+    assert c.tolist() == [1.5, -2.5]
 
 
 # ---------------------------------------------------------------- Plus, Minus, Times
@@ -135,6 +187,9 @@ def test_arguments_are_not_mutated():
     (2**62, 2**62, "9223372036854775808"),                    # scalar integers are exact
     (I(1, 2), 2**70, "[1180591620717411303425 1180591620717411303426]"),  # beyond int64
     (L(2**70, I(1)), 1, "[1180591620717411303425 [2]]"),
+    (I(1, 2), 0.1, "[1.1 2.1]"), (0.1, I(1, 2), "[1.1 2.1]"),  # reals in full precision
+    (I(16777217), 0.5, "[16777217.5]"), (F(0.1), I(1), "[1.1]"),
+    (I(2**62), I(2**62), "[-9223372036854775808]"),            # int64 arrays wrap
 ])
 def test_plus(a, b, expected):
     assert dyad("+", a, b) == expected
@@ -162,11 +217,22 @@ def test_times(a, b, expected):
 
 
 def test_vector_results_keep_dtype():
-    a = np.arange(10, dtype=np.int64)
-    assert DYADS["*"](a, a).dtype == np.int64
-    assert DYADS["+"](a, 1.0).dtype == np.float64
-    assert DYADS["<"](a, 5).dtype == np.int64
-    assert DYADS["%"](a + 1, 2).dtype == np.float64
+    int_t, real_t = dtypes()
+    a = B().arange(10)
+    f = B().asarray([0.5, 1.5], "f")
+    cases = [
+        (DYADS["*"](a, a), int_t), (DYADS["+"](a, 1.0), real_t), (DYADS["+"](1.0, a), real_t),
+        (DYADS["-"](a[:2], f), real_t), (DYADS["<"](a, 5), int_t), (DYADS["="](f, 0.5), int_t),
+        (DYADS["%"](a + 1, 2), real_t), (DYADS["%"](2, a + 1), real_t), (MONADS["%"](a + 1), real_t),
+        (DYADS[":%"](a, 3), int_t), (DYADS["!"](a, 3), int_t), (DYADS["!"](7, a + 1), int_t),
+        (DYADS["^"](a, 2), int_t), (DYADS["^"](2, a), int_t), (DYADS["^"](a, 0.5), real_t),
+        (DYADS["^"](f, 2), real_t), (DYADS["^"](2.0, a + 1), real_t),
+        (DYADS["|"](a, 3), int_t), (DYADS["&"](f, 1.0), real_t),
+        (MONADS["-"](a), int_t), (MONADS["-"](f), real_t), (MONADS["_"](f), int_t),
+        (MONADS["~"](f), int_t),
+    ]
+    for r, dtype in cases:
+        assert B().is_array(r) and r.dtype == dtype, (r, dtype)
 
 
 # ---------------------------------------------------------------- Divide, Reciprocal
@@ -233,8 +299,9 @@ def test_remainder(a, b, expected):
 def test_divide_and_remainder_agree(a, b):
     q, r = DYADS[":%"](a, b), DYADS["!"](a, b)
     assert a == b * q + r
-    qa, ra = DYADS[":%"](I(a), I(b)), DYADS["!"](I(a), I(b))
+    qa, ra = DYADS[":%"](on(I(a)), on(I(b))), DYADS["!"](on(I(a)), on(I(b)))
     assert (qa.tolist(), ra.tolist()) == ([q], [r])
+    assert DYADS[":%"](a, on(I(b))).tolist() == [q] and DYADS["!"](a, on(I(b))).tolist() == [r]
 
 
 @pytest.mark.parametrize("verb", [":%", "!"])
@@ -271,7 +338,7 @@ def test_power(a, b, expected):
 
 def test_power_results_match_repeated_multiplication():
     assert DYADS["^"](3, 40) == 3**40
-    assert DYADS["^"](I(3), 39).tolist() == [3**39]
+    assert DYADS["^"](on(I(3)), 39).tolist() == [3**39]
 
 
 # ---------------------------------------------------------------- Max, Min
@@ -284,6 +351,8 @@ def test_power_results_match_repeated_multiplication():
     (I(1, 5, 3), F(4.0, 2.0, 6.0), "[4.0 5 6.0]"),            # each result keeps its type
     (I(5, 6), F(1.0, 2.0), "[5 6]"), (I(1, 2), F(5.0, 6.0), "[5.0 6.0]"),
     (I(1, 2), 1.0, "[1 2]"), (F(1.0, 2.0), 2, "[2 2.0]"), (F(3.0, 4.0), 2, "[3.0 4.0]"),
+    (I(16777217), 16777216.0, "[16777217]"),                   # compared in full precision
+    (np.array([[1, 5], [7, 2]]), I(4, 3), "[[4 5] [7 3]]"),
 ])
 def test_max(a, b, expected):
     assert dyad("|", a, b) == expected
@@ -312,6 +381,7 @@ def test_min(a, b, expected):
     (L(1, L(0, L(S("x")))), L(1, L(2, L(S("x")))), "[1 [0 [1]]]"),
     (L("ab", "cd"), "ab", "[1 0]"), (I(1, 2), F(1.0, 2.5), "[1 0]"),
     ("abc", "abd", "0"),                                         # a string is one value
+    (I(16777217), 16777216.0, "[0]"), (16777216.0, I(16777217), "[0]"),  # full precision
 ])
 def test_equal(a, b, expected):
     assert dyad("=", a, b) == expected
@@ -361,7 +431,7 @@ def test_comparison_errors(verb, a, b, kind):
     (UNDEFINED, UNDEFINED, 1), (I(1, 2, 3), "123", 0), (1.0, 1.0001, 0), (0.1 + 0.2, 0.3, 1),
 ])
 def test_match(a, b, expected):
-    r = DYADS["~"](a, b)
+    r = DYADS["~"](on(a), on(b))
     assert r == expected and type(r) is int
 
 
@@ -421,7 +491,7 @@ def test_char(a, expected):
 def test_char_values():
     assert MONADS[":#"](10) == Char("\n")
     assert MONADS[":#"](0) == Char("\0")
-    r = MONADS[":#"](I(65, 66))
+    r = MONADS[":#"](on(I(65, 66)))
     assert type(r) is list and r == [Char("A"), Char("B")]   # a list of characters, no string
 
 
@@ -523,8 +593,118 @@ def test_form_errors(a, b, kind):
 # ---------------------------------------------------------------- large data stays vectorised
 
 def test_million_element_arithmetic():
-    a = np.arange(1_000_000, dtype=np.int64)
+    a = B().arange(1_000_000)
     sq = DYADS["*"](a, a)
-    assert sq.dtype == np.int64 and int(sq[-1]) == 999_999**2
+    assert B().is_array(sq) and sq.dtype == dtypes()[0] and int(sq[-1]) == 999_999**2
     assert int(DYADS["+"](a, 1)[-1]) == 1_000_000
-    assert DYADS["<"](a, 10).sum() == 10
+    assert int(DYADS["<"](a, 10).sum()) == 10
+
+
+# ---------------------------------------------------------------- torch: tensors and gradients
+
+@pytest.fixture
+def torch_only(backend):
+    if backend.name != "torch":
+        pytest.skip("torch backend only")
+    import torch
+    return torch
+
+
+def test_torch_results_are_tensors_of_the_backend_dtypes(torch_only):
+    torch = torch_only
+    i = B().asarray([1, 2, 3], "i")
+    f = B().asarray([0.5, 1.5, 2.5], "f")
+    assert i.dtype == torch.int64 and f.dtype == B().float_dtype
+    for r, dtype in [(DYADS["+"](i, i), torch.int64), (DYADS["*"](i, 2), torch.int64),
+                     (DYADS["+"](i, 0.1), B().float_dtype), (DYADS["*"](f, i), B().float_dtype),
+                     (DYADS["%"](i, 3), B().float_dtype), (DYADS["<"](f, i), torch.int64),
+                     (MONADS["_"](f), torch.int64), (MONADS["~"](i), torch.int64),
+                     (DYADS["|"](i, 2), torch.int64), (DYADS["&"](f, 1.0), B().float_dtype)]:
+        assert isinstance(r, torch.Tensor) and r.dtype == dtype and r.device == B().device
+    assert DYADS["+"](i, 0.1).tolist() == [1.1, 2.1, 3.1]     # float64, not float32
+
+
+def grad_number(torch, x):
+    return torch.tensor(x, dtype=B().float_dtype, device=B().device, requires_grad=True)
+
+
+@pytest.mark.parametrize("verb, build, expected_grad", [
+    ("+", lambda x: (x, 2), 1.0),                 # d(x+2)/dx
+    ("+", lambda x: (2, x), 1.0),
+    ("+", lambda x: (x, x), 2.0),
+    ("-", lambda x: (10, x), -1.0),
+    ("*", lambda x: (x, x), 6.0),                 # 2x at x=3
+    ("*", lambda x: (x, 2.5), 2.5),
+    ("^", lambda x: (x, 2), 6.0),                 # 2x
+    ("^", lambda x: (x, -1), -1 / 9),             # -1/x^2
+    ("^", lambda x: (x, 0.5), 0.5 / 3 ** 0.5),
+    ("^", lambda x: (2, x), 8 * 0.6931471805599453),  # 2^x ln 2
+    ("%", lambda x: (x, 2), 0.5),
+    ("%", lambda x: (1, x), -1 / 9),
+    ("|", lambda x: (1, x), 1.0),                 # Max and Min return the operand chosen
+    ("&", lambda x: (x, 5), 1.0),
+])
+def test_torch_gradient_through_dyads(torch_only, verb, build, expected_grad):
+    torch = torch_only
+    x = grad_number(torch, 3.0)
+    r = DYADS[verb](*build(x))
+    assert isinstance(r, torch.Tensor) and r.ndim == 0 and r.requires_grad
+    r.backward()
+    assert x.grad.item() == pytest.approx(expected_grad)
+
+
+@pytest.mark.parametrize("verb, expected_value, expected_grad", [
+    ("-", -3.0, -1.0), ("%", 1 / 3, -1 / 9),
+])
+def test_torch_gradient_through_monads(torch_only, verb, expected_value, expected_grad):
+    torch = torch_only
+    x = grad_number(torch, 3.0)
+    r = MONADS[verb](x)
+    assert isinstance(r, torch.Tensor) and r.requires_grad
+    assert r.item() == pytest.approx(expected_value)
+    r.backward()
+    assert x.grad.item() == pytest.approx(expected_grad)
+
+
+def test_torch_zero_d_tensors_combine_into_tensors(torch_only):
+    torch = torch_only
+    x, y = grad_number(torch, 3.0), grad_number(torch, 4.0)
+    r = DYADS["+"](DYADS["*"](x, x), DYADS["*"](y, y))       # x*x + y*y
+    assert isinstance(r, torch.Tensor) and r.item() == 25.0
+    r.backward()
+    assert (x.grad.item(), y.grad.item()) == (6.0, 8.0)
+
+
+def test_torch_gradient_through_arrays(torch_only):
+    torch = torch_only
+    v = B().asarray([1.0, 2.0, 3.0], "f").requires_grad_()
+    x = grad_number(torch, 2.0)
+    r = DYADS["+"](DYADS["*"](v, v), DYADS["*"](x, v))       # v*v + x*v
+    r = DYADS["%"](DYADS["^"](r, 2), 2)                       # (...)^2 % 2
+    r = DYADS["-"](r, MONADS["-"](DYADS["|"](v, 1.5)))
+    assert isinstance(r, torch.Tensor) and r.requires_grad
+    r.sum().backward()
+    w = [1.0, 2.0, 3.0]
+    inner = [a * a + 2 * a for a in w]
+    assert v.grad.tolist() == pytest.approx(
+        [inner[k] * (2 * w[k] + 2) + (1.0 if w[k] >= 1.5 else 0.0) for k in range(3)])
+    assert x.grad.item() == pytest.approx(sum(inner[k] * w[k] for k in range(3)))
+
+
+def test_torch_gradient_through_atomic_extension(torch_only):
+    """A nested list is walked element by element; the gradient still arrives."""
+    torch = torch_only
+    x = grad_number(torch, 3.0)
+    r = DYADS["*"](x, [B().asarray([1.0, 2.0], "f"), 4.0])    # x*[[1.0 2.0] 4.0]
+    assert type(r) is list and r[0].requires_grad and r[1].requires_grad
+    (r[0].sum() + r[1]).backward()
+    assert x.grad.item() == 7.0
+
+
+def test_torch_text_verbs_read_gradient_numbers(torch_only):
+    torch = torch_only
+    x = grad_number(torch, 2.5)
+    assert MONADS["$"](x) == "2.5"
+    assert MONADS["_"](x) == 2 and type(MONADS["_"](x)) is int
+    assert DYADS["$"](5, x) == "2.5  "
+    assert DYADS["="](x, 2.5) == 1 and DYADS["<"](x, 3) == 1

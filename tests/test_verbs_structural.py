@@ -1,16 +1,22 @@
 """The structural verbs (klong/verbs/structural.py), tested directly on Klong values.
 
 Arguments are written as Klong literals and read by the small reader `K` below (a Python value
-that is not a str is passed through unchanged, so numpy arrays can be given directly).
+that is not a str is passed through unchanged; a numpy array in the tables stands for the same
+array on the active backend).
 Expected results are written in Klong's printed (write) form, so a case checks the value and
 its integer/real/string types at once. Most cases are the examples of verbs.md and the
 conformance cases of the verbs' sections.
+
+Every test runs on each backend (numpy, and torch when installed): the autouse fixture
+`backend` makes it the active one, so list literals become its arrays. The torch-only tests at
+the end check dtypes and that gradients flow through the verbs that move values.
 """
 import re
 
 import numpy as np
 import pytest
 
+from klong import backends, values
 from klong.display import write
 from klong.errors import KlongError
 from klong.match import match
@@ -20,6 +26,26 @@ from klong.verbs.structural import DYADS, MONADS
 
 C = Char
 S = Symbol
+
+
+@pytest.fixture(autouse=True, params=["numpy", "torch"])
+def backend(request):
+    """Run the test with this backend active."""
+    if request.param == "torch":
+        pytest.importorskip("torch")
+    b = backends.get_backend(request.param)
+    with backends.using(b):
+        yield b
+
+
+def A(data, kind=None):
+    """An array of the active backend."""
+    return backends.current().asarray(data, kind)
+
+
+def host(a):
+    """A backend array as numpy (for checks computed with numpy)."""
+    return backends.current().to_host(a)
 
 
 # ---------------------------------------------------------------- helpers
@@ -35,6 +61,8 @@ _TOKEN = re.compile(r'''\s*(?:
 
 def K(text):
     """A Klong literal (number, character, string, symbol, list, dictionary) as a value."""
+    if isinstance(text, np.ndarray):
+        return A(text)
     if not isinstance(text, str):
         return text
     tokens = []
@@ -65,7 +93,7 @@ def _read(tokens):
         d = Dict()
         while rest[0][0] != "dclose":
             pair, rest = _read(rest)
-            d.put(*list(pair) if not isinstance(pair, np.ndarray) else pair.tolist())
+            d.put(*pair.tolist() if values.is_array(pair) else list(pair))
         return d, rest[1:]
     if kind == "str":
         return tok[1:-1].replace('""', '"'), rest
@@ -78,11 +106,12 @@ def _read(tokens):
 
 
 def assert_canonical(v):
-    """Results use only the value model's forms: Python scalars, int64/float64 arrays,
-    Python lists (never numpy scalars, bool or object arrays)."""
+    """Results use only the value model's forms: Python scalars, int64/float64 arrays of the
+    active backend, Python lists (never numpy scalars, bool or object arrays)."""
     assert not isinstance(v, np.generic), repr(v)
-    if isinstance(v, np.ndarray):
-        assert v.ndim >= 1 and v.dtype in (np.int64, np.float64), (v.dtype, v.shape)
+    if isinstance(v, values.ARRAY_TYPES):
+        assert isinstance(v, backends.current().array_type), type(v)
+        assert v.ndim >= 1 and v.dtype in (A([0]).dtype, A([0.5]).dtype), (v.dtype, v.shape)
     elif type(v) is list:
         for e in v:
             assert_canonical(e)
@@ -116,10 +145,6 @@ class Fn(Function):
         if len(args) != self.arity:
             raise KlongError("arity", "wrong arity")
         return self.impl(*args)
-
-
-def I(*xs):
-    return np.array(xs, dtype=np.int64)
 
 
 def test_reader():
@@ -243,7 +268,7 @@ def test_monad_error(verb, a, kind):
 
 def test_enumerate_is_an_int64_array():
     r = MONADS["!"](5)
-    assert isinstance(r, np.ndarray) and r.dtype == np.int64
+    assert isinstance(r, backends.current().array_type) and r.dtype == A([0]).dtype
     assert MONADS["!"](np.int64(3)).tolist() == [0, 1, 2]
 
 
@@ -252,8 +277,8 @@ def test_size_keeps_the_number_type():
 
 
 def test_first_of_an_array_is_a_python_scalar():
-    assert type(MONADS["*"](np.arange(3))) is int
-    assert type(MONADS["*"](np.array([1.5]))) is float
+    assert type(MONADS["*"](A([0, 1, 2]))) is int
+    assert type(MONADS["*"](A([1.5]))) is float
 
 
 # ---------------------------------------------------------------- grading
@@ -282,11 +307,11 @@ def test_vectorised_grade_reproduces_the_shell_sort(seed):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 300))
     ints = rng.integers(0, max(1, n // int(rng.integers(1, 8))), n)
-    for values in (ints, ints * 0.5 - 3):
+    for nums in (ints, ints * 0.5 - 3):
         for verb, desc in (("<", False), (">", True)):
-            got = MONADS[verb](values)
-            assert got.dtype == np.int64
-            assert got.tolist() == _reference_grade(values.tolist(), desc)
+            got = MONADS[verb](A(nums))
+            assert isinstance(got, backends.current().array_type) and got.dtype == A([0]).dtype
+            assert got.tolist() == _reference_grade(nums.tolist(), desc)
     # the generic (Python list) path gives the same as the array path
     mixed = make_list([int(v) if k % 2 else float(v) for k, v in enumerate(ints)])
     assert MONADS["<"](mixed).tolist() == _reference_grade(ints.tolist(), False)
@@ -294,14 +319,14 @@ def test_vectorised_grade_reproduces_the_shell_sort(seed):
     text = "".join(chr(97 + int(v) % 5) for v in ints)
     assert MONADS[">"](text).tolist() == _reference_grade(list(text), True)
     rows = ints.reshape(-1, 1) % np.array([1, 3])
-    assert MONADS["<"](rows).tolist() == _reference_grade([tuple(r) for r in rows.tolist()], False)
+    assert MONADS["<"](A(rows)).tolist() == _reference_grade([tuple(r) for r in rows.tolist()], False)
 
 
 def test_grade_of_a_big_array_sorts():
     a = np.random.default_rng(1).integers(0, 1000, 100_000)
-    g = MONADS["<"](a)
+    g = host(MONADS["<"](A(a)))
     assert np.all(np.diff(a[g]) >= 0) and sorted(g.tolist()) == list(range(len(a)))
-    g = MONADS[">"](a.astype(np.float64))
+    g = host(MONADS[">"](A(a, "f")))
     assert np.all(np.diff(a[g]) <= 0)
 
 
@@ -509,14 +534,14 @@ def test_at_applies_functions():
     at, index_depth = DYADS["@"], DYADS[":@"]
     assert at(Fn(0, lambda: 123), []) == 123
     assert at(Fn(1, lambda x: x), make_list([456])) == 456
-    assert at(Fn(2, lambda x, y: x + y), np.array([5, 7])) == 12
+    assert at(Fn(2, lambda x, y: x + y), A([5, 7])) == 12
     assert at(Fn(3, lambda x, y, z: x + y + z), K("[5 7 9]")) == 21
     assert at(Fn(1, lambda x: -x), 4) == -4                       # an atom is the argument
-    assert at(Fn(1, len), make_list([np.arange(3)])) == 3         # f@,list
+    assert at(Fn(1, len), make_list([A([0, 1, 2])])) == 3         # f@,list
     assert at(Fn(1, lambda x: x), "abc") == "abc"                 # a string is one argument
     assert index_depth(Fn(2, lambda x, y: y + x * x), K("[2 3]")) == 7
     with pytest.raises(KlongError) as e:
-        at(Fn(1, len), np.arange(3))                              # {#x}@[1 2 3]
+        at(Fn(1, len), A([0, 1, 2]))                              # {#x}@[1 2 3]
     assert e.value.kind == "arity"
 
 
@@ -549,7 +574,7 @@ def test_drop_deletes_from_a_dictionary_in_place():
 
 
 def test_verbs_do_not_change_their_arguments():
-    a = np.arange(5)
+    a = A([0, 1, 2, 3, 4])
     lst = K('[1 "a" :b]')
     s = K("[[1 2] [3 4]]")
     DYADS[":="](a, K("[9 0 2]"))
@@ -564,47 +589,49 @@ def test_verbs_do_not_change_their_arguments():
 # ---------------------------------------------------------------- representation details
 
 def test_numeric_results_stay_arrays():
-    a = np.arange(10)
+    a = A(range(10))
+    array_type, int64 = backends.current().array_type, A([0]).dtype
     for r in (DYADS["#"](3, a), DYADS["#"](-13, a), DYADS["_"](2, a), DYADS[":+"](3, a),
-              DYADS["@"](a, np.array([1, 1, 2])), DYADS[","](a, a), DYADS[","](a, 10),
-              DYADS[","](-1, a), DYADS[":="](a, K("[7 1 2]")), MONADS["&"](np.array([1, 0, 2])),
-              MONADS["^"](a), DYADS[":^"](np.array([2, 5]), a), MONADS["|"](a)):
-        assert isinstance(r, np.ndarray) and r.dtype == np.int64
-    assert isinstance(DYADS[":#"](5, a), np.ndarray) and DYADS[":#"](5, a).shape == (2, 5)
-    assert type(DYADS["@"](a, 3)) is int and type(DYADS[":@"](np.arange(4).reshape(2, 2), [1, 0])) is int
+              DYADS["@"](a, A([1, 1, 2])), DYADS[","](a, a), DYADS[","](a, 10),
+              DYADS[","](-1, a), DYADS[":="](a, K("[7 1 2]")), MONADS["&"](A([1, 0, 2])),
+              MONADS["^"](a), DYADS[":^"](A([2, 5]), a), MONADS["|"](a), MONADS["<"](a),
+              MONADS["?"](a), DYADS["?"](a, 3), MONADS["!"](3), DYADS[":^"](3, 7)):
+        assert isinstance(r, array_type) and r.dtype == int64
+    assert isinstance(DYADS[":#"](5, a), array_type) and tuple(DYADS[":#"](5, a).shape) == (2, 5)
+    assert type(DYADS["@"](a, 3)) is int and type(DYADS[":@"](A(range(4)).reshape(2, 2), [1, 0])) is int
 
 
 def test_joining_mixed_numbers_gives_a_general_list():
-    r = DYADS[","](np.arange(2), 2.5)
+    r = DYADS[","](A([0, 1]), 2.5)
     assert type(r) is list and write(r) == "[0 1 2.5]"
-    big = DYADS[","](np.arange(2), 2**70)
+    big = DYADS[","](A([0, 1]), 2**70)
     assert write(big) == "[0 1 1180591620717411303424]"
 
 
 def test_find_in_a_real_vector_uses_match_tolerance():
-    a = np.array([0.3, 0.1 + 0.2, 0.31])
+    a = A([0.3, 0.1 + 0.2, 0.31])
     assert DYADS["?"](a, 0.3).tolist() == [0, 1]
-    assert DYADS["?"](np.arange(3), 2**70).tolist() == []
+    assert DYADS["?"](A([0, 1, 2]), 2**70).tolist() == []
 
 
 def test_group_and_range_of_reals_use_match():
-    a = np.array([0.1 + 0.2, 1.0, 0.3])
+    a = A([0.1 + 0.2, 1.0, 0.3])
     assert write(MONADS["="](a)) == "[[0 2] [1]]"
     assert write(MONADS["?"](a)) == "[0.3 1.0]"
 
 
 def test_amend_in_depth_keeps_numeric_matrices_as_arrays():
-    r = DYADS[":-"](np.arange(4).reshape(2, 2), K("[9 1 0]"))
-    assert isinstance(r, np.ndarray) and r.tolist() == [[0, 1], [9, 3]]
+    r = DYADS[":-"](A(range(4)).reshape(2, 2), K("[9 1 0]"))
+    assert isinstance(r, backends.current().array_type) and r.tolist() == [[0, 1], [9, 3]]
 
 
 def test_big_arrays_take_vectorised_paths():
     n = 1_000_000
-    a = np.arange(n)
+    a = MONADS["!"](n)
     assert DYADS["#"](-3, a).tolist() == [n - 3, n - 2, n - 1]
-    assert DYADS["@"](a, a[::-1])[0] == n - 1
+    assert int(DYADS["@"](a, MONADS["|"](a))[0]) == n - 1
     assert MONADS["#"](MONADS["&"](a % 2)) == n // 2
-    assert MONADS["|"](DYADS[":+"](1, a))[0] == n - 2
+    assert int(MONADS["|"](DYADS[":+"](1, a))[0]) == n - 2
     assert len(MONADS["?"](a % 7)) == 7 and len(MONADS["="](a % 3)) == 3
     assert DYADS["?"](a, 5).tolist() == [5]
 
@@ -615,3 +642,118 @@ def test_shell_grade_helper_matches_the_reference_procedure():
     assert structural._shell_grade(words, False) == _reference_grade(words, False)
     assert structural._shell_grade(words, True) == _reference_grade(words, True)
     assert MONADS["<"](make_list(words)).tolist() == _reference_grade(words, False)
+
+
+# ---------------------------------------------------------------- torch: dtypes and gradients
+
+@pytest.fixture
+def torch_backend(backend):
+    """The torch module, for the tests that only mean something on the torch backend."""
+    if backend.name != "torch":
+        pytest.skip("torch backend only")
+    import torch
+    return torch
+
+
+def test_torch_results_are_tensors_of_the_right_dtype(torch_backend, backend):
+    torch = torch_backend
+    ints, reals = K("[3 1 2 1]"), K("[1.5 0.5 2.5]")
+    assert ints.dtype == torch.int64 and reals.dtype == backend.float_dtype
+    for r in (MONADS["!"](4), MONADS["<"](ints), MONADS[">"](reals), MONADS["^"](K("[[1 2] [3 4]]")),
+              MONADS["&"](ints), DYADS["?"](ints, 1), DYADS["?"](reals, 0.5), DYADS["?"]("abcb", C("b")),
+              MONADS["?"](ints), DYADS["#"](6, ints), DYADS[":^"](K("[2 2]"), 7),
+              MONADS["<"](K('[1 2.5 0]'))):
+        assert isinstance(r, torch.Tensor) and r.dtype == torch.int64, r
+        assert r.device.type == backend.device.type
+    for r in (DYADS["#"](5, reals), MONADS["|"](reals), DYADS[":+"](1, reals), MONADS["?"](reals),
+              DYADS[","](reals, 4.0), DYADS[":="](reals, K("[9.0 1]")), DYADS[":^"](3, 1.5),
+              DYADS["@"](reals, K("[2 0]"))):
+        assert isinstance(r, torch.Tensor) and r.dtype == backend.float_dtype, r
+    groups = MONADS["="](ints)
+    assert all(isinstance(g, torch.Tensor) and g.dtype == torch.int64 for g in groups)
+    assert write(groups) == "[[0] [1 3] [2]]"
+    assert type(MONADS["*"](ints)) is int and type(DYADS["@"](reals, 1)) is float
+
+
+def _leaf(torch, data):
+    b = backends.current()
+    return torch.tensor(data, dtype=b.float_dtype, device=b.device, requires_grad=True)
+
+
+def _grad(torch, data, f, weights=None):
+    """The gradient at `data` of sum(weights * f(x)) (f's result: a tensor or a list of them)."""
+    x = _leaf(torch, data)
+    r = f(x)
+    parts = r if type(r) is list else [r]
+    assert all(isinstance(p, torch.Tensor) and p.requires_grad for p in parts), r
+    flat = torch.cat([p.reshape(-1) for p in parts])
+    w = torch.ones_like(flat) if weights is None else torch.tensor(
+        weights, dtype=flat.dtype, device=flat.device)
+    (flat * w).sum().backward()
+    return x.grad.tolist()
+
+
+GRAD_CASES = [
+    # (description, input, function of x, weights of the result or None, gradient)
+    ("take", [1., 2., 3., 4.], lambda x: DYADS["#"](6, x), None, [2, 2, 1, 1]),
+    ("take back", [1., 2., 3., 4.], lambda x: DYADS["#"](-2, x), None, [0, 0, 1, 1]),
+    ("drop", [1., 2., 3., 4.], lambda x: DYADS["_"](1, x), None, [0, 1, 1, 1]),
+    ("drop back", [1., 2., 3., 4.], lambda x: DYADS["_"](-3, x), None, [1, 0, 0, 0]),
+    ("at", [1., 2., 3., 4.], lambda x: DYADS["@"](x, K("[3 3 0]")), None, [1, 0, 0, 2]),
+    ("at nested", [1., 2., 3.], lambda x: DYADS["@"](x, K("[[0 1] [1 1]]")), None, [1, 3, 0]),
+    ("join", [1., 2.], lambda x: DYADS[","](x, x), [1, 2, 3, 4], [4, 6]),
+    ("join atom", [1., 2.], lambda x: DYADS[","](x, 5.0), [1, 2, 3], [1, 2]),
+    ("atom join", [1., 2.], lambda x: DYADS[","](5.0, x), [1, 2, 3], [2, 3]),
+    ("reverse", [1., 2., 3., 4.], lambda x: MONADS["|"](x), [1, 2, 3, 4], [4, 3, 2, 1]),
+    ("rotate", [1., 2., 3., 4.], lambda x: DYADS[":+"](1, x), [1, 2, 3, 4], [2, 3, 4, 1]),
+    ("rotate back", [1., 2., 3., 4.], lambda x: DYADS[":+"](-1, x), [1, 2, 3, 4], [4, 1, 2, 3]),
+    ("reshape cycle", [1., 2., 3., 4.], lambda x: DYADS[":^"](K("[2 3]"), x), None, [2, 2, 1, 1]),
+    ("reshape", [1., 2., 3., 4.], lambda x: DYADS[":^"](K("[2 2]"), x), [1, 2, 3, 4], [1, 2, 3, 4]),
+    ("transpose", [[1., 2.], [3., 4.]], lambda x: MONADS["+"](x), [1, 2, 3, 4], [[1, 3], [2, 4]]),
+    ("first", [1., 2., 3.], lambda x: MONADS["*"](x), None, [1, 0, 0]),
+    ("first row", [[1., 2.], [3., 4.]], lambda x: MONADS["*"](x), [5, 7], [[5, 7], [0, 0]]),
+    ("amend", [1., 2., 3., 4.], lambda x: DYADS[":="](x, K("[9.0 1 3]")), None, [1, 0, 1, 0]),
+    ("amend in depth", [[1., 2.], [3., 4.]], lambda x: DYADS[":-"](x, K("[9.0 1 0]")), None,
+     [[1, 1], [0, 1]]),
+    ("index in depth", [[1., 2.], [3., 4.]], lambda x: DYADS[":@"](x, K("[1 0]")), None,
+     [[0, 0], [1, 0]]),
+    ("split", [1., 2., 3., 4., 5.], lambda x: DYADS[":#"](2, x), [1, 2, 3, 4, 5], [1, 2, 3, 4, 5]),
+    ("split lengths", [1., 2., 3.], lambda x: DYADS[":#"](K("[1 2]"), x), [1, 2, 3], [1, 2, 3]),
+    ("cut", [1., 2., 3.], lambda x: DYADS[":_"](K("[1]"), x), [1, 2, 3], [1, 2, 3]),
+    ("range", [1., 2., 1.], lambda x: MONADS["?"](x), [3, 5], [3, 5, 0]),
+    ("list", [1., 2.], lambda x: MONADS[","](x), None, [1, 1]),
+    ("take of a matrix", [[1., 2.], [3., 4.]], lambda x: DYADS["#"](3, x), None, [[2, 2], [1, 1]]),
+]
+
+
+@pytest.mark.parametrize("what,data,f,weights,want", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
+def test_torch_gradients_flow_through_the_verbs(torch_backend, what, data, f, weights, want):
+    assert _grad(torch_backend, data, f, weights) == want
+
+
+def test_torch_gradients_flow_through_a_number(torch_backend):
+    torch = torch_backend
+    x = _leaf(torch, [2.0, -3.0])
+    s = DYADS["@"](x, 1)                    # a 0-d tensor: a number with a gradient
+    assert isinstance(s, torch.Tensor) and s.ndim == 0 and s.requires_grad
+    r = DYADS[":^"](3, s)                   # 3 copies of it
+    assert tuple(r.shape) == (3,) and r.requires_grad
+    (r.sum() + MONADS["#"](s) + MONADS[","](s).sum() + DYADS[","](s, s).sum()).backward()
+    assert x.grad.tolist() == [0, 3 - 1 + 1 + 2]
+
+
+def test_torch_amend_with_a_value_that_carries_a_gradient(torch_backend):
+    torch = torch_backend
+    x = _leaf(torch, [1.0, 2.0])
+    v = _leaf(torch, 5.0)
+    r = DYADS[":="](x, make_list([v, 0]))
+    assert write(r) == "[5.0 2.0]"
+    r.sum().backward()
+    assert x.grad.tolist() == [0, 1] and v.grad.item() == 1
+
+
+def test_torch_keeps_the_argument_unchanged_when_amending(torch_backend):
+    x = _leaf(torch_backend, [1.0, 2.0, 3.0])
+    DYADS[":="](x, K("[9.0 0 2]"))
+    DYADS[":-"](x.detach().reshape(3, 1), K("[9.0 0 0]"))
+    assert x.tolist() == [1.0, 2.0, 3.0]

@@ -569,7 +569,8 @@ def take(a, b):
     # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
     start = 0 if n > 0 else size_b + n
     if is_array(b):
-        return b[(backends.current().arange(abs(n)) + start) % size_b]
+        positions = backends.current().arange(abs(n))
+        return b[(positions + start if start else positions) % size_b]
     return _pick(b, [(start + i) % size_b for i in range(abs(n))])
 
 
@@ -593,7 +594,7 @@ def rotate(a, b):
     if k == 0:
         return b
     if is_array(b):
-        return backends.current().roll(b, k)
+        return backends.current().concat((b[-k:], b[:-k]))
     return b[-k:] + b[:-k]
 
 

@@ -1,0 +1,75 @@
+"""Every example program runs, on every backend it is meant for, and prints what it should."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KGPY = os.path.join(ROOT, "kgpy")
+
+try:
+    import torch  # noqa: F401
+    BACKENDS = ["numpy", "torch"]
+except ImportError:
+    BACKENDS = ["numpy"]
+
+
+def run_example(path, backend, cwd=None):
+    proc = subprocess.run([sys.executable, KGPY, "--backend", backend, os.path.join(ROOT, path)],
+                          capture_output=True, text=True, timeout=600, cwd=cwd or ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stdout
+
+
+def test_hello():
+    out = run_example("examples/hello.kg", "numpy")
+    assert "squares of 1..10: [1 4 9 16 25 36 49 64 81 100]" in out
+    assert "fib(20) = 6765" in out
+    assert "primes below 50: [2 3 5 7 11 13 17 19 23 29 31 37 41 43 47]" in out
+    assert "mean of 1..100: 50.5" in out
+
+
+EXPECTED = {
+    "gradient_descent.kg": ["minimum at x = 3.0", "f(x) = 1.0"],
+    "linear_regression.kg": ["w = 2.0", "b = 1.0", "loss < 1e-6: 1"],
+    "neural_network.kg": ["loss went down tenfold: 1"],
+    "second_derivative.kg": ["f'(2)  = 12.0", "f''(2) = 12.0"],
+    "jacobians.kg": ["J of [x*y, x+y] at [2 3]: [[3.0 2.0] [1.0 1.0]]",
+                     ".jacobian({x^2};[1 2]): [[2.0 0.0] [0.0 4.0]]",
+                     "gradient of +/x^2 at [1 2 3]: [2.0 4.0 6.0]"],
+    "adam.kg": ["w = 2.0", "b = 0.0"],
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_autograd_example(name, backend):
+    out = run_example(f"examples/autograd/{name}", backend)
+    for line in EXPECTED[name]:
+        assert line in out.splitlines(), out
+
+
+def test_jacobian_example_hessian():
+    assert "hessian of x^3 at 2: 12.0" in run_example("examples/autograd/jacobians.kg", "torch")
+    # numerically, to a millionth
+    line = [l for l in run_example("examples/autograd/jacobians.kg", "numpy").splitlines()
+            if l.startswith("hessian")][0]
+    assert abs(float(line.split(":")[1]) - 12.0) < 1e-3
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+def test_gradcheck_example():
+    out = run_example("examples/autograd/gradcheck.kg", "torch").splitlines()
+    assert out == ["x^2 at 3: 1", "+/x^2 at [1 2 3]: 1", "sin(x)*exp(x) at 0.5: 1"]
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+def test_compile_export_example(tmp_path):
+    out = run_example("examples/autograd/compile_export.kg", "torch", cwd=tmp_path)
+    lines = out.splitlines()
+    assert lines[0] == "compiled poly(3) = 48.0"
+    assert lines[1] == "exported to poly.pt2"
+    assert "graph():" in out and "aten.pow" in out
+    assert not (tmp_path / "poly.pt2").exists()        # the example deletes its file
