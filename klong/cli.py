@@ -51,7 +51,9 @@ def _run(args):
                 print(write(value))
             return 0
         if args.file is not None:
-            interp.globals[".a"] = list(args.args)
+            words = args.args[1:] if args.args[:1] == ["--"] else list(args.args)
+            interp.globals[".a"] = words
+            interp.globals[".os.argv"] = words
             source = _read_file(args.file)
             if source is None:
                 return 1

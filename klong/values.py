@@ -147,12 +147,23 @@ def key_of(v):
 # The array classes of the backends in use: numpy's always, torch's once that backend loads.
 # The name is rebound then: read it as values.ARRAY_TYPES, never import the name itself.
 ARRAY_TYPES = (np.ndarray,)
+# for each array class, the backend class that knows its element kind and host copy (these
+# must work outside any interpreter too, when a value is printed or compared from Python)
+_ARRAY_BACKENDS = {}
 
 
-def register_array_type(cls):
+def register_array_type(cls, backend_class):
     global ARRAY_TYPES
+    _ARRAY_BACKENDS[cls] = backend_class
     if cls not in ARRAY_TYPES:
         ARRAY_TYPES = ARRAY_TYPES + (cls,)
+
+
+def _backend_class(a):
+    for cls, backend_class in _ARRAY_BACKENDS.items():
+        if isinstance(a, cls):
+            return backend_class
+    raise KlongError("type", f"unknown array type {type(a).__name__}")
 
 
 def is_array(v):
@@ -165,11 +176,11 @@ def array_kind(a):
     if isinstance(a, np.ndarray):
         k = a.dtype.kind
         return "i" if k in "iu" else (k if k in "fb" else "o")
-    return _backends.current().kind(a)
+    return _backend_class(a).kind(a)
 
 
 def _to_host(a):
-    return a if isinstance(a, np.ndarray) else _backends.current().to_host(a)
+    return a if isinstance(a, np.ndarray) else _backend_class(a).to_host(a)
 
 
 def _is_number_array(v):

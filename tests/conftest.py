@@ -1,6 +1,8 @@
 """Shared fixtures for the klong test suite.
 
-`k`      a fresh KlongInterpreter for each test.
+`k`      a fresh KlongInterpreter for each test, once per backend (numpy, and torch when it
+         is installed): every test that uses it runs on both.
+`backend` the name of that backend.
 `kw`     kw(src) runs Klong source in that interpreter and returns the printed (write) form of
          the value, e.g. kw("1+!3") == "[1 2 3]". Printed forms are exact and also check the
          integer/real distinction, so most tests compare them.
@@ -19,9 +21,19 @@ from klong import KlongError, KlongInterpreter  # noqa: E402
 from klong.display import write  # noqa: E402
 
 
+from klong.backends import list_backends  # noqa: E402
+
+BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    return request.param
+
+
 @pytest.fixture
-def k():
-    return KlongInterpreter()
+def k(backend):
+    return KlongInterpreter(backend=backend)
 
 
 @pytest.fixture

@@ -282,8 +282,6 @@ def test_chained_adverbs(kw, src, printed):
     assert kw(src) == printed
 
 
-@pytest.mark.xfail(reason="+/\\x is accepted (gives [0 1 3]) instead of the syntax error "
-                          "'monad expected in chained adverb' (language.md 4.2, 8)", strict=True)
 def test_scan_after_over_is_rejected(kerr):
     assert kerr("+/\\!3").kind == "syntax"
 

@@ -249,8 +249,6 @@ def test_bundled_library_on_path(tmp_path):
     assert r.stdout == "2.5\n"
 
 
-@pytest.mark.xfail(reason="kgpy does not define .os.argv (words after --): "
-                          "'.os.argv is not defined' (system.md A.2 .a, B.5)", strict=True)
 def test_os_argv(tmp_path):
     (tmp_path / "o.kg").write_text(".p(.os.argv)\n")
     r = kgpy("o.kg", "--", "a", "b", "c", cwd=tmp_path)

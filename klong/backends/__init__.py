@@ -17,7 +17,7 @@ def _torch_class():
     except ImportError:
         raise ValueError("the torch backend needs PyTorch: pip install 'klong[torch]'") from None
     from .. import values
-    values.register_array_type(TorchBackend.array_type)
+    values.register_array_type(TorchBackend.array_type, TorchBackend)
     return TorchBackend
 
 

@@ -85,7 +85,8 @@ class TorchBackend(Backend):
     def copy(self, a):
         return a.clone()
 
-    def kind(self, a):
+    @staticmethod
+    def kind(a):
         if a.is_floating_point():
             return "f"
         if a.dtype == torch.bool:
@@ -97,7 +98,8 @@ class TorchBackend(Backend):
     def astype(self, a, kind):
         return a.to(self._dtypes[kind])
 
-    def to_host(self, a):
+    @staticmethod
+    def to_host(a):
         return a.detach().cpu().numpy()
 
     def item(self, a):

@@ -13,6 +13,8 @@ from . import ast
 from .lexer import tokenize
 
 PARAMS = ("x", "y", "z")
+# after the first adverb of a chain the derived verb is a monad: only these can follow
+CHAIN_ADVERBS = {"'", ":~", "\\~", ":*", "\\*"}
 
 
 class _TokenFeed(LarkLexer):
@@ -114,6 +116,9 @@ class _Build(Transformer):
     def _verb(self, children):
         head = children[0]
         adverbs = [str(t) for t in children[1:]]
+        for later, tok in zip(adverbs[1:], children[2:]):
+            if later not in CHAIN_ADVERBS:
+                raise _syntax("monad expected in chained adverb", tok)
         if isinstance(head, Token):
             return ast.Verb(str(head), None, adverbs, line=head.line, column=head.column)
         if isinstance(head, ast.Apply) and not head.is_projection:

@@ -156,6 +156,8 @@ def install(interp, define):
         lexer = Lexer(x)
         try:
             lexer.skip_blanks()
+            if lexer.pos >= len(x):
+                return UNDEFINED             # blank text holds no object
             value = lexer.read_datum()
             lexer.skip_blanks()
         except KlongError:

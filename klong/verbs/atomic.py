@@ -3,7 +3,8 @@
 
 Every verb is built by `atomic_monad` or `atomic_dyad` from
   - an atom function, which knows the verb's meaning on atoms, and
-  - optionally an array function, one vectorised numpy operation on numeric arrays.
+  - optionally an array function, one vectorised operation on numeric arrays of the active
+    backend (`klong.backends.current()`: numpy ndarrays or torch tensors alike).
 The builders do the atomic extension once for all verbs: a non-empty list is mapped over,
 recursively, pairing lists with lists (equal lengths, along the first axis) and an atom with
 every element of a list. `[]` and strings are atoms, never mapped over.
@@ -11,18 +12,24 @@ every element of a list. `[]` and strings are atoms, never mapped over.
 An array function may return None to say "not representable as one array" (a zero divisor
 giving :undefined, a power leaving int64, a mix of integers and reals); the builders then walk
 the elements one by one, which is always correct, only slower.
+
+Arithmetic keeps backend arrays as arrays and never takes values out of them, so that on torch
+the autograd graph survives; a 0-d tensor carrying a gradient is a number (values.is_number)
+and reaches the atom functions as it is, where Python's operators keep it a tensor. Only the
+verbs that make text or characters (Format, Format2, Char) and Floor read values out.
 """
 import math
 import operator
 import re
 
-import numpy as np
-
+from .. import backends, values
 from ..display import format_real
 from ..errors import KlongError
 from ..match import match
-from ..values import (Char, Symbol, UNDEFINED, is_int, is_number, is_real, is_true, items,
-                      length, make_list, scalar)
+from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_number, is_real, is_true,
+                      items, length, make_list, scalar)
+
+B = backends.current        # B() is the active backend
 
 INT64_MIN = -2**63
 INT64_MAX = 2**63 - 1
@@ -30,21 +37,22 @@ INT64_MAX = 2**63 - 1
 
 # ---------------------------------------------------------------- atomic extension
 
+# values.ARRAY_TYPES is read at each call: it grows when the torch backend loads.
+
 def _is_seq(v):
     """A non-empty list: the only value an atomic verb maps over."""
-    t = type(v)
-    if t is np.ndarray:
-        return v.shape[0] > 0
-    return t is list and len(v) > 0
+    if isinstance(v, values.ARRAY_TYPES):
+        return v.ndim > 0 and v.shape[0] > 0
+    return type(v) is list and len(v) > 0
 
 
 def _is_list(v):
-    t = type(v)
-    return t is list or t is np.ndarray
+    return type(v) is list or values.is_array(v)
 
 
 def _numeric_array(v):
-    return type(v) is np.ndarray and v.shape[0] > 0 and v.dtype.kind in "if"
+    return (isinstance(v, values.ARRAY_TYPES) and v.ndim > 0 and v.shape[0] > 0
+            and array_kind(v) in "if")
 
 
 def _array_scalar(v):
@@ -61,14 +69,13 @@ def _too_large():
 def atomic_monad(atom, array=None):
     """A monad applying `atom` to every atom of its argument, keeping the nesting."""
     def verb(a):
-        t = type(a)
-        if t is np.ndarray and a.shape[0]:
-            if array is not None and a.dtype.kind in "if":
+        if isinstance(a, values.ARRAY_TYPES) and a.ndim and a.shape[0]:
+            if array is not None and array_kind(a) in "if":
                 r = array(a)
                 if r is not None:
                     return r
             return make_list([verb(x) for x in items(a)])
-        if t is list and a:
+        if type(a) is list and a:
             return make_list([verb(x) for x in a])
         try:
             return atom(scalar(a))
@@ -80,7 +87,7 @@ def atomic_monad(atom, array=None):
 def atomic_dyad(num, array=None, other=None):
     """A dyad with Klong's atomic extension.
 
-    num(a, b)   the verb on two numbers (Python int/float)
+    num(a, b)   the verb on two numbers (Python int/float, or 0-d arrays carrying gradients)
     other(a, b) the verb on any other pair of atoms; by default a type error
     array(a, b) the verb on a numeric array and an array or number of matching shape, or None
     """
@@ -91,7 +98,8 @@ def atomic_dyad(num, array=None, other=None):
             # Fast path: plain Python numbers (scalar code such as a recursive fib).
             if (ta is int or ta is float) and (tb is int or tb is float):
                 return num(a, b)
-            if array is not None and (ta is np.ndarray or tb is np.ndarray):
+            if array is not None and (isinstance(a, values.ARRAY_TYPES)
+                                      or isinstance(b, values.ARRAY_TYPES)):
                 r = _vector(array, a, b)
                 if r is not None:
                     return r
@@ -120,11 +128,12 @@ def atomic_dyad(num, array=None, other=None):
 
 def _vector(array, a, b):
     """Apply `array` when both operands are numeric arrays (or one is a number), after
-    aligning the arrays along their leading axes; None when that does not apply."""
-    if type(a) is np.ndarray:
+    aligning the arrays along their leading axes; None when that does not apply (0-d arrays
+    are numbers here, left to the atom function)."""
+    if values.is_array(a):
         if not _numeric_array(a):
             return None
-        if type(b) is np.ndarray:
+        if values.is_array(b):
             if not _numeric_array(b):
                 return None
             a, b = _align(a, b)
@@ -137,7 +146,8 @@ def _vector(array, a, b):
 
 def _align(a, b):
     """Klong pairs lists along the FIRST axis ([[1 2] [3 4]]+[10 20] adds 10 to the first row),
-    whereas numpy broadcasts along the last: give the lower-rank array trailing unit axes."""
+    whereas numpy and torch broadcast along the last: give the lower-rank array trailing unit
+    axes."""
     if a.shape == b.shape:
         return a, b
     n = min(a.ndim, b.ndim)
@@ -154,49 +164,94 @@ def _align(a, b):
 
 def _kind(x):
     """'i' for integers, 'f' for reals, of an array or a number."""
-    if type(x) is np.ndarray:
-        return x.dtype.kind
+    if isinstance(x, values.ARRAY_TYPES):
+        return array_kind(x)
     return "i" if is_int(x) else "f"
 
 
 def _absmax(x):
     """The largest magnitude in an integer array or integer, as a Python int."""
-    if type(x) is np.ndarray:
+    if values.is_array(x):
         return max(int(x.max()), -int(x.min()))
     return abs(int(x))
 
 
 def _smallest(x):
-    return x.min() if type(x) is np.ndarray else x
+    return x.min() if values.is_array(x) else x
 
 
 def _largest(x):
-    return x.max() if type(x) is np.ndarray else x
+    return x.max() if values.is_array(x) else x
 
 
 def _any(mask):
-    return bool(np.any(mask))
+    """Whether any element of a boolean array (or a bool) is true."""
+    if isinstance(mask, bool):
+        return mask
+    return B().any(mask)
+
+
+def _and(x, y):
+    """Elementwise and of boolean arrays, either of which may be a plain bool."""
+    if isinstance(x, bool):
+        return y if x else False
+    if isinstance(y, bool):
+        return x if y else False
+    return x & y
+
+
+def _real(x):
+    """x with an integer array made real; numbers are left alone (both libraries combine a
+    Python number with a real array into a real array of that array's precision)."""
+    if isinstance(x, values.ARRAY_TYPES) and array_kind(x) == "i":
+        return B().astype(x, "f")
+    return x
+
+
+def _same_kind(a, b):
+    """a and b, an integer array among them made real when the other operand is real.
+    torch would otherwise combine an int64 tensor and a Python float in float32."""
+    ka, kb = _kind(a), _kind(b)
+    if ka == kb:
+        return a, b
+    return _real(a), _real(b)
+
+
+def _fractional(x):
+    """Whether a real (array or number) differs from its floor, elementwise: nan does, inf
+    does not."""
+    if isinstance(x, values.ARRAY_TYPES):
+        return x != B().floor(x)
+    return x != math.floor(x) if math.isfinite(x) else x != x
+
+
+def _plain(a):
+    """A number as a Python number (a 0-d array, gradient or not, read out), for the verbs
+    that make text or characters."""
+    if isinstance(a, values.ARRAY_TYPES):
+        return B().to_host(a).item()
+    return a
 
 
 def _quiet(fn):
-    """Run an array function with numpy's floating-point warnings off: a real overflow
-    gives inf, as Python arithmetic would, without printing anything."""
+    """Run an array function with floating-point warnings off: a real overflow gives inf,
+    as Python arithmetic would, without printing anything."""
     def quiet(*args):
-        with np.errstate(all="ignore"):
+        with B().quiet():
             return fn(*args)
     return quiet
 
 
 def _arith(op):
-    """Vectorised + - *. Integer results wrap on int64 overflow, as numpy's do: the spec
-    gives this project 64-bit integer arrays, and an exact check (two reductions) would cost
-    as much as the operation itself. Python ints, used for scalars, stay exact."""
-    quiet_op = _quiet(op)
-
+    """Vectorised + - *. Integer results wrap on int64 overflow, as numpy's and torch's do:
+    the spec gives this project 64-bit integer arrays, and an exact check (two reductions)
+    would cost as much as the operation itself. Python ints, used for scalars, stay exact."""
     def array(a, b):
         if _kind(a) == "i" and _kind(b) == "i":
             return op(a, b)          # integer operations never warn
-        return quiet_op(a, b)
+        a, b = _same_kind(a, b)
+        with B().quiet():
+            return op(a, b)
     return array
 
 
@@ -222,7 +277,7 @@ def _divide(a, b):
 def _divide_array(a, b):
     if _any(b == 0):
         return None     # each zero divisor gives :undefined: a mixed list
-    return np.true_divide(a, b, dtype=np.float64)
+    return _real(a) / _real(b)
 
 
 def _int_divide(a, b):
@@ -248,16 +303,23 @@ def _int_array_operands(a, b):
         raise _zero_divisor()
 
 
+def _fmod(a, b):
+    """C remainder (sign of the dividend); torch's fmod wants an array dividend."""
+    if not isinstance(a, values.ARRAY_TYPES):
+        a = B().asarray(a, "i")
+    return B().fmod(a, b)
+
+
 @_quiet
 def _int_divide_array(a, b):
     _int_array_operands(a, b)
-    r = np.fmod(a, b)                # C remainder: sign of the dividend
+    r = _fmod(a, b)
     return (a - r) // b              # exact: a-r is a multiple of b
 
 
 def _remainder_array(a, b):
     _int_array_operands(a, b)
-    return np.fmod(a, b)
+    return _fmod(a, b)
 
 
 def _signed_inf(a, b):
@@ -288,7 +350,7 @@ def _power(a, b):
         if p == 0:                   # a real power that underflowed
             return math.copysign(math.inf, p)
         return 1 / p                 # int/int stays correct for big ints
-    if a < 0 and not b.is_integer():
+    if a < 0 and not _plain(b).is_integer():
         return UNDEFINED             # a complex result
     if a == 0 and b < 0:
         return UNDEFINED
@@ -303,13 +365,13 @@ def _power_array(a, b):
         if _kind(a) == "i":
             if _absmax(a).bit_length() * int(_largest(b)) > 63:
                 return None          # may leave int64: exact Python ints per element
-            return np.power(a, b)
+            return B().power(a, b)
         if _smallest(b) == 0:
             return None              # real^0 is the integer 1: a mixed list
-        return np.power(a, b)
-    if _any((a < 0) & (b != np.floor(b))) or _any((a == 0) & (b < 0)):
+        return B().power(*_same_kind(a, b))
+    if _any(_and(a < 0, _fractional(b))) or _any(_and(a == 0, b < 0)):
         return None                  # :undefined elements
-    return np.power(a, b, dtype=np.float64)
+    return B().power(*_same_kind(a, b))
 
 
 def _max(a, b):
@@ -324,20 +386,22 @@ def _pick(keep_a, a, b):
     """Choose a where keep_a, else b. Max and Min return operands unchanged, so integers and
     reals may not be converted: a choice mixing them is a mixed list (None: walk)."""
     if _kind(a) == _kind(b):
-        return np.where(keep_a, a, b)
-    if keep_a.all():
-        return np.array(np.broadcast_to(a, keep_a.shape))
-    if not keep_a.any():
-        return np.array(np.broadcast_to(b, keep_a.shape))
+        return B().select(keep_a, a, b)
+    if B().all(keep_a):
+        return B().select(keep_a, a, a)      # a, broadcast to the result's shape
+    if not B().any(keep_a):
+        return B().select(keep_a, b, b)
     return None
 
 
 def _max_array(a, b):
-    return _pick(a >= b, a, b)
+    x, y = _same_kind(a, b)          # compare as reals, choose the operands themselves
+    return _pick(x >= y, a, b)
 
 
 def _min_array(a, b):
-    return _pick(a < b, a, b)
+    x, y = _same_kind(a, b)
+    return _pick(x < y, a, b)
 
 
 # ---------------------------------------------------------------- comparisons
@@ -355,7 +419,7 @@ def _comparison(op, num):
         raise KlongError("type", "operands of different kinds")
 
     def array(a, b):
-        return op(a, b).astype(np.int64)
+        return B().astype(op(*_same_kind(a, b)), "i")
 
     return atomic_dyad(num, array, other)
 
@@ -364,6 +428,7 @@ def _comparison(op, num):
 
 def _text(a):
     """The written text of an atom for Format, or UNDEFINED when it has none."""
+    a = _plain(a)
     t = type(a)
     if t is int:
         try:
@@ -384,9 +449,10 @@ def _text(a):
 def _format_array(a):
     if a.ndim != 1:
         return None
-    if a.dtype.kind == "f":
-        return [format_real(x) for x in a.tolist()]
-    return [str(x) for x in a.tolist()]
+    elems = B().to_host(a).tolist()
+    if array_kind(a) == "f":
+        return [format_real(x) for x in elems]
+    return [str(x) for x in elems]
 
 
 def _real_width(a):
@@ -402,6 +468,7 @@ def _real_width(a):
 
 
 def _format2(a, b):
+    a, b = _plain(a), _plain(b)
     if not is_number(a):
         raise KlongError("type", "format width must be a number")
     text = _text(b)
@@ -460,6 +527,7 @@ def _reciprocal(a):
 
 
 def _floor(a):
+    a = _plain(a)                    # the result is an integer: no gradient to keep
     if is_int(a):
         return a
     if not is_real(a):
@@ -469,11 +537,12 @@ def _floor(a):
 
 
 def _floor_array(a):
-    if a.dtype.kind == "i":
+    if array_kind(a) == "i":
         return a
-    if not np.all(np.abs(a) < 1e18):
+    backend = B()
+    if not backend.all(backend.abs(a) < 1e18):
         return None                  # some stay real: a mixed list
-    return np.floor(a).astype(np.int64)
+    return backend.astype(backend.floor(a), "i")
 
 
 def _not(a):
@@ -481,6 +550,7 @@ def _not(a):
 
 
 def _char(a):
+    a = _plain(a)
     if not is_int(a):
         raise KlongError("type", "integer expected")
     if not 0 <= a <= 255:
@@ -489,11 +559,11 @@ def _char(a):
 
 
 def _char_array(a):
-    if a.ndim != 1 or a.dtype.kind != "i":
+    if a.ndim != 1 or array_kind(a) != "i":
         return None
     if a.min() < 0 or a.max() > 255:
         raise KlongError("range", "character code out of range")
-    return [Char(chr(c)) for c in a.tolist()]
+    return [Char(chr(c)) for c in B().to_host(a).tolist()]
 
 
 def _match(a, b):
@@ -503,18 +573,18 @@ def _match(a, b):
 # ---------------------------------------------------------------- the tables
 
 MONADS = {
-    "-": atomic_monad(_negate, np.negative),
+    "-": atomic_monad(_negate, operator.neg),
     "%": atomic_monad(_reciprocal, lambda a: _divide_array(1, a)),
     "_": atomic_monad(_floor, _floor_array),
-    "~": atomic_monad(_not, lambda a: (a == 0).astype(np.int64)),
+    "~": atomic_monad(_not, lambda a: B().astype(a == 0, "i")),
     ":#": atomic_monad(_char, _char_array),
     "$": atomic_monad(_text, _format_array),
 }
 
 DYADS = {
-    "+": atomic_dyad(operator.add, _arith(np.add)),
-    "-": atomic_dyad(operator.sub, _arith(np.subtract)),
-    "*": atomic_dyad(operator.mul, _arith(np.multiply)),
+    "+": atomic_dyad(operator.add, _arith(operator.add)),
+    "-": atomic_dyad(operator.sub, _arith(operator.sub)),
+    "*": atomic_dyad(operator.mul, _arith(operator.mul)),
     "%": atomic_dyad(_divide, _divide_array),
     ":%": atomic_dyad(_int_divide, _int_divide_array),
     "!": atomic_dyad(_remainder, _remainder_array),
