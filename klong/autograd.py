@@ -64,23 +64,32 @@ def _step(backend):
 
 # ------------------------------------------------------------------ numeric differentiation
 
+def _nudged(x, i, offset):
+    """x with its i-th element (in row-major order) moved by offset."""
+    q = x.reshape(-1).copy()
+    q[i] += offset
+    return q.reshape(x.shape)
+
+
+def _central(g, x, h):
+    """Central differences of g (host array to host array) at x: one column per element of
+    x, each (g(x + h e_i) - g(x - h e_i)) / 2h."""
+    return [(g(_nudged(x, i, h)) - g(_nudged(x, i, -h))) / (2 * h) for i in range(x.size)]
+
+
+def _stacked(columns, out_shape, x):
+    """Columns d g / d x_i arranged as an array of shape out_shape + x.shape."""
+    if not columns:
+        return np.zeros(out_shape + x.shape)
+    return np.stack(columns, axis=-1).reshape(out_shape + x.shape)
+
+
 def numeric_jacobian(fn, p, backend):
     """Central differences of fn (a Python function of a Klong value) at p: an array of
     shape (shape of fn(p)) + (shape of p)."""
     x = _host_point(p)
-    h = _step(backend)
-    base = _host_result(fn(_to_value(x, backend)))
-    flat = x.reshape(-1)
-    columns = []
-    for i in range(flat.size):
-        up, down = flat.copy(), flat.copy()
-        up[i] += h
-        down[i] -= h
-        f_up = _host_result(fn(_to_value(up.reshape(x.shape), backend)))
-        f_down = _host_result(fn(_to_value(down.reshape(x.shape), backend)))
-        columns.append((f_up - f_down) / (2 * h))
-    jac = np.stack(columns, axis=-1) if columns else np.zeros(base.shape + (0,))
-    return jac.reshape(base.shape + x.shape)
+    g = lambda q: _host_result(fn(_to_value(q, backend)))
+    return _stacked(_central(g, x, _step(backend)), g(x).shape, x)
 
 
 def numeric_gradient(fn, p, backend, accurate=False):
@@ -89,22 +98,16 @@ def numeric_gradient(fn, p, backend, accurate=False):
     step scaled to the point (error O(h^4)), accurate enough to be differentiated again,
     which is what `:>` uses on numpy."""
     x = _host_point(p)
-    _loss_number(fn(_to_value(x, backend)))          # a scalar loss, or a clear error
-    flat = x.reshape(-1)
-    grad = np.empty_like(flat)
-
-    def at(i, offset):
-        q = flat.copy()
-        q[i] += offset
-        return _loss_number(fn(_to_value(q.reshape(x.shape), backend)))
-
-    for i in range(flat.size):
-        if accurate:
-            h = 1e-3 * max(1.0, abs(flat[i]))
-            grad[i] = (8 * (at(i, h) - at(i, -h)) - (at(i, 2 * h) - at(i, -2 * h))) / (12 * h)
-        else:
-            h = _step(backend)
-            grad[i] = (at(i, h) - at(i, -h)) / (2 * h)
+    loss = lambda q: _loss_number(fn(_to_value(q, backend)))
+    loss(x)                                           # a scalar loss, or a clear error
+    if not accurate:
+        grad = np.array(_central(loss, x, _step(backend)))
+    else:
+        grad = np.empty(x.size)
+        for i in range(x.size):
+            h = 1e-3 * max(1.0, abs(x.reshape(-1)[i]))
+            grad[i] = (8 * (loss(_nudged(x, i, h)) - loss(_nudged(x, i, -h)))
+                       - (loss(_nudged(x, i, 2 * h)) - loss(_nudged(x, i, -2 * h)))) / (12 * h)
     return _to_value(grad.reshape(x.shape), backend)
 
 
@@ -330,18 +333,10 @@ class Differentiation:
         fn = self._caller(f)
         if self.exact:
             return self._jacobian(lambda x: torch_gradient(fn, x, self.backend), p)
-        h = 1e-4
         x = _host_point(p)
         grad = lambda q: _host_point(numeric_gradient(fn, _to_value(q, self.backend),
                                                       self.backend, accurate=True))
-        flat = x.reshape(-1)
-        cols = []
-        for i in range(flat.size):
-            up, down = flat.copy(), flat.copy()
-            up[i] += h
-            down[i] -= h
-            cols.append((grad(up.reshape(x.shape)) - grad(down.reshape(x.shape))) / (2 * h))
-        hess = np.stack(cols, axis=-1).reshape(x.shape + x.shape) if cols else np.zeros((0, 0))
+        hess = _stacked(_central(grad, x, 1e-4), x.shape, x)
         return float(hess) if hess.ndim == 0 else self.backend.from_host(hess)
 
     def gradcheck(self, f, p):

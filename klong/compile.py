@@ -336,14 +336,7 @@ class Compiler:
                     raise e.located(line, column, None)
             return run_dynamic
 
-        def run(fr):
-            b = right(fr)
-            a = left(fr)
-            try:
-                return f(a, b)
-            except KlongError as e:
-                raise e.located(line, column, None)
-        return run
+        return _dyad(f, left, right, line, column)
 
     def _global_name(self, node):
         """The global a bare variable name refers to, or None (for variable mode)."""
@@ -368,15 +361,7 @@ class Compiler:
             action = lambda p, f: diff.numeric(p, f, name)
         else:
             action = diff.jacobian
-
-        def run(fr):
-            b = right(fr)
-            a = left(fr)
-            try:
-                return action(a, b)
-            except KlongError as e:
-                raise e.located(line, column, None)
-        return run
+        return _dyad(action, left, right, line, column)
 
     def assignment(self, node):
         name = node.left.name
@@ -406,6 +391,18 @@ class Compiler:
                 g[k] = v
             return v
         return set_global
+
+
+def _dyad(f, left, right, line, column):
+    """The closure applying the dyad f: right operand first, then left (language.md 3.3)."""
+    def run(fr):
+        b = right(fr)
+        a = left(fr)
+        try:
+            return f(a, b)
+        except KlongError as e:
+            raise e.located(line, column, None)
+    return run
 
 
 def on_backend(value, backend):
