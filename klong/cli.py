@@ -102,10 +102,11 @@ def _read_file(path):
 
 
 def interactive(interp, debug=False):
-    """Read lines, evaluate each complete chunk, print its value. Uses the full REPL on a
-    terminal when it is available; otherwise (piped input) a plain loop without prompts.
+    """Read lines, evaluate each complete chunk, print its value. Uses the full REPL
+    (repl.py) on a terminal when prompt_toolkit is available; otherwise (piped input) a
+    plain loop without prompts. Both understand the ]-commands of replcommands.py.
     Returns the exit status: 1 if piped input had an error, else 0."""
-    if sys.stdin.isatty():
+    if sys.stdin.isatty() and sys.stdout.isatty():
         try:
             from .repl import run_repl
         except ImportError:
@@ -116,28 +117,19 @@ def interactive(interp, debug=False):
 
 
 def _plain_loop(interp, debug, prompt):
-    failed = False
-    pending = ""
+    from .replcommands import Session
+    session = Session(interp, debug)
     while True:
         if prompt:
-            sys.stdout.write(PROMPT if not pending else "")
+            sys.stdout.write(PROMPT if not session.pending else "")
             sys.stdout.flush()
         line = sys.stdin.readline()
         if not line:
             break
-        line = line.rstrip("\n")
-        if interp.pending_comment is not None:
-            if line.startswith(interp.pending_comment):
-                interp.pending_comment = None
-            continue
-        text = pending + line if not pending else pending + "\n" + line
-        if interp.needs_more(text):
-            pending = text
-            continue
-        pending = ""
-        if evaluate_and_print(interp, text, debug) is _FAILED:
-            failed = True
-    return 1 if failed and not prompt else 0
+        if not session.feed(line.rstrip("\n")):
+            return 0                    # ]q: like .x(0)
+    session.finish()
+    return 1 if session.failed and not prompt else 0
 
 
 def evaluate_and_print(interp, text, debug=False):

@@ -256,9 +256,6 @@ def test_os_argv(tmp_path):
     assert r.stdout == "[a b c]\n"
 
 
-@pytest.mark.xfail(reason="REPL commands are not recognised in piped input: ']q' is a syntax "
-                          "error ('unexpected closing bracket') instead of quitting "
-                          "(language.md 9.1, system.md B.5 REPL commands)", strict=True)
 def test_piped_quit_command():
     r = kgpy(stdin="1\n]q\n2\n")
     assert r.stdout == "1\n"
