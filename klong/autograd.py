@@ -206,6 +206,8 @@ class Differentiation:
     def _caller(self, f):
         if not isinstance(f, Function):
             raise KlongError("type", "a function is needed to differentiate")
+        if f.arity == 0:                       # a constant: its gradient is zero
+            return lambda x: call_value(f, [])
         return lambda x: call_value(f, [x])
 
     def _with_variable(self, f, name):

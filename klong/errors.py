@@ -13,6 +13,7 @@ class KlongError(Exception):
         self.line = line
         self.column = column
         self.source_line = source_line
+        self.filename = None
 
     def __str__(self):
         return f"{self.kind} error: {self.message}"
@@ -27,6 +28,7 @@ class KlongError(Exception):
         """The text shown to a person: one line, plus for syntax errors the source line
         and a caret under the column."""
         where = ""
+        filename = self.filename or filename
         if filename:
             where = f"{filename}:{self.line}: " if self.line else f"{filename}: "
         head = f"{where}{self}"

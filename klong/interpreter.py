@@ -92,7 +92,12 @@ class KlongInterpreter:
         """Run source text chunk by chunk (a chunk is a top-level line together with the
         lines that continue an open bracket or string); returns the last value."""
         with backends.using(self.backend):
-            return self._run_lines(source.split("\n"), filename)
+            try:
+                return self._run_lines(source.split("\n"), filename)
+            except KlongError as e:
+                if filename and e.filename is None:
+                    e.filename = filename
+                raise
 
     def _run_lines(self, lines, filename):
         result = None

@@ -1,5 +1,6 @@
 """Conversion of values between Python and Klong (system.md B.3)."""
 import inspect
+import warnings
 
 import numpy as np
 
@@ -25,12 +26,20 @@ class PyFunction(Function):
             raise KlongError("arity", f"wrong arity: Python function of {expected} called with {len(args)}")
         py_args = [to_python(a) for a in args]
         kwargs = {"klong": self.interp} if self.wants_klong else {}
+        tracked = any(getattr(a, "requires_grad", False) for a in py_args)
         try:
-            result = self.fn(*py_args, **kwargs)
+            with warnings.catch_warnings():
+                if tracked:      # torch warns when such code turns a tracked tensor into a float
+                    warnings.simplefilter("ignore")
+                result = self.fn(*py_args, **kwargs)
         except KlongError:
             raise
         except Exception as e:
             raise KlongError("python", f"{type(e).__name__}: {e}") from e
+        if tracked and not getattr(result, "requires_grad", False):
+            raise KlongError("type", "autograd chain broken: a Python function returned a value "
+                                     "without a gradient; use .bkf functions inside "
+                                     "differentiated code")
         return to_klong(result, self.interp)
 
 
