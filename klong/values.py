@@ -26,38 +26,35 @@ from . import backends as _backends
 from .errors import KlongError
 
 
-class Char(str):
-    """A character. Distinct from a one-character string under == and hashing."""
+class _TaggedText(str):
+    """Text that Python code can use as a str, but that equals and hashes only as its own
+    kind: a character is not the one-character string, a symbol not the string of its name."""
     __slots__ = ()
+    prefix = ""
 
     def __eq__(self, other):
-        return type(other) is Char and str.__eq__(self, other)
+        return type(other) is type(self) and str.__eq__(self, other)
 
     def __ne__(self, other):
         return not self.__eq__(other)
 
     def __hash__(self):
-        return hash(("char", str(self)))
+        return hash((self.prefix, str(self)))
 
     def __repr__(self):
-        return "0c" + str(self)
+        return self.prefix + str(self)
 
 
-class Symbol(str):
+class Char(_TaggedText):
+    """A character (one-character text)."""
+    __slots__ = ()
+    prefix = "0c"
+
+
+class Symbol(_TaggedText):
     """A symbol, holding its name without the colon."""
     __slots__ = ()
-
-    def __eq__(self, other):
-        return type(other) is Symbol and str.__eq__(self, other)
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        return hash(("sym", str(self)))
-
-    def __repr__(self):
-        return ":" + str(self)
+    prefix = ":"
 
 
 class _Singleton:
