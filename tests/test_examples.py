@@ -73,3 +73,41 @@ def test_compile_export_example(tmp_path):
     assert lines[1] == "exported to poly.pt2"
     assert "graph():" in out and "aten.pow" in out
     assert not (tmp_path / "poly.pt2").exists()        # the example deletes its file
+
+
+TOUR = """14
+11
+8
+31
+[1 1 2 3 4 5 6 9]
+[3 1 4 5 9 2 6]
+[9 1 16 1 25 81 4 36]
+144
+5.0
+[0 1 4 9 16]
+[0 1 3 6 10 15]
+[3 5 7]
+1.41421356237309
+[13 23 33]
+[-1 0 1]
+dlrow ,olleh
+[4 8]
+12
+5
+3
+3628800
+"""
+
+PROGRAMS = {
+    "tour.kg": TOUR,
+    "wordfreq.kg": "words: 11\ndistinct: 8\nmost frequent: [the fox]\ntheir counts: [3 2]\n",
+    "matrix.kg": ("m:        [[1 2] [3 4]]\nm^T:      [[1 3] [2 4]]\nm*m:      [[7 10] [15 22]]\n"
+                  "identity: [[1 0 0] [0 1 0] [0 0 1]]\nm^5:      [[1069 1558] [2337 3406]]\n"
+                  "trace:    5\n"),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_language_examples(name, backend):
+    assert run_example(f"examples/{name}", backend) == PROGRAMS[name]
