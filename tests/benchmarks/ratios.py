@@ -2,7 +2,7 @@
 
     python3 tests/benchmarks/ratios.py [--check] [--json FILE] [extra pytest args]
 
-Runs ``tests/benchmarks/bench_core.py`` through pytest with
+Runs ``tests/benchmarks/bench_core.py`` and ``bench_autograd.py`` through pytest with
 ``--benchmark-only --benchmark-json`` (to a temporary file unless --json is
 given), pairs each group's Klong test with its pure-Python/numpy baseline and
 prints: workload, Klong median, baseline median, ratio, and for the workloads
@@ -26,6 +26,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BENCH_FILE = os.path.join(HERE, "bench_core.py")
+BENCH_FILES = [BENCH_FILE, os.path.join(HERE, "bench_autograd.py")]
 
 # Order of the table, Klong source shown, and the issue's limits
 # (Klong median / baseline median must be at most this).
@@ -36,6 +37,11 @@ ROWS = [
     ("while_count", "{x<10000}{x+1}:~0", None),
     ("sum_squares", "+/a*a  (a::!1000000)", 1.5),
     ("each_cond", "{:[x!2;x;0]}'!100000", None),
+    ("grad_100k", "f:>v  (torch, f::{+/x^2}, 1e5 reals)", 3.0),
+    ("descent_200_torch", "200 x p::p-0.1*f:>p  (torch)", None),
+    ("descent_200_numpy", "200 x p::p-0.1*f:>p  (numpy)", None),
+    ("jacobian_50_torch", "v\u2202{x*+/x}  (torch, 50 reals)", None),
+    ("jacobian_50_numpy", "v\u2202{x*+/x}  (numpy, 50 reals)", None),
 ]
 
 
@@ -43,7 +49,7 @@ def run_pytest(json_path, extra):
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"]
                                 if env.get("PYTHONPATH") else "")
-    cmd = [sys.executable, "-m", "pytest", BENCH_FILE, "--benchmark-only",
+    cmd = [sys.executable, "-m", "pytest", *BENCH_FILES, "--benchmark-only",
            "--benchmark-json=" + json_path, "-q", "-p", "no:cacheprovider",
            *extra]
     proc = subprocess.run(cmd, cwd=ROOT, env=env,

@@ -1,0 +1,209 @@
+"""Differentiation benchmarks (pytest-benchmark), Klong beside raw torch / numpy.
+
+Not part of the default test run. Run explicitly:
+
+    python3 -m pytest tests/benchmarks/bench_autograd.py --benchmark-only
+
+Conventions as in bench_core.py: each group holds one Klong test (name ending in
+``_klong``) and one baseline doing the same work directly, so ``ratios.py`` can pair them;
+setup happens outside the timed part; every test body runs on a fresh thread's stack.
+
+Groups:
+
+* ``grad_100k``: ``f:>v`` for ``f::{+/x^2}`` at 100,000 reals on torch, beside
+  ``torch.autograd.grad`` of ``(x**2).sum()``. The limit is 3x.
+* ``descent_200_torch`` / ``descent_200_numpy``: 200 steps of scalar gradient descent on
+  ``f::{((x-3)^2)+1}`` (``p::p-0.1*f:>p``), beside the same loop in raw torch autograd,
+  and beside a Python loop with a central difference for numpy.
+* ``jacobian_50_torch`` / ``jacobian_50_numpy``: ``v∂{x*+/x}`` at 50 reals, beside
+  ``torch.autograd.functional.jacobian`` and a numpy central-difference Jacobian.
+"""
+import functools
+import threading
+
+import numpy as np
+import pytest
+
+from klong import KlongInterpreter
+from klong.backends import list_backends
+
+torch = pytest.importorskip("torch") if "torch" in list_backends() else None
+needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
+
+N_GRAD = 100000
+STEPS = 200
+N_JAC = 50
+
+# Workload name -> (Klong setup, Klong expression). ratios.py may import this table.
+WORKLOADS = {
+    "grad_100k": ("f::{+/x^2};v::1.0*!100000", "f:>v"),
+    "descent_200": ("f::{((x-3)^2)+1}", "p::0.0;{x;p::p-0.1*f:>p}'!200;p"),
+    "jacobian_50": ("g::{x*+/x};v::1.0*!50", "v∂g"),
+}
+
+
+def on_fresh_stack(fn):
+    """Run the test body (timing included) on a new thread, as bench_core.py does, so the
+    timed code starts near the bottom of a fresh frame stack."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        failure = []
+
+        def target():
+            try:
+                fn(*args, **kwargs)
+            except BaseException as exc:      # re-raised in the test's thread
+                failure.append(exc)
+
+        worker = threading.Thread(target=target, name="bench-" + fn.__name__)
+        worker.start()
+        worker.join()
+        if failure:
+            raise failure[0]
+    return wrapper
+
+
+def _klong(backend, name):
+    setup, src = WORKLOADS[name]
+    k = KlongInterpreter(backend=backend)
+    k(setup)
+    k(src)                                    # warm-up: parse cache, lazy imports
+    return k, src
+
+
+# ------------------------------------------------------------ 1. f:>v, 100,000 reals
+
+def _raw_grad(v):
+    x = v.detach().clone().requires_grad_(True)
+    (g,) = torch.autograd.grad((x ** 2).sum(), x)
+    return g
+
+
+@needs_torch
+@pytest.mark.benchmark(group="grad_100k")
+@on_fresh_stack
+def test_grad_100k_klong(benchmark):
+    k, src = _klong("torch", "grad_100k")
+    benchmark.extra_info["klong"] = src
+    g = benchmark(k, src)
+    assert isinstance(g, torch.Tensor) and g.shape == (N_GRAD,)
+    assert float(g[-1]) == 2.0 * (N_GRAD - 1)
+
+
+@needs_torch
+@pytest.mark.benchmark(group="grad_100k")
+@on_fresh_stack
+def test_grad_100k_torch(benchmark):
+    v = torch.arange(N_GRAD, dtype=torch.float64)
+    _raw_grad(v)
+    g = benchmark(_raw_grad, v)
+    assert float(g[-1]) == 2.0 * (N_GRAD - 1)
+
+
+# ------------------------------------------------------------ 2. 200 steps of descent
+
+def _raw_descent():
+    p = torch.tensor(0.0, dtype=torch.float64)
+    for _ in range(STEPS):
+        x = p.detach().requires_grad_(True)
+        (g,) = torch.autograd.grad((x - 3) ** 2 + 1, x)
+        p = p - 0.1 * g
+    return p.item()
+
+
+def _numeric_descent():
+    def f(x):
+        return (x - 3) ** 2 + 1
+    p, h = 0.0, 1e-6
+    for _ in range(STEPS):
+        p = p - 0.1 * (f(p + h) - f(p - h)) / (2 * h)
+    return p
+
+
+@needs_torch
+@pytest.mark.benchmark(group="descent_200_torch")
+@on_fresh_stack
+def test_descent_200_torch_klong(benchmark):
+    k, src = _klong("torch", "descent_200")
+    benchmark.extra_info["klong"] = src
+    p = benchmark.pedantic(k, args=(src,), rounds=10, iterations=1, warmup_rounds=0)
+    assert abs(p - 3.0) < 1e-9
+
+
+@needs_torch
+@pytest.mark.benchmark(group="descent_200_torch")
+@on_fresh_stack
+def test_descent_200_torch_baseline(benchmark):
+    p = benchmark(_raw_descent)
+    assert abs(p - 3.0) < 1e-9
+
+
+@pytest.mark.benchmark(group="descent_200_numpy")
+@on_fresh_stack
+def test_descent_200_numpy_klong(benchmark):
+    k, src = _klong("numpy", "descent_200")
+    benchmark.extra_info["klong"] = src
+    p = benchmark.pedantic(k, args=(src,), rounds=10, iterations=1, warmup_rounds=0)
+    assert abs(p - 3.0) < 1e-6
+
+
+@pytest.mark.benchmark(group="descent_200_numpy")
+@on_fresh_stack
+def test_descent_200_numpy_python(benchmark):
+    p = benchmark(_numeric_descent)
+    assert abs(p - 3.0) < 1e-6
+
+
+# ------------------------------------------------------------ 3. Jacobian, 50 elements
+
+def _jacobian_want():
+    v = np.arange(N_JAC, dtype=np.float64)
+    return np.eye(N_JAC) * v.sum() + v[:, None]      # d(x_i * sum x)/dx_j
+
+
+def _numeric_jacobian(v):
+    h = 1e-6
+    cols = []
+    for j in range(v.size):
+        up, down = v.copy(), v.copy()
+        up[j] += h
+        down[j] -= h
+        cols.append((up * up.sum() - down * down.sum()) / (2 * h))
+    return np.stack(cols, axis=-1)
+
+
+@needs_torch
+@pytest.mark.benchmark(group="jacobian_50_torch")
+@on_fresh_stack
+def test_jacobian_50_torch_klong(benchmark):
+    k, src = _klong("torch", "jacobian_50")
+    benchmark.extra_info["klong"] = src
+    j = benchmark(k, src)
+    assert np.allclose(j.numpy(), _jacobian_want(), rtol=0, atol=1e-12)
+
+
+@needs_torch
+@pytest.mark.benchmark(group="jacobian_50_torch")
+@on_fresh_stack
+def test_jacobian_50_torch_baseline(benchmark):
+    v = torch.arange(N_JAC, dtype=torch.float64)
+    fn = torch.autograd.functional.jacobian
+    j = benchmark(fn, lambda x: x * x.sum(), v)
+    assert np.allclose(j.numpy(), _jacobian_want(), rtol=0, atol=1e-12)
+
+
+@pytest.mark.benchmark(group="jacobian_50_numpy")
+@on_fresh_stack
+def test_jacobian_50_numpy_klong(benchmark):
+    k, src = _klong("numpy", "jacobian_50")
+    benchmark.extra_info["klong"] = src
+    j = benchmark(k, src)
+    assert np.allclose(j, _jacobian_want(), rtol=0, atol=1e-4)
+
+
+@pytest.mark.benchmark(group="jacobian_50_numpy")
+@on_fresh_stack
+def test_jacobian_50_numpy_python(benchmark):
+    v = np.arange(N_JAC, dtype=np.float64)
+    j = benchmark(_numeric_jacobian, v)
+    assert np.allclose(j, _jacobian_want(), rtol=0, atol=1e-4)

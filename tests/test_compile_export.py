@@ -1,0 +1,226 @@
+"""torch.compile and torch.export from Klong (system.md B.2): .compile .compilex .cmodes
+.export. They need the torch backend; on numpy each is an error. Most tests compile with
+the "eager" compiler backend to stay fast; one test uses the default (inductor)."""
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from klong import KlongError, KlongInterpreter
+from klong.backends import list_backends
+
+HAS_TORCH = "torch" in list_backends()
+needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
+HAS_CXX = any(shutil.which(c) for c in ("c++", "g++", "clang++"))
+
+EAGER = ':{["backend" "eager"]}'
+
+
+@pytest.fixture
+def kt():
+    if not HAS_TORCH:
+        pytest.skip("torch is not installed")
+    return KlongInterpreter(backend="torch")
+
+
+@pytest.fixture
+def kn():
+    return KlongInterpreter(backend="numpy")
+
+
+def host(v):
+    if hasattr(v, "detach"):
+        v = v.detach().cpu().numpy()
+    return np.asarray(v, dtype=np.float64)
+
+
+# ------------------------------------------------------------------ numpy backend refuses
+
+@pytest.mark.parametrize("src", [
+    ".compile({x^2};3.0)",
+    '.compilex({x^2};3.0;:{["backend" "eager"]})',
+    ".cmodes()",
+    '.export({x^2};3.0;"never.pt2")',
+])
+def test_numpy_backend_refuses(kn, in_tmp, src):
+    with pytest.raises(KlongError) as info:
+        kn(src)
+    assert "torch" in str(info.value)
+    assert not os.path.exists(in_tmp / "never.pt2")
+
+
+# ------------------------------------------------------------------ .compile / .compilex
+
+@needs_torch
+@pytest.mark.skipif(not HAS_CXX, reason="the inductor backend needs a C++ compiler")
+def test_compile_default_inductor(kt):
+    assert kt("cf::.compile({x^2};3.0);cf(5.0)") == 25.0
+    assert kt("cf(3)") == 9.0
+    assert kt("cf(-1.5)") == 2.25
+
+
+@needs_torch
+def test_compilex_spec_example(kt):
+    assert kt(f"cf::.compilex({{x^2}};3.0;{EAGER});cf(5.0)") == 25.0
+
+
+@needs_torch
+@pytest.mark.parametrize("fn, example, points", [
+    ("{x^2}", "3.0", ["5.0", "-2", "0.5"]),
+    ("{(x^3)+(2*x^2)+x}", "2.0", ["3.0", "-1.5", "0"]),
+    ("{+/x^2}", "[1.0 2.0]", ["[3.0 4.0]", "[1 2]"]),
+    ("{x*2}", "[1.0 2.0]", ["[3 4]", "[0.5 -1.0]"]),
+    ("{x,x}", "[1.0]", ["[1.0 2.0]"]),
+    ("{(|x)-x}", "[1.0 2.0 4.0]", ["[1.0 2.0 4.0]"]),
+])
+def test_compiled_function_agrees_with_klong(kt, fn, example, points):
+    kt(f"f::{fn};cf::.compilex(f;{example};{EAGER})")
+    for p in points:
+        want = host(kt.run(f"f({p})"))
+        got = kt.run(f"cf({p})")
+        assert np.array_equal(host(got), want), f"cf({p})"
+
+
+@needs_torch
+def test_compiled_results_are_real_and_not_tracking(kt):
+    import torch
+    v = kt.run(f"cc::.compilex({{x*2}};[1.0 2.0];{EAGER});cc([3 4])")
+    assert isinstance(v, torch.Tensor)
+    assert v.dtype == torch.float64 and not v.requires_grad
+    assert v.tolist() == [6.0, 8.0]
+    s = kt.run("cs::.compilex({x^2};3.0;" + EAGER + ");cs(2)")
+    assert s == 4.0 and isinstance(s, float)
+
+
+@needs_torch
+def test_compiled_function_with_adverbs(kt):
+    kt(f"cf::.compilex({{+/x^2}};[1.0 2.0];{EAGER})")
+    assert host(kt("cf'[[1.0 2.0] [3.0 4.0]]")).tolist() == [5.0, 25.0]
+
+
+@needs_torch
+@pytest.mark.xfail(strict=True, reason=(
+    "system.md B.3/B.4: a Klong function read from Python is a callable that runs the Klong "
+    "function. The Builtin made by .compile has no `backend` attribute, so Function.__call__ "
+    "runs it on the numpy backend: kt['cf']([3.0, 4.0]) hands a numpy array to the compiled "
+    "torch function and raises a raw TypeError (as_tensor(): argument 'dtype' must be "
+    "torch.dtype) instead of returning 25.0"))
+def test_compiled_function_called_from_python(kt):
+    kt(f"cf::.compilex({{+/x^2}};[1.0 2.0];{EAGER})")
+    assert kt["cf"]([3.0, 4.0]) == 25.0
+
+
+@needs_torch
+@pytest.mark.parametrize("opts", [
+    ':{["backend" "aot_eager"]}',
+    ':{["backend" "eager"] ["fullgraph" 1]}',
+    ':{["backend" "eager"] ["dynamic" 1]}',
+    ':{["backend" "eager"] ["dynamic" 0]}',
+    ':{["backend" "eager"] ["mode" "max-autotune"]}',
+    ':{["backend" "eager"] ["mode" "reduce-overhead"]}',
+    ':{["backend" "eager"] ["mode" "default"] ["unknown" 1]}',
+])
+def test_compilex_options(kt, opts):
+    assert kt(f"cf::.compilex({{+/x^2}};[1.0 2.0];{opts});cf([3.0 4.0])") == 25.0
+
+
+@needs_torch
+def test_compilex_branching_function(kt):
+    kt(f"ca::.compilex({{:[x>0;x;-x]}};2.0;{EAGER})")
+    assert kt("ca(-3.0)") == 3.0 and kt("ca(3.0)") == 3.0
+
+
+@needs_torch
+@pytest.mark.parametrize("src", [
+    '.compilex({x^2};3.0;:{["mode" "bogus"]})',
+    '.compilex({x^2};3.0;:{["backend" "nosuchcompiler"]})',
+    '.compilex({:[x>0;x;-x]};2.0;:{["backend" "eager"] ["fullgraph" 1]})',
+    '.compilex(3;3.0;:{["backend" "eager"]})',
+    '.compilex({x};"abc";:{["backend" "eager"]})',
+    ".compile(3;3.0)",
+])
+def test_compile_errors(kt, src):
+    with pytest.raises(KlongError):
+        kt(src)
+
+
+# ------------------------------------------------------------------ .cmodes
+
+@needs_torch
+def test_cmodes_contents(kt):
+    modes = kt(".cmodes()")
+    assert set(modes) == {"modes", "backends", "recommendations"}
+    assert set(modes["modes"]) == {"default", "reduce-overhead", "max-autotune"}
+    assert set(modes["backends"]) == {"inductor", "eager", "aot_eager", "cudagraphs"}
+    assert all(isinstance(v, str) and v for v in modes["modes"].values())
+    assert all(isinstance(v, str) and v for v in modes["backends"].values())
+    assert modes["recommendations"] == {
+        "development": {"mode": "reduce-overhead", "backend": "inductor"},
+        "production": {"mode": "max-autotune", "backend": "inductor"},
+        "debugging": {"mode": "default", "backend": "eager"},
+        "gpu_inference": {"mode": "max-autotune", "backend": "cudagraphs"},
+    }
+
+
+@needs_torch
+def test_cmodes_spec_example(kt):
+    from klong.display import write
+    v = kt.run('((.cmodes())?"recommendations")?"debugging"')
+    assert write(v) == ':{["mode" "default"] ["backend" "eager"]}'
+
+
+# ------------------------------------------------------------------ .export
+
+@needs_torch
+def test_export_writes_a_loadable_program(kt, tmp_path):
+    import torch
+    path = tmp_path / "model.pt2"
+    kt("poly::{(x^3)+(2*x^2)+x}")
+    info = kt(f'info::.export(poly;2.0;"{path}")')
+    assert set(info) >= {"compiled_fn", "export_path", "graph", "mode", "backend"}
+    assert "export_error" not in info
+    assert info["export_path"] == str(path)
+    assert info["mode"] == "default" and info["backend"] == "inductor"
+    assert isinstance(info["graph"], str) and "placeholder" in info["graph"]
+    assert path.exists()
+    module = torch.export.load(str(path)).module()
+    for x in (2.0, 3.0, -1.5, 0.0):
+        want = kt(f"poly({x})")
+        got = module(torch.tensor(x, dtype=torch.float64))
+        assert abs(got.item() - want) < 1e-12
+    assert kt('g::info?"compiled_fn";g(3.0)') == 48.0
+
+
+@needs_torch
+def test_export_vector_function(kt, tmp_path):
+    import torch
+    path = tmp_path / "vec.pt2"
+    kt(f'f::{{+/(x^2)-x}};info::.export(f;[1.0 2.0 3.0];"{path}")')
+    module = torch.export.load(str(path)).module()
+    for point in ([1.0, 2.0, 3.0], [0.5, -1.0, 4.0]):
+        src = "[" + " ".join(repr(v) for v in point) + "]"
+        want = kt(f"f({src})")
+        got = module(torch.tensor(point, dtype=torch.float64))
+        assert abs(got.item() - want) < 1e-12
+    vec = tmp_path / "elementwise.pt2"
+    kt(f'h::{{x*x+1}};.export(h;[1.0 2.0];"{vec}")')
+    out = torch.export.load(str(vec)).module()(torch.tensor([3.0, 4.0], dtype=torch.float64))
+    assert out.tolist() == host(kt("h([3.0 4.0])")).tolist() == [12.0, 20.0]
+
+
+@needs_torch
+def test_export_failure_is_reported_in_the_dictionary(kt, tmp_path):
+    path = tmp_path / "branch.pt2"
+    info = kt(f'info::.export({{:[x>0;x;-x]}};2.0;"{path}")')
+    assert "export_error" in info and isinstance(info["export_error"], str)
+    assert info["export_error"]
+    assert not path.exists()
+    assert "export_path" not in info
+    assert kt('g::info?"compiled_fn";g(-2.0)') == 2.0
+
+
+@needs_torch
+def test_export_path_must_be_a_string(kt):
+    with pytest.raises(KlongError):
+        kt(".export({x^2};2.0;3)")
