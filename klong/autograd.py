@@ -298,7 +298,7 @@ class Differentiation:
     def gradient_function(self, f):
         from .functions import Builtin
         self._caller(f)
-        return Builtin("gradient", 1, lambda p: self.gradient(f, p))
+        return Builtin("gradient", 1, lambda p: self.gradient(f, p), self.backend)
 
     # p∂f
     def jacobian(self, p, f):
@@ -323,10 +323,12 @@ class Differentiation:
         if self.exact:
             try:
                 return torch_jacobian(fn, p, self.backend)
-            except KlongError:
-                raise
-            except Exception:
-                pass                        # autograd could not follow: fall back to numbers
+            except Exception as e:          # autograd could not follow: fall back to numbers
+                try:
+                    jac = numeric_jacobian(fn, p, self.backend)
+                except Exception:
+                    raise e from None
+                return float(jac) if jac.ndim == 0 else self.backend.from_host(jac)
         jac = numeric_jacobian(fn, p, self.backend)
         return float(jac) if jac.ndim == 0 else self.backend.from_host(jac)
 

@@ -52,6 +52,10 @@ class Projection(Function):
         self.slots = slots
         self.arity = sum(1 for s in slots if s is None)
 
+    @property
+    def backend(self):
+        return getattr(self.fn, "backend", None)
+
     def call(self, args):
         if len(args) != self.arity:
             raise KlongError("arity", f"wrong arity: projection of {self.arity} called with {len(args)}")
@@ -61,12 +65,13 @@ class Projection(Function):
 
 class Builtin(Function):
     """A function written in Python. `impl` takes the arguments positionally."""
-    __slots__ = ("impl", "arity", "name")
+    __slots__ = ("impl", "arity", "name", "backend")
 
-    def __init__(self, name, arity, impl):
+    def __init__(self, name, arity, impl, backend=None):
         self.name = name
         self.arity = arity
         self.impl = impl
+        self.backend = backend      # the interpreter's, for calls made from Python
 
     def call(self, args):
         if len(args) != self.arity:

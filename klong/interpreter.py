@@ -83,6 +83,12 @@ class KlongInterpreter:
     def _backend(self):
         return self.backend
 
+    @property
+    def np(self):
+        """The array module of the backend: numpy, or torch."""
+        import importlib
+        return importlib.import_module(self.backend.name)
+
     # -- running source
     def __call__(self, source):
         """Run `source` and return the value of its last statement, as a Python value."""

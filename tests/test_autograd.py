@@ -373,11 +373,6 @@ def test_gradient_function(k):
 
 
 @needs_torch
-@pytest.mark.xfail(strict=True, reason=(
-    "system.md B.2 ∇f / B.4: g::∇{x^3} read from Python and called, kt['g'](2.0), gives 0.0 "
-    "(expected 12.0, which g(2.0) gives in Klong); with a list, kt['h']([1.0, 2.0]) for "
-    "h::∇{+/x^3} raises a raw RuntimeError (Can't call numpy() on Tensor that requires grad). "
-    "The Builtin made by ∇ has no `backend`, so Function.__call__ runs it on the numpy backend"))
 def test_gradient_function_called_from_python(kt):
     kt("g::∇{x^3};h::∇{+/x^3}")
     assert kt["g"](2.0) == 12.0
@@ -454,11 +449,6 @@ def test_jacobian_parameter_list_scalar_loss(k):
 
 
 @needs_torch
-@pytest.mark.xfail(strict=True, reason=(
-    "system.md B.2 p∂f: on torch the Jacobian 'falls back to numeric if autograd fails'; "
-    "a numpy function (.pyf) inside f raises KlongError('python', \"Can't call numpy() on "
-    "Tensor that requires grad\") and klong.autograd._jacobian re-raises KlongError instead "
-    "of falling back"))
 def test_jacobian_falls_back_to_numeric_on_torch(kt):
     check(kt, '.pyf("numpy";"sin");1.0∂{sin(x)}', math.cos(1.0), tol=1e-6)
 

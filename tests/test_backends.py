@@ -83,10 +83,6 @@ def test_torch_scalars_and_non_numeric_values(kt):
 
 
 @needs_torch
-@pytest.mark.xfail(strict=True, reason=(
-    "system.md B.3 (dictionary -> dict, integer -> int): on torch k(':{[1 2]}') gives "
-    "{tensor(1): tensor(2)}; 0-d tensors hash by identity, so the dict cannot be indexed "
-    "with 1 from Python (numpy gives {1: 2})"))
 def test_torch_dictionary_with_integer_keys_to_python(kt):
     d = kt(":{[1 2] [3 4]}")
     assert d == {1: 2, 3: 4}
@@ -169,9 +165,6 @@ def test_numpy_backend_refuses_gpu_devices():
         KlongInterpreter(backend="numpy", device="cuda")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "system.md B.1 introspection: `interp.np` (the numpy-compatible array module used for "
-    "built-ins) is missing: AttributeError on KlongInterpreter"))
 def test_interp_np_attribute():
     k = KlongInterpreter()
     assert k.np is not None

@@ -100,12 +100,6 @@ def test_compiled_function_with_adverbs(kt):
 
 
 @needs_torch
-@pytest.mark.xfail(strict=True, reason=(
-    "system.md B.3/B.4: a Klong function read from Python is a callable that runs the Klong "
-    "function. The Builtin made by .compile has no `backend` attribute, so Function.__call__ "
-    "runs it on the numpy backend: kt['cf']([3.0, 4.0]) hands a numpy array to the compiled "
-    "torch function and raises a raw TypeError (as_tensor(): argument 'dtype' must be "
-    "torch.dtype) instead of returning 25.0"))
 def test_compiled_function_called_from_python(kt):
     kt(f"cf::.compilex({{+/x^2}};[1.0 2.0];{EAGER})")
     assert kt["cf"]([3.0, 4.0]) == 25.0

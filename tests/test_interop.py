@@ -261,10 +261,6 @@ def test_bkf_values(k):
     close(k, '.bkf("abs");abs(-3)', 3.0, tol=0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "system.md B.3 .bkf: a numeric list with integers and reals ([1 2.5], kept as a Klong "
-    "list of numbers) is refused by BackendFunction.call with 'exp: number or numeric list "
-    "expected'; expected exp([1 2.5]) --> [2.718281828459045 12.182493960703473]"))
 def test_bkf_mixed_numeric_list(k):
     close(k, '.bkf("exp");exp([1 2.5])', [math.e, math.exp(2.5)], tol=1e-15)
 

@@ -7,10 +7,13 @@ splits top-level lines before lexing (see `chunks`).
 import numpy as np
 from lark import Token
 
+from .. import backends
+from ..backends.numpy_backend import NumpyBackend
 from ..errors import KlongError
 from ..values import Char, Symbol, make_list
 
 # ∇ (nabla), ∂ (partial) and ˙ (track) are this host's differentiation operators
+HOST = NumpyBackend()
 SINGLE_VERBS = set("!#$%&*+,-<=>?@^_|~") | {"\u2207", "\u2202", "\u02d9"}
 COLON_VERBS = set(":=-_#$@%+^>")          # ::  :=  :-  ...  :>
 COLON_ADVERBS = set("'/\\~*")
@@ -219,7 +222,10 @@ class Lexer:
                 raise self.error("unterminated list", start, incomplete=True)
             if self.text[self.pos] == "]":
                 self.pos += 1
-                return make_list(elems)
+                # constants are host (numpy) values: parses are shared by interpreters of
+                # every backend, and each moves them onto its own when it compiles them
+                with backends.using(HOST):
+                    return make_list(elems)
             elems.append(self.read_datum())
 
     def read_dict(self):

@@ -9,7 +9,7 @@ def install(interp):
         if impl is None:
             interp.globals[name] = arity_or_value
         else:
-            interp.globals[name] = Builtin(name, arity_or_value, impl)
+            interp.globals[name] = Builtin(name, arity_or_value, impl, interp.backend)
 
     io.install(interp, define)
     core.install(interp, define)

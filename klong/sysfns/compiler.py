@@ -1,5 +1,7 @@
 """torch.compile and torch.export for Klong functions: .compile .compilex .cmodes .export
 (system.md B.2). All of them need the torch backend."""
+import types
+
 from .. import values
 from ..errors import KlongError
 from ..functions import Builtin, call_value
@@ -56,7 +58,10 @@ def install(interp, define):
             if values.is_number(y):
                 return torch.as_tensor(float(y), dtype=x.dtype, device=x.device)
             return interp.backend.asarray(values.items(y), "f")
-        return run
+        # torch caches compilations per code object, and limits recompilations per code
+        # object: give every compiled Klong function a code object of its own
+        return types.FunctionType(run.__code__.replace(), run.__globals__, run.__name__,
+                                  run.__defaults__, run.__closure__)
 
     def compile_with(f, p, options, what):
         torch = need_torch(what)
@@ -76,8 +81,8 @@ def install(interp, define):
         tracing = interp.backend.tracing
         try:
             compiled = torch.compile(fn, **kwargs)
-            with tracing():
-                compiled(as_tensor(p))      # compile now, so failures show here
+            with torch.no_grad(), tracing():
+                compiled(as_tensor(p))      # compile now, as it will be called, so failures show here
         except KlongError:
             raise
         except Exception as e:
@@ -88,7 +93,7 @@ def install(interp, define):
             with torch.no_grad(), tracing():
                 r = compiled(as_tensor(x))
             return interp.backend.item(r) if r.ndim == 0 else r
-        return Builtin(f"compiled {mode}/{backend}", 1, call), mode, backend
+        return Builtin(f"compiled {mode}/{backend}", 1, call, interp.backend), mode, backend
 
     def export(f, p, path):
         torch = need_torch(".export")

@@ -1,6 +1,7 @@
 """I/O channels and the system functions that read and write them (system.md A.1)."""
 import sys
 
+from ..compile import on_backend
 from ..display import show, write
 from ..errors import KlongError
 from ..syntax.lexer import Incomplete, Lexer
@@ -162,7 +163,7 @@ def install(interp, define):
             lexer.skip_blanks()
         except KlongError:
             return UNDEFINED
-        return value if lexer.pos >= len(x) else UNDEFINED
+        return on_backend(value, interp.backend) if lexer.pos >= len(x) else UNDEFINED
 
     define(".cin", stdin)
     define(".cout", stdout)
@@ -179,7 +180,7 @@ def install(interp, define):
     define(".p", 1, lambda x: emit(show(x) + "\n", x))
     define(".bkd", 1, lambda x: emit(show(x), x))
     define(".bkp", 1, lambda x: emit(show(x) + "\n", x))
-    define(".r", 0, lambda: state["from"].read_object())
+    define(".r", 0, lambda: on_backend(state["from"].read_object(), interp.backend))
     define(".rl", 0, lambda: state["from"].read_line())
     define(".rls", 0, lambda: state["from"].read_lines())
     define(".mi", 1, lambda x: 0 if state["from"].eof else 1)

@@ -156,6 +156,8 @@ class BackendFunction(Function):
         if len(args) != 1:
             raise KlongError("arity", f"wrong arity: {self.name} takes 1 argument")
         x = args[0]
+        if type(x) is list and x and all(values.is_number(e) for e in x):
+            x = values.make_list([float(e) for e in x])       # integers and reals mixed
         if not (values.is_number(x) or values.is_array(x)):
             raise KlongError("type", f"{self.name}: number or numeric list expected")
         if not isinstance(x, values.ARRAY_TYPES):
