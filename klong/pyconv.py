@@ -13,20 +13,26 @@ class PyFunction(Function):
     """A Python callable used as a Klong function. Arguments are passed by position; the
     arity is the number of required positional parameters (a parameter named `klong`
     receives the interpreter and is not counted)."""
-    __slots__ = ("fn", "arity", "most", "interp", "wants_klong")
+    __slots__ = ("fn", "arity", "most", "interp", "wants_klong", "wants_numpy")
 
     def __init__(self, fn, interp=None):
         self.fn = fn
         self.interp = interp
         self.arity, self.most, self.wants_klong = _arity_of(fn)
+        # numpy's own functions get numpy arrays, also on the torch backend
+        self.wants_numpy = isinstance(fn, np.ufunc) or \
+            str(getattr(fn, "__module__", "") or "").split(".")[0] == "numpy"
 
     def call(self, args):
         if not self.arity <= len(args) <= self.most:
             expected = self.arity if self.arity == self.most else f"{self.arity} to {self.most}"
             raise KlongError("arity", f"wrong arity: Python function of {expected} called with {len(args)}")
         py_args = [to_python(a) for a in args]
-        kwargs = {"klong": self.interp} if self.wants_klong else {}
         tracked = any(getattr(a, "requires_grad", False) for a in py_args)
+        if self.wants_numpy:
+            py_args = [values._to_host(a) if isinstance(a, values.ARRAY_TYPES) else a
+                       for a in py_args]
+        kwargs = {"klong": self.interp} if self.wants_klong else {}
         try:
             with warnings.catch_warnings():
                 if tracked:      # torch warns when such code turns a tracked tensor into a float

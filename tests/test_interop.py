@@ -156,11 +156,6 @@ def test_pyf_numpy_mean_numpy_backend(kn):
 
 
 @pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
-@pytest.mark.xfail(strict=True, reason=(
-    "system.md B.3 .pyf example `.pyf(\"numpy\";\"mean\");mean(!100) --> 49.5` fails on the "
-    "torch backend: the argument reaches numpy.mean as a torch.Tensor and numpy calls "
-    "Tensor.mean(axis=...), giving KlongError python: TypeError: mean() got an unexpected "
-    "keyword argument 'axis'"))
 def test_pyf_numpy_mean_torch_backend(kt):
     assert kt('.pyf("numpy";"mean");mean(!100)') == 49.5
 
