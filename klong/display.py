@@ -70,6 +70,15 @@ def _atom_text(v, readable):
     return ":" + type(v).__name__
 
 
+def _elements(v, readable, out):
+    out.append("[")
+    for i, e in enumerate(v):
+        if i:
+            out.append(" ")
+        _text(e, readable, out)
+    out.append("]")
+
+
 def _text(v, readable, out):
     if isinstance(v, values.ARRAY_TYPES):
         if v.ndim == 0:
@@ -78,19 +87,9 @@ def _text(v, readable, out):
             fmt = format_real if array_kind(v) == "f" else str
             out.append("[" + " ".join(fmt(e) for e in v.tolist()) + "]")
         else:
-            out.append("[")
-            for i, row in enumerate(v):
-                if i:
-                    out.append(" ")
-                _text(row, readable, out)
-            out.append("]")
+            _elements(v, readable, out)           # a matrix: a list of rows
     elif type(v) is list:
-        out.append("[")
-        for i, e in enumerate(v):
-            if i:
-                out.append(" ")
-            _text(e, readable, out)
-        out.append("]")
+        _elements(v, readable, out)
     elif isinstance(v, Dict):
         out.append(":{")
         for i, (k, val) in enumerate(v.pairs()):
