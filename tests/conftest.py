@@ -11,6 +11,7 @@
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +35,27 @@ def backend(request):
 @pytest.fixture
 def k(backend):
     return KlongInterpreter(backend=backend)
+
+
+@pytest.fixture
+def kt():
+    """A torch interpreter (the test is skipped where torch is not installed)."""
+    if "torch" not in BACKENDS:
+        pytest.skip("torch is not installed")
+    return KlongInterpreter(backend="torch")
+
+
+@pytest.fixture
+def kn():
+    """A numpy interpreter, for tests about the numpy backend alone."""
+    return KlongInterpreter(backend="numpy")
+
+
+def host(v):
+    """A Klong number or numeric array as a float64 numpy array (0-d for a number)."""
+    if hasattr(v, "detach"):                 # a torch tensor
+        v = v.detach().cpu().numpy()
+    return np.asarray(v, dtype=np.float64)
 
 
 @pytest.fixture

@@ -14,29 +14,12 @@ from klong import KlongError, KlongInterpreter
 from klong.autograd import gradients_of
 from klong.backends import list_backends
 
+from conftest import host  # noqa: E402
+
 HAS_TORCH = "torch" in list_backends()
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
 
 TOL = {"numpy": 1e-6, "torch": 1e-12}
-
-
-@pytest.fixture
-def kt():
-    if not HAS_TORCH:
-        pytest.skip("torch is not installed")
-    return KlongInterpreter(backend="torch")
-
-
-@pytest.fixture
-def kn():
-    return KlongInterpreter(backend="numpy")
-
-
-def host(v):
-    """A Klong number or numeric array as a float64 numpy array (0-d for a number)."""
-    if hasattr(v, "detach"):                 # a torch tensor
-        v = v.detach().cpu().numpy()
-    return np.asarray(v, dtype=np.float64)
 
 
 def check(k, src, expected, tol=None):

@@ -34,13 +34,6 @@ def _mps():
     return bool(mps is not None and mps.is_available())
 
 
-@pytest.fixture
-def kt():
-    if not HAS_TORCH:
-        pytest.skip("torch is not installed")
-    return KlongInterpreter(backend="torch")
-
-
 def run_kgpy(args, **env):
     full = {k: v for k, v in os.environ.items() if k not in ("KLONG_BACKEND", "KLONG_DEVICE")}
     full.update(env)

@@ -10,29 +10,13 @@ import pytest
 from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
 
+from conftest import host  # noqa: E402
+
 HAS_TORCH = "torch" in list_backends()
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
 HAS_CXX = any(shutil.which(c) for c in ("c++", "g++", "clang++"))
 
 EAGER = ':{["backend" "eager"]}'
-
-
-@pytest.fixture
-def kt():
-    if not HAS_TORCH:
-        pytest.skip("torch is not installed")
-    return KlongInterpreter(backend="torch")
-
-
-@pytest.fixture
-def kn():
-    return KlongInterpreter(backend="numpy")
-
-
-def host(v):
-    if hasattr(v, "detach"):
-        v = v.detach().cpu().numpy()
-    return np.asarray(v, dtype=np.float64)
 
 
 # ------------------------------------------------------------------ numpy backend refuses

@@ -12,20 +12,10 @@ import pytest
 from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
 
+from conftest import host  # noqa: E402
+
 HAS_TORCH = "torch" in list_backends()
 TOL = {"numpy": 1e-6, "torch": 1e-12}
-
-
-@pytest.fixture
-def kt():
-    if not HAS_TORCH:
-        pytest.skip("torch is not installed")
-    return KlongInterpreter(backend="torch")
-
-
-@pytest.fixture
-def kn():
-    return KlongInterpreter(backend="numpy")
 
 
 @pytest.fixture
@@ -42,12 +32,6 @@ def clean_imports():
     sys.path[:] = path
     for name in set(sys.modules) - modules:
         del sys.modules[name]
-
-
-def host(v):
-    if hasattr(v, "detach"):
-        v = v.detach().cpu().numpy()
-    return np.asarray(v, dtype=np.float64)
 
 
 def close(k, src, expected, tol=None):

@@ -18,14 +18,13 @@ Groups:
 * ``jacobian_50_torch`` / ``jacobian_50_numpy``: ``v∂{x*+/x}`` at 50 reals, beside
   ``torch.autograd.functional.jacobian`` and a numpy central-difference Jacobian.
 """
-import functools
-import threading
-
 import numpy as np
 import pytest
 
 from klong import KlongInterpreter
 from klong.backends import list_backends
+
+from bench_core import on_fresh_stack  # noqa: E402  (same fresh-stack timing)
 
 torch = pytest.importorskip("torch") if "torch" in list_backends() else None
 needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
@@ -40,27 +39,6 @@ WORKLOADS = {
     "descent_200": ("f::{((x-3)^2)+1}", "p::0.0;{x;p::p-0.1*f:>p}'!200;p"),
     "jacobian_50": ("g::{x*+/x};v::1.0*!50", "v∂g"),
 }
-
-
-def on_fresh_stack(fn):
-    """Run the test body (timing included) on a new thread, as bench_core.py does, so the
-    timed code starts near the bottom of a fresh frame stack."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        failure = []
-
-        def target():
-            try:
-                fn(*args, **kwargs)
-            except BaseException as exc:      # re-raised in the test's thread
-                failure.append(exc)
-
-        worker = threading.Thread(target=target, name="bench-" + fn.__name__)
-        worker.start()
-        worker.join()
-        if failure:
-            raise failure[0]
-    return wrapper
 
 
 def _klong(backend, name):
