@@ -4,11 +4,23 @@ numpy is always available and is the default; torch is registered when it is ins
 imported only when asked for, so `import klong` never loads it.
 """
 import contextlib
+import threading
 
 from .numpy_backend import NumpyBackend
 
 _REGISTRY = {"numpy": lambda: NumpyBackend}
-_current = NumpyBackend()
+
+
+class _Active(threading.local):
+    """The backend of the interpreter running Klong code in this thread: per thread, not a
+    process global, so two interpreters in two threads, or one calling the other through
+    Python, each see their own. (A thread-local rather than a ContextVar because
+    torch.compile can trace reads of a thread-local but not ContextVar.get.) Outside any
+    interpreter it is a numpy backend."""
+    backend = NumpyBackend()
+
+
+_active = _Active()
 
 
 def _torch_class():
@@ -50,16 +62,15 @@ def get_backend(name=None, device=None):
 
 
 def current():
-    """The backend of the interpreter that is running Klong code now."""
-    return _current
+    """The backend of the interpreter that is running Klong code now (in this thread)."""
+    return _active.backend
 
 
 @contextlib.contextmanager
 def using(backend):
-    """Make `backend` the active one for the duration of a with-block."""
-    global _current
-    previous, _current = _current, backend
+    """Make `backend` the active one in this thread for the duration of a with-block."""
+    previous, _active.backend = _active.backend, backend
     try:
         yield backend
     finally:
-        _current = previous
+        _active.backend = previous
