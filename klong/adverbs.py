@@ -2,18 +2,15 @@
 
 Each adverb takes the verb it modifies as a Python callable (`f(a)` or `f(a, b)`) and the
 operands. `fast` names the backend reduction ('+', '*', '|' or '&', see Backend.reduce) that folding
-with the verb equals, when there is one (for `+/` on a numeric array, say), and `whole` a way
-to apply an atomic verb to a whole array at once: these are shortcuts to the same results,
-never different semantics.
+with the verb equals, when there is one (for `+/` on a numeric array, say), `whole` a way
+to apply the verb to a whole array at once (it may return None: not here), and `rows` the
+matrix-vector product that applying an inner product to the rows of a matrix equals: these are
+shortcuts to the same results, never different semantics.
 """
 from . import backends, values
 from .errors import KlongError
 from .match import match
 from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
-
-# atomic dyads whose fold over a numeric array the backends compute in one call
-REDUCIBLE = {"+", "*", "|", "&"}
-
 
 def _numeric(a):
     """A non-empty integer or real array."""
@@ -57,15 +54,23 @@ def each2(f, a, b, whole=None):
     return list_like(results, template)
 
 
-def each_left(f, a, b):
+def each_left(f, a, b, rows=None):
     if not _iterable(b):
         return b if is_seq(b) else f(a, b)
+    if rows is not None:
+        r = rows(b, a)
+        if r is not None:
+            return r
     return list_like([f(a, e) for e in items(b)], b)
 
 
-def each_right(f, a, b):
+def each_right(f, a, b, rows=None):
     if not _iterable(b):
         return b if is_seq(b) else f(b, a)
+    if rows is not None:
+        r = rows(b, a)
+        if r is not None:
+            return r
     return list_like([f(e, a) for e in items(b)], b)
 
 
@@ -164,20 +169,21 @@ def scan_while(f, pred, b):
     return make_list(out)
 
 
-def _count(n):
+def iterations(n):
+    """How many times Iterate applies its function."""
     if not is_int(n):
         raise KlongError("type", "iterate: count must be an integer")
     return abs(int(n))
 
 
 def iterate(f, n, b):
-    for _ in range(_count(n)):
+    for _ in range(iterations(n)):
         b = f(b)
     return b
 
 
 def scan_iterate(f, n, b):
-    count = _count(n)
+    count = iterations(n)
     if count == 0:
         return b
     out = [b]
@@ -186,6 +192,14 @@ def scan_iterate(f, n, b):
         out.append(b)
     return make_list(out)
 
+
+# what each adverb is called (in error messages), applied as a monad and as a dyad
+NAMES = {
+    "'": ("each", "each-2"), "/": ("over", "over-neutral"), "\\": ("scan", "scan-neutral"),
+    ":'": ("each-pair", None), ":\\": (None, "each-left"), ":/": (None, "each-right"),
+    ":~": ("converge", "while"), "\\~": ("scan-converging", "scan-while"),
+    ":*": (None, "iterate"), "\\*": (None, "scan-iterating"),
+}
 
 # which form of the modified verb each adverb uses: 1 = its monad, 2 = its dyad
 MONADIC_USE = {"'": 1, "/": 2, "\\": 2, ":'": 2, ":~": 1, "\\~": 1}

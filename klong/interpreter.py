@@ -1,4 +1,5 @@
 """KlongInterpreter: runs Klong source, and lets Python read, write and call Klong names."""
+import os
 import sys
 
 from . import backends
@@ -60,10 +61,11 @@ class KlongInterpreter:
     """An independent Klong interpreter with its own globals.
 
     k = KlongInterpreter(); k("1+1") returns 2; k["a"] = [1, 2] defines a; k["f"](3) calls a
-    Klong function. Errors raise KlongError.
+    Klong function. Errors raise KlongError. codegen=False runs Klong as a tree of closures
+    instead of generated Python code (the environment variable KLONG_CODEGEN=0 does the same).
     """
 
-    def __init__(self, backend=None, device=None):
+    def __init__(self, backend=None, device=None, codegen=None):
         from .sysfns import install
         try:
             self.backend = backends.get_backend(backend, device)
@@ -71,6 +73,11 @@ class KlongInterpreter:
             raise KlongBackendError(str(e)) from None
         self.globals = {}
         self.modules = Modules(self)
+        # Klong compiled to Python source (codegen.py), or to closures: KLONG_CODEGEN=0 or
+        # codegen=False chooses closures (slower; the suites run both ways)
+        if codegen is None:
+            codegen = os.environ.get("KLONG_CODEGEN", "1").strip().lower() not in ("0", "false", "no", "off")
+        self.codegen = bool(codegen)
         self.compiler = Compiler(self)
         self.differentiation = Differentiation(self)
         self.strict = False

@@ -40,6 +40,8 @@ class Lambda(Node):
     body: List[Node]
     locals: List[str]
     arity: int
+    span: Any = field(default=None, compare=False)      # (start, end) offsets in the chunk
+    source: Optional[str] = field(default=None, compare=False)   # its text, braces included
 
 
 @dataclass

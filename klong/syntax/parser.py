@@ -64,7 +64,7 @@ class _Build(Transformer):
         return children[1]
 
     def fun(self, children):
-        lbrace, body = children[0], children[1]
+        lbrace, body, rbrace = children
         stmts = body.exprs if isinstance(body, ast.Seq) else [body]
         local_names = []
         first = stmts[0]
@@ -77,7 +77,8 @@ class _Build(Transformer):
                 raise _syntax(f"'{name}' cannot be a local variable", lbrace)
         arity = _arity(stmts)
         _check_read_only(stmts)
-        return ast.Lambda(stmts, local_names, arity, line=lbrace.line, column=lbrace.column)
+        return ast.Lambda(stmts, local_names, arity, line=lbrace.line, column=lbrace.column,
+                          span=(lbrace.start_pos, rbrace.end_pos))
 
     def slot(self, children):
         return children[0] if children else None
@@ -242,7 +243,9 @@ def parse(text, line_offset=0):
     if not tokens:
         return None
     try:
-        return _parse_tokens(tokens)
+        node = _parse_tokens(tokens)
+        _add_sources(node, text)
+        return node
     except KlongError as err:
         raise _with_source(err, text, line_offset) from None
     except VisitError as e:
@@ -257,6 +260,18 @@ def parse(text, line_offset=0):
             line, column = _end_position(text, line_offset)
         err = KlongError("syntax", _describe(e), line, column)
         raise _with_source(err, text, line_offset) from None
+
+
+def _add_sources(node, text):
+    """Give every function literal its source text (what its repr and messages show)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Lambda):
+            n.source = text[n.span[0]:n.span[1]]
+            stack.extend(n.body)
+        else:
+            stack.extend(c for c in _children(n) if c is not None)
 
 
 def _end_position(text, line_offset):
