@@ -1,7 +1,7 @@
 """Klong's adverbs (language.md section 4).
 
 Each adverb takes the verb it modifies as a Python callable (`f(a)` or `f(a, b)`) and the
-operands. `fast` names the backend reduction ('+', '*', '|' or '&', see Backend.reduce) that folding
+operands. `fold` folds a whole list at once (Join's `,/`), `fast` names the backend reduction ('+', '*', '|' or '&', see Backend.reduce) that folding
 with the verb equals, when there is one (for `+/` on a numeric array, say), `whole` a way
 to apply the verb to a whole array at once (it may return None: not here), and `rows` the
 matrix-vector product that applying an inner product to the rows of a matrix equals: these are
@@ -37,7 +37,9 @@ def each(f, a, whole=None):
     if not _iterable(a):
         return a if is_seq(a) else f(a)
     if whole is not None and _numeric(a):
-        return whole(a)
+        r = whole(a)
+        if r is not None:
+            return r
     return list_like([f(e) for e in items(a)], a)
 
 
@@ -83,16 +85,40 @@ def each_pair(f, a):
 
 # ------------------------------------------------------------------ over and scan
 
-def over(f, a, fast=None):
+def over(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a
     if fast is not None and _numeric(a):
         return backends.current().reduce(fast, a)
+    if fold is not None and values.length(a) > 1:
+        r = fold(a)
+        if r is not None:
+            return r
     elems = items(a)
     acc = elems[0]
     for e in elems[1:]:
         acc = f(acc, e)
     return acc
+
+
+def join_all(a):
+    """,/a in one pass: joining pairwise would copy the growing result at every step. None
+    unless every item is a list, or every item is text (the same result then as pairwise)."""
+    if values.is_array(a):               # numbers join into themselves; rows into one list
+        return a if a.ndim == 1 else a.reshape((-1,) + tuple(a.shape[2:]))
+    elems = items(a)
+    if all(values.is_list(e) for e in elems):
+        first = elems[0]
+        if all(values.is_array(e) and values.array_kind(e) == values.array_kind(first)
+               and tuple(e.shape[1:]) == tuple(first.shape[1:]) for e in elems):
+            return backends.current().concat(elems)
+        joined = []
+        for e in elems:
+            joined.extend(items(e))
+        return make_list(joined)
+    if all(type(e) is str or type(e) is values.Char for e in elems):
+        return "".join(elems)
+    return None
 
 
 def over_neutral(f, a, b, fast=None):

@@ -95,15 +95,18 @@ def _undefined_message(e, where, frame):
         m = _PYTHON_NAME.search(str(e))
         python_names = frame.f_globals.get("PYNAMES", {})
         if m and m.group(1) in python_names:
-            name = python_names[m.group(1)]
+            return f"{python_names[m.group(1)]} is not defined"
     if name is None:
         name = "a name"
     return f"{name} is not defined" + suggestion(name, frame.f_globals["G"])
 
 
 def suggestion(name, names):
-    """' (did you mean .p?)' for a misspelt name, from the names defined."""
-    close = difflib.get_close_matches(name, [n for n in names if "`" not in n], n=1)
+    """' (did you mean .p?)' for a misspelt global, from the globals defined: system names
+    for a system name, others for others."""
+    system = name.startswith(".")
+    close = difflib.get_close_matches(
+        name, [n for n in names if n.startswith(".") == system and "`" not in n], n=1)
     return f" (did you mean {close[0]}?)" if close else ""
 
 
@@ -156,6 +159,8 @@ class Scope:
         self.function = parent.function if inline else self
         self.nonlocals = set()
         self.temps = 0
+        self.reads = set()                  # globals read, nested literals included
+        self.effects = False                # assigns something but its own locals
 
     @property
     def in_function(self):
@@ -334,8 +339,17 @@ class Generator:
             return self.scope.self_name if self.scope.in_function else self.assign("[]")
         depth, key = self.compiler.resolve_in(self.scopes_for_resolve(), name)
         if depth is None:
+            for s in self.enclosing(None):
+                s.reads.add(key)
             return self.assign(f"G[{key!r}]", Where(node, name=name))
         return self.local_python_name(depth, key)
+
+    def enclosing(self, depth):
+        """The scopes from here out, `depth` of them (None: all)."""
+        s, n = self.scope, 0
+        while s is not None and (depth is None or n < depth):
+            yield s
+            s, n = s.parent, n + 1
 
     # -- calls
     def g_Apply(self, node):
@@ -534,6 +548,8 @@ class Generator:
         self.wrap_body(run_start, info_name)
         whole = self.vectorizer.whole(node) if node.arity == 1 else None
         self.scope = outer
+        info.effects, info.reads, info.globals = scope.effects, frozenset(scope.reads), \
+            self.interp.globals
         self.emit(f"self_ = LAMBDA(run, {info_name}, {whole or 'None'}, BACKEND)")
         self.emit("return self_")
         self.indent -= 1
@@ -632,8 +648,12 @@ class Generator:
             python = self.local_python_name(depth, key)
             if self.scope_at(depth).function is not self.scope.function:
                 self.scope.function.nonlocals.add(python)
+            for s in self.enclosing(depth):      # an outer literal's local: an effect here
+                s.effects = True
             self.emit(f"{python} = {value}")
             return python
+        for s in self.enclosing(None):
+            s.effects = True
         keys = self.interp.modules.assignment_targets(name, top_level=not self.scope.in_function)
         if self.scope.in_function:
             self.emit(f"if INTERP.strict and {keys[0]!r} not in G: "

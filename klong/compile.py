@@ -28,12 +28,14 @@ PARAMS = ("x", "y", "z")
 class VerbForms:
     """What an adverb needs to know of the verb it modifies: its monadic and dyadic forms,
     and optional shortcuts (see adverbs.py)."""
-    __slots__ = ("monad", "dyad", "fast", "whole_monad", "whole_dyad", "rows")
+    __slots__ = ("monad", "dyad", "fast", "fold", "whole_monad", "whole_dyad", "rows")
 
-    def __init__(self, monad, dyad, fast=None, whole_monad=None, whole_dyad=None, rows=None):
+    def __init__(self, monad, dyad, fast=None, fold=None, whole_monad=None, whole_dyad=None,
+                 rows=None):
         self.monad = monad
         self.dyad = dyad
         self.fast = fast
+        self.fold = fold
         self.whole_monad = whole_monad
         self.whole_dyad = whole_dyad
         self.rows = rows
@@ -54,7 +56,7 @@ def _no_dyad(op):
 def op_forms(op):
     facts = VERBS[op]
     return VerbForms(facts.monad or _no_monad(op), facts.dyad or _no_dyad(op),
-                     fast=facts.reduce,
+                     fast=facts.reduce, fold=facts.fold,
                      whole_monad=facts.monad if facts.atomic_monad else None,
                      whole_dyad=facts.dyad if facts.atomic_dyad else None)
 
@@ -75,11 +77,26 @@ def function_forms(fn):
         forms.whole_dyad = facts.dyad
     if info.dot:
         forms.rows = vectorize.rows_dot
-    if fn.whole is not None:
-        forms.whole_monad = fn.whole
-    elif info.elementwise:
+    if info.elementwise and fn.whole is None:
         forms.whole_monad = monad
+    else:
+        forms.whole_monad = _first_of(fn.whole, vectorize.traced_each(fn))
     return forms
+
+
+def _first_of(*wholes):
+    """A whole-array form trying `wholes` in turn (None: none of them applies)."""
+    wholes = [w for w in wholes if w is not None]
+    if len(wholes) < 2:
+        return wholes[0] if wholes else None
+
+    def whole(a):
+        for w in wholes:
+            r = w(a)
+            if r is not None:
+                return r
+        return None
+    return whole
 
 
 def _predicate(p):
@@ -88,7 +105,7 @@ def _predicate(p):
 
 MONADIC_ADVERBS = {
     "'": lambda v, a: adv.each(v.monad, a, v.whole_monad),
-    "/": lambda v, a: adv.over(v.dyad, a, v.fast),
+    "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
     "\\": lambda v, a: adv.scan(v.dyad, a, v.fast),
     ":'": lambda v, a: adv.each_pair(v.dyad, a),
     ":~": lambda v, a: adv.converge(v.monad, a),
@@ -291,7 +308,8 @@ class Compiler:
 
         def undefined():
             from .codegen import suggestion
-            return KlongError("undefined", f"{name} is not defined" + suggestion(name, g), *where)
+            hint = suggestion(name, g) if depth is None else ""
+            return KlongError("undefined", f"{name} is not defined{hint}", *where)
 
         if depth is None:
             def read_global(fr):

@@ -21,8 +21,12 @@ class LambdaInfo:
     dyad_op      the verb its body is, applied to x and y ('+' for {x+y})
     elementwise  applying it to a whole numeric array equals applying it to each element
     dot          it is the inner product of its arguments ({+/x*y})
+    effects      it may assign variables other than its own locals (unknown: True)
+    reads        the globals it reads (functions among them may have effects of their own),
+                 in `globals`, the interpreter's
     """
-    __slots__ = ("arity", "source", "name", "dyad_op", "elementwise", "dot")
+    __slots__ = ("arity", "source", "name", "dyad_op", "elementwise", "dot", "effects", "reads",
+                 "globals")
 
     def __init__(self, arity, source=None, name=None, dyad_op=None, elementwise=False,
                  dot=False):
@@ -32,6 +36,9 @@ class LambdaInfo:
         self.dyad_op = dyad_op
         self.elementwise = elementwise
         self.dot = dot
+        self.effects = True
+        self.reads = ()
+        self.globals = None
 
     def label(self):
         """How an error message names the function: its name, else its (shortened) source."""

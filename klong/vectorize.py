@@ -16,13 +16,19 @@ applies the monad to every element of a numeric array at once; Each calls it fir
   `x{+/x*y}:/m`, `x{+/x*y}:\\m`, or `{+/r*x}'m` where r is x. Each over the rows of a
   matrix a is then `a @ m^T`, which makes `{x{+/x*y}:/b}'a` (b::+y) the library's matmul.
 
+On torch, Each of any other function free of effects over an array is first tried as one
+trace of the function over the whole array (`traced_each`, torch.func.vmap); code that
+needs a value to go on (a conditional on data, an .item()) cannot be traced, and loops.
+
 A product runs on the library when its operands are numeric and the integers among them
 small enough that a float64 product is exact (its magnitude bound below 2^53); otherwise the
 Klong spelling runs as written. Reals are summed in the library's order, not left to right:
 results may differ from the loop's in the last bits, as `+/` on an array already does.
 """
 from . import backends, values
+from .functions import Lambda
 from .syntax import ast
+from .values import Dict, Function
 from .verbs import VERBS
 
 EXACT_FLOAT_INT = 2 ** 53
@@ -121,6 +127,39 @@ def is_dot(f):
     """Whether the function value f is an inner product ({+/x*y})."""
     info = getattr(f, "info", None)
     return info is not None and info.dot
+
+
+def _effect_free(fn, seen):
+    """Whether calling the Lambda fn can change nothing but its own locals: neither it nor a
+    function it reads through a global assigns anything else, reads a dictionary (Join
+    changes one in place) or calls a system function."""
+    info = fn.info
+    if info.effects or info.globals is None:
+        return False
+    seen.add(fn)
+    for key in info.reads:
+        v = info.globals.get(key)
+        if isinstance(v, Lambda):
+            if v not in seen and not _effect_free(v, seen):
+                return False
+        elif isinstance(v, Function):
+            if not getattr(v, "pure", False):
+                return False
+        elif isinstance(v, Dict):
+            return False
+    return True
+
+
+def traced_each(fn):
+    """f'a for the Lambda fn by tracing it over the whole array a (Backend.vmap, torch), or
+    None when fn may have effects: a trace runs the body once, not once per element, and a
+    trace that fails is followed by the loop."""
+    if not _effect_free(fn, set()):
+        return None
+
+    def each(a):
+        return backends.current().vmap(fn.run, a)
+    return each
 
 
 RUNTIME = {

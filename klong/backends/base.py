@@ -133,3 +133,9 @@ class Backend:
     def math_function(self, name):
         """The array library's elementwise function `name` (exp, log, tanh ...), or None."""
         return None
+
+    def vmap(self, fn, a):
+        """fn applied to every element of `a` (along the first axis) at once, by tracing fn
+        over the whole array (torch.func.vmap), as an array of the results; None where the
+        library cannot (the caller then loops). fn must be free of effects."""
+        return None

@@ -182,6 +182,16 @@ class TorchBackend(Backend):
     def quiet(self):
         return contextlib.nullcontext()
 
+    def vmap(self, fn, a):
+        # Klong code that needs a value (an .item(), a branch on data) cannot be traced:
+        # torch raises, and the caller loops instead.
+        try:
+            with self.tracing():
+                r = torch.func.vmap(fn)(a)
+        except Exception:
+            return None
+        return r if isinstance(r, torch.Tensor) and r.ndim > 0 else None
+
     def _tensors(self, a, b):
         if not isinstance(a, torch.Tensor):
             a = torch.as_tensor(a, dtype=b.dtype, device=b.device)

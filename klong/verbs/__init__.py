@@ -3,6 +3,7 @@ about a verb (its name in each form, its implementation, whether adverbs and com
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
 from . import atomic, structural
+from ..adverbs import join_all
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
 DYADS = {**atomic.DYADS, **structural.DYADS}
@@ -18,17 +19,19 @@ class Verb:
     numeric_monad/dyad additionally safe in a function body applied to a whole numeric array
                        (never raises on numbers, keeps numbers numbers)
     reduce             the backend reduction (Backend.reduce) that folding with the dyad equals
+    fold               folds a whole list of items with the dyad at once, or returns None
     scalar_monad/dyad  Python expression for two plain Python numbers (int or float) giving
                        exactly the verb's result; {a} and {b} stand for the operands
     compare            the Python comparison operator that the dyad is, on two numbers
     host               the interpreter provides this form (the differentiation operators)
     """
     __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
-                 "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "scalar_monad",
+                 "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "scalar_monad",
                  "scalar_dyad", "compare", "host_monad", "host_dyad")
 
     def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
-                 reduce=None, scalar_monad=None, scalar_dyad=None, compare=None, host=""):
+                 reduce=None, fold=None, scalar_monad=None, scalar_dyad=None, compare=None,
+                 host=""):
         self.symbol = symbol
         self.monad = MONADS.get(symbol)
         self.dyad = DYADS.get(symbol)
@@ -39,6 +42,7 @@ class Verb:
         self.numeric_monad = "m" in numeric
         self.numeric_dyad = "d" in numeric
         self.reduce = reduce
+        self.fold = fold
         self.scalar_monad = scalar_monad
         self.scalar_dyad = scalar_dyad
         self.compare = compare
@@ -55,7 +59,7 @@ def _table(*verbs):
 
 VERBS = _table(
     Verb("@", "atom", "at"),
-    Verb(",", "list", "join"),
+    Verb(",", "list", "join", fold=join_all),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
     Verb("#", "size", "take"),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
