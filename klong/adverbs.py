@@ -57,23 +57,22 @@ def each2(f, a, b, whole=None):
 
 
 def each_left(f, a, b, rows=None):
-    if not _iterable(b):
-        return b if is_seq(b) else f(a, b)
-    if rows is not None:
-        r = rows(b, a)
-        if r is not None:
-            return r
-    return list_like([f(a, e) for e in items(b)], b)
+    return _each_of_right(lambda e: f(a, e), a, b, rows)
 
 
 def each_right(f, a, b, rows=None):
+    return _each_of_right(lambda e: f(e, a), a, b, rows)
+
+
+def _each_of_right(g, a, b, rows):
+    """g applied to every element of b (to b itself when it is an atom)."""
     if not _iterable(b):
-        return b if is_seq(b) else f(b, a)
+        return b if is_seq(b) else g(b)
     if rows is not None:
         r = rows(b, a)
         if r is not None:
             return r
-    return list_like([f(e, a) for e in items(b)], b)
+    return list_like([g(e) for e in items(b)], b)
 
 
 def each_pair(f, a):
@@ -132,11 +131,15 @@ def over_neutral(f, a, b, fast=None):
     return acc
 
 
-def scan(f, a, fast=None):
+def scan(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a if is_seq(a) else make_list([a])
     if fast is not None and _numeric(a) and a.ndim == 1:
         return backends.current().accumulate(fast, a)
+    if fold is not None and values.length(a) > 1:
+        r = fold(a)
+        if r is not None:
+            return r
     elems = items(a)
     if len(elems) == 1:
         return a if type(a) is not str else elems    # ,\"a" is [0ca]

@@ -30,10 +30,10 @@ from functools import lru_cache
 from . import adverbs as adv
 from . import vectorize
 from .errors import KlongError
-from .functions import Lambda, LambdaInfo, Projection, project
+from .functions import Lambda, call_value, project
 from .match import match
 from .syntax import ast
-from .values import Dict, Function, is_true, items, list_like
+from .values import Dict, is_true
 from .verbs import VERBS
 
 
@@ -112,25 +112,14 @@ def suggestion(name, names):
 
 # ------------------------------------------------------------------ run-time helpers
 
-def call(f, args, name):
-    """A call the inline fast path (a Lambda of the right arity) did not take."""
-    if isinstance(f, Function):
-        return f.call(args)
-    raise KlongError("type", f"{name} is not a function" if name else "not a function")
-
-
-def truth(v):
-    return (v != 0) if type(v) is int else is_true(v)
-
-
 def _undefined_assignment(name):
     return KlongError("undefined", f"undefined variable: {name}")
 
 
 RUNTIME = {
-    "CALL": call, "TRUTH": truth, "LAMBDA": Lambda,
-    "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match, "ITEMS": items,
-    "LIST_LIKE": list_like, "KlongError": KlongError, "UNDEFINED_ASSIGNMENT": _undefined_assignment,
+    "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
+    "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
+    "UNDEFINED_ASSIGNMENT": _undefined_assignment,
     "ITERATIONS": adv.iterations,
 }
 
@@ -398,14 +387,7 @@ class Generator:
         pair = vectorize.plus_over_times(node)
         if pair is not None:
             return self.inner_product(node, *pair)
-        a = self.expr(node.arg)
-        where = Where(verb, verb=self.compiler.verb_label(verb, 1), operands=[a])
-        if verb.op is not None:
-            f = self.bind(self.compiler.verb_forms(verb)(None).monad, "D")
-            return self.assign(f"{f}({a})", where)
-        fn = self.expr(verb.fn)
-        apply = self.bind(self.compiler.derived_caller(verb.adverbs, 1), "A")
-        return self.assign(f"{apply}({fn}, {a})", where)
+        return self.derived(node, [self.expr(node.arg)])
 
     def g_Dyad(self, node):
         verb = node.verb
@@ -455,14 +437,21 @@ class Generator:
         if inline is not None:
             return inline
         b = self.stable(node.left, self.expr(node.right))
-        a = self.expr(node.left)
-        where = Where(verb, verb=self.compiler.verb_label(verb, 2), operands=[a, b])
+        return self.derived(node, [self.expr(node.left), b])
+
+    def derived(self, node, operands):
+        """A verb with adverbs, or a function in verb position, applied to `operands`."""
+        verb = node.verb
+        arity = len(operands)
+        where = Where(verb, verb=self.compiler.verb_label(verb, arity), operands=operands)
+        listed = ", ".join(operands)
         if verb.op is not None:
-            f = self.bind(self.compiler.verb_forms(verb)(None).dyad, "D")
-            return self.assign(f"{f}({a}, {b})", where)
+            forms = self.compiler.verb_forms(verb)(None)
+            f = self.bind(forms.monad if arity == 1 else forms.dyad, "D")
+            return self.assign(f"{f}({listed})", where)
         fn = self.expr(verb.fn)
-        apply = self.bind(self.compiler.derived_caller(verb.adverbs, 2), "A")
-        return self.assign(f"{apply}({fn}, {a}, {b})", where)
+        apply = self.bind(self.compiler.derived_caller(verb.adverbs, arity), "A")
+        return self.assign(f"{apply}({fn}, {listed})", where)
 
     def condition(self, node):
         """A Python boolean expression: is the value of `node` true? Comparisons of plain
@@ -546,7 +535,11 @@ class Generator:
             self.lines.insert(declare_at, Line(self.indent, "nonlocal " + ", ".join(sorted(scope.nonlocals)), None))
         self.indent -= 1
         self.wrap_body(run_start, info_name)
-        whole = self.vectorizer.whole(node) if node.arity == 1 else None
+        whole = None
+        if node.arity == 1:
+            whole = self.vectorizer.whole(node)
+        elif node.arity == 2 and info.dyad_op is None:
+            whole, info.fold_op = self.vectorizer.fold(node) or (None, None)
         self.scope = outer
         info.effects, info.reads, info.globals = scope.effects, frozenset(scope.reads), \
             self.interp.globals

@@ -28,7 +28,8 @@ PARAMS = ("x", "y", "z")
 class VerbForms:
     """What an adverb needs to know of the verb it modifies: its monadic and dyadic forms,
     and optional shortcuts (see adverbs.py)."""
-    __slots__ = ("monad", "dyad", "fast", "fold", "whole_monad", "whole_dyad", "rows")
+    __slots__ = ("monad", "dyad", "fast", "fold", "scan_fold", "whole_monad", "whole_dyad",
+                 "rows")
 
     def __init__(self, monad, dyad, fast=None, fold=None, whole_monad=None, whole_dyad=None,
                  rows=None):
@@ -36,6 +37,7 @@ class VerbForms:
         self.dyad = dyad
         self.fast = fast
         self.fold = fold
+        self.scan_fold = None
         self.whole_monad = whole_monad
         self.whole_dyad = whole_dyad
         self.rows = rows
@@ -77,6 +79,11 @@ def function_forms(fn):
         forms.whole_dyad = facts.dyad
     if info.dot:
         forms.rows = vectorize.rows_dot
+    if info.fold_op is not None and fn.whole is not None:
+        forms.fold = vectorize.mapped_fold(info.fold_op, fn.whole, running=False)
+        forms.scan_fold = vectorize.mapped_fold(info.fold_op, fn.whole, running=True)
+    if fn.arity != 1:
+        return forms
     if info.elementwise and fn.whole is None:
         forms.whole_monad = monad
     else:
@@ -106,7 +113,7 @@ def _predicate(p):
 MONADIC_ADVERBS = {
     "'": lambda v, a: adv.each(v.monad, a, v.whole_monad),
     "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
-    "\\": lambda v, a: adv.scan(v.dyad, a, v.fast),
+    "\\": lambda v, a: adv.scan(v.dyad, a, v.fast, v.scan_fold),
     ":'": lambda v, a: adv.each_pair(v.dyad, a),
     ":~": lambda v, a: adv.converge(v.monad, a),
     "\\~": lambda v, a: adv.scan_converge(v.monad, a),
@@ -384,9 +391,9 @@ class Compiler:
             values = [a(fr) for a in args]
             f = fn(fr)
             try:
-                if isinstance(f, Function):
+                if isinstance(f, Function):       # (one Python frame less per Klong call)
                     return f.call(values)
-                raise KlongError("type", f"{callee} is not a function" if callee else "not a function")
+                return call_value(f, values, callee)
             except KlongError as e:
                 raise e.located(line, column, None)
         return run
@@ -451,17 +458,8 @@ class Compiler:
         left, right = self.compile(node.left), self.compile(node.right)
         verb = node.verb
         scopes = [s.locals for s in self.scopes]
-        action = self.differentiation_action(node, scopes)
-        line, column, label = verb.line, verb.column, verb_label(verb, 2)
-
-        def run(fr):
-            b = right(fr)
-            a = left(fr)
-            try:
-                return action(a, b)
-            except KlongError as e:
-                raise _failed(e, line, column, label, None)
-        return run
+        return _dyad(self.differentiation_action(node, scopes), left, right, verb.line,
+                     verb.column, verb_label(verb, 2), with_operands=False)
 
     def assignment(self, node):
         name = node.left.name
@@ -505,7 +503,7 @@ def _failed(e, line, column, label, operands):
     return e
 
 
-def _dyad(f, left, right, line, column, label):
+def _dyad(f, left, right, line, column, label, with_operands=True):
     """The closure applying the dyad f: right operand first, then left (language.md 3.3)."""
     def run(fr):
         b = right(fr)
@@ -513,7 +511,7 @@ def _dyad(f, left, right, line, column, label):
         try:
             return f(a, b)
         except KlongError as e:
-            raise _failed(e, line, column, label, [a, b])
+            raise _failed(e, line, column, label, [a, b] if with_operands else None)
     return run
 
 

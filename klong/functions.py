@@ -21,12 +21,13 @@ class LambdaInfo:
     dyad_op      the verb its body is, applied to x and y ('+' for {x+y})
     elementwise  applying it to a whole numeric array equals applying it to each element
     dot          it is the inner product of its arguments ({+/x*y})
+    fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose `whole` is that of g
     effects      it may assign variables other than its own locals (unknown: True)
     reads        the globals it reads (functions among them may have effects of their own),
                  in `globals`, the interpreter's
     """
-    __slots__ = ("arity", "source", "name", "dyad_op", "elementwise", "dot", "effects", "reads",
-                 "globals")
+    __slots__ = ("arity", "source", "name", "dyad_op", "elementwise", "dot", "fold_op", "effects",
+                 "reads", "globals")
 
     def __init__(self, arity, source=None, name=None, dyad_op=None, elementwise=False,
                  dot=False):
@@ -36,6 +37,7 @@ class LambdaInfo:
         self.dyad_op = dyad_op
         self.elementwise = elementwise
         self.dot = dot
+        self.fold_op = None
         self.effects = True
         self.reads = ()
         self.globals = None
@@ -50,9 +52,10 @@ class LambdaInfo:
 
 class Lambda(Function):
     """A function literal evaluated in some scope. `run` takes the arguments positionally
-    (exactly `arity` of them) and runs the body; `whole`, when set, applies the function to
-    every element of a numeric array at once (one array operation, see codegen.py) and
-    returns None where it cannot."""
+    (exactly `arity` of them) and runs the body. `whole`, when set, is an array operation
+    (vectorize.py) that returns None where it cannot help: for a monad, the function applied
+    to every element of a numeric array at once; for a dyad with a `fold_op`, the g of its
+    body x+g(y) applied to every element."""
     __slots__ = ("run", "arity", "info", "whole", "backend")
 
     def __init__(self, run, info, whole=None, backend=None):
@@ -150,11 +153,12 @@ class Builtin(Function):
         return self.name
 
 
-def call_value(fn, args):
-    """Call a Klong value with a list of arguments; anything but a function is a type error."""
+def call_value(fn, args, name=None):
+    """Call a Klong value with a list of arguments; anything but a function is a type error
+    (which says what `name` the value was read from, when it is known)."""
     if isinstance(fn, Function):
         return fn.call(args)
-    raise KlongError("type", "not a function")
+    raise KlongError("type", f"{name} is not a function" if name else "not a function")
 
 
 def project(fn, slots):

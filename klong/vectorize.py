@@ -20,6 +20,10 @@ On torch, Each of any other function free of effects over an array is first trie
 trace of the function over the whole array (`traced_each`, torch.func.vmap); code that
 needs a value to go on (a conditional on data, an .item()) cannot be traced, and loops.
 
+A dyad {x+g(y)} or {x*g(y)} with an element-wise g has the whole-array form of g: Over is
+then the library's sum (product) of the first element and g of the others, Scan their running
+sum (`mapped_fold`).
+
 A product runs on the library when its operands are numeric and the integers among them
 small enough that a float64 product is exact (its magnitude bound below 2^53); otherwise the
 Klong spelling runs as written. Reals are summed in the library's order, not left to right:
@@ -116,6 +120,22 @@ def whole_result(r, x):
     if values.is_array(r) and r.shape[0] == x.shape[0]:
         return r
     return None
+
+
+def mapped_fold(op, mapped, running):
+    """f/a (running: f\\a) for f::{x+g(y)} or {x*g(y)} and a numeric vector a: a's first
+    element followed by g of the others, reduced (accumulated) by the library; None where
+    that does not hold (g declines, or a running fold would change the first item's kind)."""
+    def fold(a):
+        if not (values.is_array(a) and a.ndim == 1 and a.shape[0] > 1 and _kind(a)):
+            return None
+        rest = mapped(a[1:])
+        if rest is None or rest.ndim != 1 or running and _kind(rest) != _kind(a):
+            return None
+        backend = backends.current()
+        joined = backend.concat([a[:1], rest])
+        return backend.accumulate(op, joined) if running else backend.reduce(op, joined)
+    return fold
 
 
 def is_number(v):
@@ -220,6 +240,13 @@ def _free_of(node, names):
     return False
 
 
+def _mentions_only(node, param):
+    """Whether the only parameter `node` reads is `param` (it may read no parameter)."""
+    from .codegen import walk
+    return not any(isinstance(n, ast.Name) and n.name in ("x", "y", "z") and n.name != param
+                   for n in walk(node))
+
+
 def _row_products(expr, same):
     """For an expression of a row x (names `same` equal x): the matrix m whose rows x is
     multiplied with (x{+/x*y}:/m, x{+/x*y}:\\m, {+/r*x}'m), and the dot function to check
@@ -274,6 +301,27 @@ class Vectorizer:
         if found is None:
             return None
         same, expr = found
+        return self.emit_def(literal, same, lambda: self.write(expr, same))
+
+    def fold(self, literal):
+        """For a dyad {x+g(y)} or {x*g(y)} (either order), emit the whole-array form of g and
+        return (its name, the verb): Over and Scan fold g of the elements with the library's
+        reduction. None for other dyads."""
+        if literal.arity != 2 or literal.locals or len(literal.body) != 1:
+            return None
+        body = literal.body[0]
+        if not (isinstance(body, ast.Dyad) and body.verb.op in ("+", "*") and not body.verb.adverbs):
+            return None
+        for mine, mapped in ((body.left, body.right), (body.right, body.left)):
+            if _names(mine, {"x"}) and not _names(mapped, {"y"}) and _mentions_only(mapped, "y"):
+                name = self.emit_def(literal, {"y"}, lambda: self.gen.emit(
+                    f"return WHOLE_RESULT({self.elementwise(mapped)}, x)"))
+                return (name, body.verb.op) if name else None
+        return None
+
+    def emit_def(self, literal, same, write):
+        """Emit `def wholeN(x)` where the names `same` of `literal` stand for the array x,
+        its body written by write(); None (and nothing emitted) when it raises NotVector."""
         gen = self.gen
         start, outer = len(gen.lines), gen.scope
         from .codegen import Scope
@@ -286,7 +334,7 @@ class Vectorizer:
         for n in same:
             gen.scope.names[n] = "x"
         try:
-            self.write(expr, same)
+            write()
         except NotVector:
             del gen.lines[start:]
             return None
