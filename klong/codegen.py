@@ -273,10 +273,11 @@ class Generator:
 
     def effect(self, node):
         """Emit code that evaluates `node` for its effects only."""
-        if isinstance(node, (ast.Const, ast.Lambda)) or \
-                isinstance(node, ast.Name) and self.is_local(node.name):
+        if isinstance(node, (ast.Const, ast.Lambda)) or isinstance(node, ast.Name) and node.name == ".f":
             return
-        self.expr(node)
+        value = self.expr(node)
+        if isinstance(node, ast.Name) and value.startswith("v"):
+            self.emit(value, Where(node, name=node.name))    # an unassigned local fails
 
     def expr(self, node):
         """Emit code that computes `node`; returns a Python expression for its value that is
@@ -300,9 +301,6 @@ class Generator:
         backend = self.interp.backend
         pairs = [(on_backend(k, backend), on_backend(v, backend)) for k, v in node.pairs]
         return self.assign(f"DICT({self.const(pairs)})")
-
-    def is_local(self, name):
-        return self.compiler.resolve_in(self.scopes_for_resolve(), name)[0] is not None
 
     def scopes_for_resolve(self):
         """The Klong scopes (declared locals) visible here, outermost first."""

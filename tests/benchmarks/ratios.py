@@ -9,8 +9,9 @@ holds. Best of N rounds, not the median: the machine is shared, and the best tim
 one least disturbed by others.
 
 Other Klongs, when they are here, get columns of their own (the same Klong text, best of 5):
-kg, the reference interpreter in C (the executable named by $KG, else `kg` on PATH), and
-KlongPy (when `import klongpy` works).
+kg, the reference interpreter in C (the executable named by $KG, else `kg` on PATH; run
+with -u, unlimited memory, without which it collects garbage for minutes at a million
+elements), and KlongPy (when `import klongpy` works).
 
 The array libraries run on one thread (OMP_NUM_THREADS and friends, unless set): Klong and
 its baselines alike, so the ratios compare the interpreters, not the thread scheduling.
@@ -34,10 +35,11 @@ OTHER_ROUNDS = 5
 # The array libraries run single-threaded unless these are set: on a shared machine their
 # worker threads wait for each other (a 256x16 tanh took 40 ms with two, 40 us with one)
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-# glibc returns large blocks to the system once they are freed, or not, depending on what
-# the process did before (its mmap threshold moves): a fixed threshold makes a workload's
-# time independent of the workloads measured before it
-MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(64 * 2 ** 20)}
+# glibc gives large freed blocks back to the system, or keeps them, depending on what the
+# process did before (its thresholds move): then every new array of a workload costs page
+# faults, or none. Fixed thresholds keep them all: a workload's time no longer depends on
+# the workloads measured before it (where of 100,000 numbers: 0.3 ms or 1.2 ms otherwise)
+MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(64 * 2 ** 20), "MALLOC_TRIM_THRESHOLD_": str(2 ** 30)}
 
 sys.path.insert(0, HERE)
 sys.path.insert(0, ROOT)
@@ -94,7 +96,7 @@ def time_kg(kg, setup, src):
     with tempfile.NamedTemporaryFile("w", suffix=".kg", delete=False) as f:
         f.write(program)
     try:
-        proc = subprocess.run([kg, f.name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        proc = subprocess.run([kg, "-u", f.name], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, text=True, timeout=600)
         return float(proc.stdout.strip().splitlines()[-1])
     except (subprocess.TimeoutExpired, ValueError, IndexError):
