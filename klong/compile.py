@@ -222,11 +222,11 @@ class Compiler:
         """(depth, name) for a parameter or local of the function literals `scopes` (their
         declared locals, outermost first), or (None, global name)."""
         if scopes:
-            if name in PARAMS:
-                return 0, name
             for depth, local_names in enumerate(reversed(scopes)):
                 if name in local_names:
                     return depth, name
+            if name in PARAMS:
+                return 0, name
         return None, self.interp.modules.resolve(name, defining=False)
 
     def resolve(self, name):

@@ -297,7 +297,7 @@ class Vectorizer:
     def whole(self, literal):
         """Emit `def wholeN(x)` for the monad `literal` at the current place (its factory)
         and return that name, or None when the body has no whole-array form."""
-        found = _aliases(literal)
+        found = _aliases(literal) if "x" not in literal.locals else None
         if found is None:
             return None
         same, expr = found

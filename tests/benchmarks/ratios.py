@@ -91,8 +91,8 @@ def kg_executable():
 
 def time_kg(kg, setup, src):
     """Best of OTHER_ROUNDS of `src` in kg, timed by kg itself (.pc, process time)."""
-    program = "\n".join([setup, f"r::[];{{x;s::.pc();{src};r::r,.pc()-s}}'!{OTHER_ROUNDS}",
-                         ".p(&/r)", ""])
+    rounds = [f"s::.pc();{src};r::r&.pc()-s" for _ in range(OTHER_ROUNDS)]
+    program = "\n".join([setup, "r::1.0e9"] + rounds + [".p(r)", ""])
     with tempfile.NamedTemporaryFile("w", suffix=".kg", delete=False) as f:
         f.write(program)
     try:
