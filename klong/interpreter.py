@@ -98,6 +98,7 @@ class KlongInterpreter:
         self.differentiation = Differentiation(self)
         self.strict = False
         self.pending_comment = None
+        self.running_files = []          # the files being run, outermost first
         if sys.getrecursionlimit() < RECURSION_LIMIT:
             sys.setrecursionlimit(RECURSION_LIMIT)
         install(self)
@@ -123,6 +124,8 @@ class KlongInterpreter:
         Klong's rule for comments applies: a comment ends at the next quote."""
         with backends.using(self.backend):
             outer_comment, self.pending_comment = self.pending_comment, None
+            if filename is not None:
+                self.running_files.append(filename)
             try:
                 return self._run_lines(source.split("\n"), filename)
             except KlongError as e:
@@ -130,6 +133,8 @@ class KlongInterpreter:
                 raise
             finally:
                 self.pending_comment = outer_comment
+                if filename is not None:
+                    self.running_files.pop()
 
     def _run_lines(self, lines, filename):
         result = None

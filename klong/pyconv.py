@@ -109,7 +109,10 @@ def to_klong(v, interp=None):
 
 
 def to_python(v):
-    """A Klong value for Python: lists become numpy arrays (object dtype when mixed)."""
+    """A Klong value for Python: lists become numpy arrays (object dtype when mixed); a
+    Python callable that went through Klong is itself again."""
+    if isinstance(v, PyFunction):
+        return v.fn
     if isinstance(v, list):
         out = np.empty(len(v), dtype=object)
         for i, e in enumerate(v):

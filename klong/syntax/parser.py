@@ -40,6 +40,7 @@ class _Build(Transformer):
     """Builds AST nodes bottom-up."""
 
     def start(self, children):
+        _bind_parameters(children[0], frozenset())
         return children[0]
 
     def seq(self, children):
@@ -72,11 +73,9 @@ class _Build(Transformer):
                 and len(first.value) and all(isinstance(s, Symbol) for s in items(first.value)):
             local_names = [str(s) for s in items(first.value)]
             stmts = stmts[1:]
-        # x, y or z declared local is a variable like any other (as in the reference): it
-        # does not count towards the arity and may be assigned
-        arity = _arity(stmts, local_names)
-        _check_read_only(stmts, local_names)
-        return ast.Lambda(stmts, local_names, arity, line=lbrace.line, column=lbrace.column)
+        # arity and read-only parameters are settled once the whole chunk is read, see
+        # _bind_parameters: an enclosing function may declare x, y or z local
+        return ast.Lambda(stmts, local_names, 0, line=lbrace.line, column=lbrace.column)
 
     def slot(self, children):
         return children[0] if children else None
@@ -175,6 +174,22 @@ def _nodes_in(stmts):
         yield s                                    # a nested lambda statement itself
         if not isinstance(s, ast.Lambda):
             yield from _walk_no_lambdas(s)
+
+
+def _bind_parameters(node, declared):
+    """Settle the parameters of every function literal under `node`. As in the reference,
+    x, y or z declared local (`{[y];...}`) is a variable like any other, in that function
+    and in the functions nested in it: it does not count towards their arity and may be
+    assigned. `declared` holds those names declared by the functions enclosing `node`."""
+    for n in _walk_no_lambdas(node):
+        if isinstance(n, ast.Lambda):
+            n.outer_params = sorted(declared - set(n.locals))
+            variables = set(n.locals) | declared
+            n.arity = _arity(n.body, variables)
+            _check_read_only(n.body, variables)
+            inner = declared | {name for name in n.locals if name in PARAMS}
+            for stmt in n.body:
+                _bind_parameters(stmt, inner)
 
 
 def _arity(stmts, local_names):
