@@ -7,7 +7,7 @@ from .compile import Compiler
 from .errors import KlongBackendError, KlongError
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Continuation
-from .syntax.parser import parse
+from .syntax.parser import comment_hint, parse
 
 RECURSION_LIMIT = 12000
 
@@ -43,8 +43,8 @@ class Modules:
     def abandon(self):
         """Close the open module, if any, restoring every name it (re)defined; returns
         its name (None when no module was open)."""
-        name = self.current
-        if name is None:
+        module = self.current
+        if module is None:
             return None
         globals_before, defined_before = self.before
         for name in self.defined[self.current]:
@@ -55,7 +55,7 @@ class Modules:
                     self.interp.globals.pop(key, None)
         self.defined[self.current] = defined_before
         self.close()
-        return name
+        return module
 
     def _private(self, name):
         return f"{name}`{self.current}"
@@ -186,6 +186,9 @@ class KlongInterpreter:
             return code(None)
         except KlongError as e:
             self._locate(e, text, line_offset)
+            if e.kind != "syntax" and not line_comments \
+                    and getattr(e.line, "file", None) in (None, filename):
+                e.message += comment_hint(text, line_offset, e.line)
             raise
         except RecursionError:
             raise KlongError("recursion", "recursion too deep", line_offset + 1) from None

@@ -291,6 +291,26 @@ def _assignment_hint(text, tokens, tok):
     return ""
 
 
+def _comment_hint(lexer, line):
+    for start, end in lexer.long_comments:
+        if lexer.line_of(end) == line:
+            return (f"; the comment opened on line {lexer.line_of(start)} ends on this line: "
+                    "did it swallow code?")
+    return ""
+
+
+def comment_hint(text, line_offset, line):
+    """For an error on `line` of a chunk read by Klong's rule: where a comment that ends on
+    that line opened, when it ran over several lines; else ''."""
+    lexer = Lexer(text, line_offset)
+    try:
+        for _ in lexer.tokens():
+            pass
+    except KlongError:
+        pass
+    return _comment_hint(lexer, line)
+
+
 def _end_position(text, line_offset):
     lines = text.split("\n")
     return len(lines) + line_offset, len(lines[-1]) + 1
@@ -305,12 +325,7 @@ def _explained(err, text, lexer, tokens):
         if 0 <= index < len(lines):
             err.source_line = lines[index]
     if err.line is not None:
-        for start, end in lexer.long_comments:
-            if lexer.line_of(end) == err.line:
-                opened = lexer.line_of(start)
-                err.message += (f"; the comment opened on line {opened} ends on this line: "
-                                "did it swallow code?")
-                break
+        err.message += _comment_hint(lexer, err.line)
     if err.kind == "syntax" and "malformed dictionary" in err.message and tokens \
             and tokens[-1].type == "NAME" and text.startswith(":{", tokens[-1].end_pos):
         err.message += f" (assignment is ::, as in {tokens[-1]}::...)"
