@@ -156,11 +156,17 @@ class KlongInterpreter:
         return result
 
     @staticmethod
+    def continuation():
+        """A Continuation for interactive input: feed it lines one at a time; it says
+        when they make a complete chunk, in time linear in the input."""
+        return Continuation(line_comments=True)
+
+    @staticmethod
     def needs_more(text):
         """True while interactive input `text` ends inside a string, list, dictionary,
         function, conditional or parenthesis: the chunk continues on the next line. (A
         comment typed at the prompt ends with its line.)"""
-        reading = Continuation(line_comments=True)
+        reading = KlongInterpreter.continuation()
         complete = True
         for line in text.split("\n"):
             complete = reading.feed(line)

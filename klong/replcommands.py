@@ -27,8 +27,13 @@ class Session:
     def __init__(self, interp, debug=False):
         self.interp = interp
         self.debug = debug
-        self.pending = ""
+        self.lines = []                 # the chunk read so far
+        self.reading = interp.continuation()
         self.failed = False
+
+    @property
+    def pending(self):
+        return "\n".join(self.lines)
 
     # -- input
     def feed(self, line):
@@ -37,13 +42,13 @@ class Session:
             if line.startswith(interp.pending_comment):
                 interp.pending_comment = None
             return True
-        if not self.pending and is_command(line):
+        if not self.lines and is_command(line):
             return run_command(self, line)
-        text = self.pending + "\n" + line if self.pending else line
-        if interp.needs_more(text):
-            self.pending = text
+        self.lines.append(line)
+        if not self.reading.feed(line):
             return True
-        self.pending = ""
+        text = self.pending
+        self.reset()
         self._evaluate(text)
         return True
 
@@ -57,13 +62,15 @@ class Session:
     def finish(self):
         """Input ended: evaluate what is left of an unfinished chunk, so that its error is
         reported instead of being lost."""
-        text, self.pending = self.pending, ""
+        text = self.pending
+        self.reset()
         if text.strip():
             self._evaluate(text)
 
     def reset(self):
         """Forget a half-read chunk (after Ctrl-C)."""
-        self.pending = ""
+        self.lines = []
+        self.reading.reset()
 
     def wants_more(self, text):
         """True when `text`, fed after what has been read so far, would leave a chunk or a
