@@ -42,6 +42,7 @@ def _run(args):
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2
+    interp.debug = args.debug
     try:
         if args.expr is not None:
             value = _guarded(interp, lambda: interp.run(args.expr), args.debug)

@@ -432,8 +432,13 @@ def test_jacobian_parameter_list_scalar_loss(k):
 
 
 @needs_torch
-def test_jacobian_falls_back_to_numeric_on_torch(kt):
-    check(kt, '.pyf("numpy";"sin");1.0∂{sin(x)}', math.cos(1.0), tol=1e-6)
+def test_jacobian_reports_a_broken_chain_as_gradients_do(kt):
+    # no silent switch to numbers: ∂ agrees with :> (give the function a derivative instead)
+    for src in ('.pyf("numpy";"sin");1.0∂{sin(x)}', '.pyf("numpy";"sin");{sin(x)}:>1.0'):
+        with pytest.raises(KlongError) as info:
+            kt(src)
+        assert "autograd chain broken" in str(info.value)
+    check(kt, '.pyf("numpy";"sin");1.0∂.numgrad(sin)', math.cos(1.0), tol=1e-6)
 
 
 # ------------------------------------------------------------------ .gradcheck
