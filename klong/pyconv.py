@@ -17,15 +17,18 @@ class PyFunction(Function):
     Differentiating through Python code: a torch.autograd.Function subclass is called
     through its `apply`; a callable with a `grad` attribute (fn.grad = dfn) is
     differentiated with dfn, which takes the same arguments and returns the derivative."""
-    __slots__ = ("fn", "arity", "most", "interp", "wants_klong", "wants_numpy", "derivative")
+    __slots__ = ("fn", "run", "arity", "most", "interp", "wants_klong", "wants_numpy",
+                 "wants_tensors", "derivative")
 
     def __init__(self, fn, interp=None):
+        self.fn = fn
         self.interp = interp
-        if _is_autograd_function(fn):
-            self.fn = fn.apply
+        self.wants_tensors = _is_autograd_function(fn)     # numbers become 0-d tensors
+        if self.wants_tensors:
+            self.run = fn.apply
             self.arity, self.most, self.wants_klong = _arity_of(fn.forward, skip="ctx")
         else:
-            self.fn = fn
+            self.run = fn
             self.arity, self.most, self.wants_klong = _arity_of(fn)
         self.derivative = getattr(fn, "grad", None)
         if not callable(self.derivative):
@@ -41,15 +44,18 @@ class PyFunction(Function):
         kwargs = {"klong": self.interp} if self.wants_klong else {}
         if self.derivative is not None:
             return backends.current().custom_gradient(
-                lambda *a: self._invoke(self.fn, a, kwargs),
+                lambda *a: self._invoke(self.run, a, kwargs),
                 lambda *a: self._invoke(self.derivative, a, {}), args)
-        return self._invoke(self.fn, args, kwargs)
+        return self._invoke(self.run, args, kwargs)
 
     def _invoke(self, fn, args, kwargs):
         py_args = [to_python(a) for a in args]
         tracked = any(getattr(a, "requires_grad", False) for a in py_args)
         if self.wants_numpy:
             py_args = [values._to_host(a) if isinstance(a, values.ARRAY_TYPES) else a
+                       for a in py_args]
+        elif self.wants_tensors:
+            py_args = [backends.current().asarray(a, "f") if type(a) in (int, float) else a
                        for a in py_args]
         try:
             with warnings.catch_warnings():

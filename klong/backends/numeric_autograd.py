@@ -19,14 +19,6 @@ NOT_FOLLOWED = ("autograd chain broken: numeric differentiation cannot follow a 
                 "is being differentiated exactly; use :> inside differentiated code")
 
 
-class NotNumbers(KlongError):
-    """A function gave something other than numbers (Klong's :undefined, outside the
-    domain of ^ or %, included)."""
-
-    def __init__(self):
-        super().__init__("type", "the function must return numbers")
-
-
 class NumericAutograd:
     exact_gradients = False      # True where gradients come from automatic differentiation
 
@@ -38,7 +30,7 @@ class NumericAutograd:
 
     def host_point(self, p, what="the point of differentiation must be numeric"):
         """A numeric Klong value as a float64 numpy array (0-d for a number); otherwise a
-        type error saying `what` (NotNumbers when what is None)."""
+        type error saying `what`."""
         if self.is_tracked(p):
             raise KlongError("type", NOT_FOLLOWED)
         if isinstance(p, (int, float, np.integer, np.floating)) and \
@@ -54,10 +46,10 @@ class NumericAutograd:
                 return np.array([self.host_point(e, what) for e in p], dtype=np.float64)
             except ValueError:                       # ragged
                 pass
-        raise NotNumbers() if what is None else KlongError("type", what)
+        raise KlongError("type", what)
 
     def host_result(self, y):
-        return self.host_point(y, None)
+        return self.host_point(y, "the function must return numbers")
 
     def host_loss(self, y):
         r = self.host_result(y)
@@ -76,26 +68,27 @@ class NumericAutograd:
     # ------------------------------------------------------------ central differences
 
     def _central(self, g, x, h):
-        """(g(x + h e_i) - g(x - h e_i)) / 2h for each element i of x (row-major)."""
+        """(g(x + h e_i) - g(x - h e_i)) / 2h for each element i of x (row-major). g(x)
+        itself has been evaluated: an error now means g is not defined around x."""
         try:
             columns = [(g(_nudged(x, i, h)) - g(_nudged(x, i, -h))) / (2 * h)
                        for i in range(x.size)]
-        except NotNumbers:
-            raise KlongError("domain", f"{NOT_FINITE}: the function is not defined on both "
-                                       "sides of it") from None
+        except KlongError as e:
+            raise _undefined_around(e) from None
         if not all(np.isfinite(c).all() for c in columns):
             raise KlongError("domain", NOT_FINITE)
         return columns
 
     def _host_jacobian(self, fn, x, h):
         g = lambda q: self.host_result(fn(self.klong_value(q)))
-        return _stacked(self._central(g, x, h), g(x).shape, x)
+        out_shape = g(x).shape
+        return _stacked(self._central(g, x, h), out_shape, x)
 
     def _accurate_gradient(self, loss, x):
         """Four evaluations per coordinate with a step scaled to the point (error O(h^4)):
         precise enough to be differentiated again, which nested `:>` does on numpy. Near
         the edge of the function's domain (sqrt close to 0) the step shrinks until the
-        evaluations stay inside it."""
+        evaluations stay inside it. loss(x) itself has been evaluated."""
         grad = np.empty(x.size)
         flat = x.reshape(-1)
         for i in range(x.size):
@@ -106,11 +99,10 @@ class NumericAutograd:
                                - (loss(_nudged(x, i, 2 * h)) - loss(_nudged(x, i, -2 * h)))) \
                         / (12 * h)
                     break
-                except NotNumbers:
-                    h /= 10
+                except KlongError as e:         # well inside the domain, if there is room
+                    h, error = min(h / 10, abs(flat[i]) / 100) or h / 10, e
             else:
-                raise KlongError("domain", f"{NOT_FINITE}: the function is not defined on "
-                                           "both sides of it")
+                raise _undefined_around(error)
         if not np.isfinite(grad).all():
             raise KlongError("domain", NOT_FINITE)
         return grad.reshape(x.shape)
@@ -192,6 +184,11 @@ class NumericAutograd:
 
     def compile_modes(self):
         raise self._no_compiler(".cmodes()")
+
+
+def _undefined_around(error):
+    return KlongError("domain", f"{NOT_FINITE}: the function is not defined on both sides "
+                                f"of it ({error})")
 
 
 def dtype_name(dtype):

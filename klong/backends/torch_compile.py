@@ -72,20 +72,28 @@ class CompiledFunction:
         if order > 1:
             return self.fn(t)
         grad = torch.enable_grad() if order else torch.no_grad()
-        with grad, b.tracing(), _quiet(self.quiet):
-            r = self.compiled(t)
+        try:
+            with grad, b.tracing(), _quiet(self.quiet):
+                r = self.compiled(t)
+        except KlongError:
+            raise
+        except Exception as e:           # a recompilation for new input that failed
+            raise KlongError("compile", f"compiled function failed ({self.compiler}): "
+                                        f"{first_line(e)}") from None
         return b.item(r) if r.ndim == 0 else r
 
 
 class TorchCompilation:
     def _traceable(self, fn):
         """fn as a Python function of one tensor returning a tensor (what torch traces).
-        torch caches compilations, and limits recompilations, per code object: each
-        compiled Klong function gets a code object of its own."""
+        torch caches compilations, limits recompilations and decides which inputs vary per
+        code object (code objects that compare equal share that state): each compiled Klong
+        function gets a code object of its own, told apart by its name."""
         def run(x):
             return self._result_tensor(fn(x), x)
-        return types.FunctionType(run.__code__.replace(), run.__globals__, run.__name__,
-                                  run.__defaults__, run.__closure__)
+        code = run.__code__.replace(co_name=f"klong_function_{id(fn):x}")
+        return types.FunctionType(code, run.__globals__, code.co_name, run.__defaults__,
+                                  run.__closure__)
 
     def compile_function(self, fn, example, options, what=".compile", quiet=True):
         """fn compiled with torch.compile and run once on `example`, so that compiler

@@ -477,7 +477,7 @@ def _real_width(a):
 
 
 def _format2(a, b):
-    a, b = _plain(a), _plain(b)
+    a, b = _plain(a), _plain(_untracked(b))
     if not is_number(a):
         raise KlongError("type", "format width must be a number")
     text = _text(b)
