@@ -179,7 +179,8 @@ class Differentiation:
                        lambda *a: backend.custom_gradient(forward, derivative, a), backend)
 
     def numeric_backward(self, f):
-        """.numgrad(f): f, differentiated by central differences where torch cannot."""
+        """.numgrad(f): f, differentiated by central differences where exact autograd cannot
+        see into it."""
         _function(f, ".numgrad: a function is needed")
         backend = self.backend
         forward = lambda *a: call_value(f, list(a))

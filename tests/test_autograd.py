@@ -6,6 +6,8 @@ mode) and are checked to 1e-12; on numpy they are central differences and are ch
 1e-6. `∇` is numeric on both backends, which the test on 3∇{x^2} pins down to the digit.
 """
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ from klong import KlongError, KlongInterpreter
 from klong.autograd import gradients_of
 from klong.backends import list_backends
 
-from conftest import host  # noqa: E402
+from conftest import BACKENDS, ROOT, host  # noqa: E402
 
 HAS_TORCH = "torch" in list_backends()
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
@@ -881,3 +883,33 @@ def test_gradcheck_needs_float64(kt):
     with pytest.raises(KlongError) as info:
         kt(".gradcheck({x^2};3.0)")
     assert "float64" in str(info.value) and "float32" in str(info.value)
+
+
+# ------------------------------------------------------------------ the examples
+
+EXAMPLES = ROOT / "examples" / "autograd"
+
+
+def _run(args, cwd):
+    proc = subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                          timeout=600, cwd=cwd)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stdout.splitlines()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_custom_gradients_example(backend):
+    out = _run([str(ROOT / "kgpy"), "--backend", backend, "custom_gradients.kg"], EXAMPLES)
+    assert out == ["d/dx erf(x)^2 at 0.5: 0.914812", "d/dx norm(x;4) at 3: 0.6",
+                   "softplus'(0) = 0.5", "softplus'(2) = 0.880797",
+                   "second derivative at 0 = 0.25", "lgamma'(3) = 0.922784",
+                   "minimum at -0.211", "slope there: 0.0"]
+
+
+@needs_torch
+def test_anomaly_example():
+    out = _run([str(EXAMPLES / "anomaly.py")], ROOT)
+    assert out[0].startswith(".anomaly(0): domain error: no finite gradient")
+    assert out[1] == (".anomaly(1): domain error: NaN in the gradient: the backward of pow "
+                      "(PowBackward0) in root gave NaN")
+    assert out[2].startswith("with an epsilon: [0.0, 0.4999")

@@ -251,31 +251,33 @@ def test_graph_needs_torch(kn):
     assert info.value.kind == "backend"
 
 
+def exported(kt, fn, example, path):
+    """.export's dictionary, and the program it saved, loaded back."""
+    import torch
+    info = kt(f'.export({fn};{example};"{path}")')
+    return info, torch.export.load(str(path)).module()
+
+
 @needs_torch
 def test_export_leading_dimension_is_dynamic(kt, tmp_path):
     import torch
-    path = tmp_path / "dyn.pt2"
-    info = kt(f'f::{{+/(x^2)-x}};info::.export(f;[1.0 2.0 3.0];"{path}")')
+    kt("f::{+/(x^2)-x}")
+    info, module = exported(kt, "f", "[1.0 2.0 3.0]", tmp_path / "dyn.pt2")
     assert info["dynamic"] == 1 and info["input"] == "float64 [N]"
-    module = torch.export.load(str(path)).module()
     for point in ([1.0, 2.0, 3.0, 4.0], [0.5] * 7, [2.0, -1.0]):
         src = "[" + " ".join(repr(v) for v in point) + "]"
         got = module(torch.tensor(point, dtype=torch.float64))
         assert abs(got.item() - kt(f"f({src})")) < 1e-12
-    rows = tmp_path / "rows.pt2"
-    info = kt(f'.export({{x*x}};[[1.0 2.0] [3.0 4.0]];"{rows}")')
+    info, module = exported(kt, "{x*x}", "[[1.0 2.0] [3.0 4.0]]", tmp_path / "rows.pt2")
     assert info["input"] == "float64 [N 2]"
-    out = torch.export.load(str(rows)).module()(torch.ones(5, 2, dtype=torch.float64))
-    assert tuple(out.shape) == (5, 2)
+    assert tuple(module(torch.ones(5, 2, dtype=torch.float64)).shape) == (5, 2)
 
 
 @needs_torch
 def test_export_keeps_the_example_shape_when_the_function_needs_it(kt, tmp_path):
     import torch
-    path = tmp_path / "fixed.pt2"
-    info = kt(f'.export({{(#x)*x}};[1.0 2.0 3.0];"{path}")')
+    info, module = exported(kt, "{(#x)*x}", "[1.0 2.0 3.0]", tmp_path / "fixed.pt2")
     assert info["dynamic"] == 0 and info["input"] == "float64 [3]"
-    module = torch.export.load(str(path)).module()
     assert module(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).tolist() == [3.0, 6.0, 9.0]
     with pytest.raises(Exception):
         module(torch.ones(4, dtype=torch.float64))
