@@ -528,6 +528,12 @@ def test_bad_operands_are_errors(k, src):
         k(src)
 
 
+@pytest.mark.parametrize("src", ["{x^2}:>10^400", ".jacobian({x^2};10^400)",
+                                 ".hessian({x^2};10^400)", "{+/x}:>(10^400),1"])
+def test_a_point_too_large_for_a_real_is_a_range_error(kerr, src):
+    assert kerr(src).kind == "range"
+
+
 @needs_torch
 def test_broken_autograd_chain_is_an_error(kt):
     # a Python function that turns the tensor into a float: no gradient can flow

@@ -35,7 +35,10 @@ class NumericAutograd:
             raise KlongError("type", NOT_FOLLOWED)
         if isinstance(p, (int, float, np.integer, np.floating)) and \
                 not isinstance(p, (bool, np.bool_)):
-            return np.array(float(p))
+            try:
+                return np.array(float(p))
+            except OverflowError:                    # an integer of hundreds of digits
+                raise KlongError("range", "a number too large to be a real") from None
         if isinstance(p, np.ndarray):
             if p.dtype.kind in "iuf":
                 return p.astype(np.float64)
