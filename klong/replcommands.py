@@ -379,10 +379,10 @@ def timing_report(per_loop, loops):
 
 def time_text(seconds):
     """A duration with three significant digits in the unit that suits it."""
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds / 1e-9:.3g} ns"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        shown = float(f"{seconds / scale:.3g}")        # 0.9999 ms is shown as 1 ms
+        if shown >= 1 or unit == "ns":
+            return f"{shown:.3g} {unit}"
 
 
 def transcript_command(session, path):
