@@ -509,6 +509,27 @@ def test_strip_transcript():
         assert strip_transcript(plain, needs_more) == plain
 
 
+def test_docs_copy_button_copies_the_input():
+    """The mkdocs hook gives each Klong session block the input alone to copy."""
+    import html
+    import importlib.util
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import BashSessionLexer
+    from klong.highlight import KlongLexer
+    spec = importlib.util.spec_from_file_location("klong_copy",
+                                                  ROOT / "docs" / "_hooks" / "klong_copy.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    session = '?> a::"<b>"\n"<b>"\n?> f::{x,\n a}\n:monad\n?> f("c")\n"c<b>"\n'
+    page = "<p>text</p>" + highlight(session, KlongLexer(), HtmlFormatter(wrapcode=True))
+    shell = highlight("$ kgpy -e 1\n1\n", BashSessionLexer(), HtmlFormatter(wrapcode=True))
+    out = hook.on_page_content(page + shell, None, None, None)
+    copies = re.findall(r'data-copy="([^"]*)"', out)
+    assert [html.unescape(c) for c in copies] == ['a::"<b>"\nf::{x,\n a}\nf("c")']
+    assert out.count("<code>") == 2 and shell in out
+
+
 def test_time_units():
     from klong.replcommands import time_text, timing_report
     assert time_text(2.5) == "2.5 s"
