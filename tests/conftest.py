@@ -43,9 +43,20 @@ SLOW_TESTS = [
 ]
 
 
+# a docs example that calls one of these runs torch.compile
+COMPILING = (".compile", ".export")
+
+
+def _slow(item):
+    if any(fnmatch.fnmatchcase(item.nodeid, pattern) for pattern in SLOW_TESTS):
+        return True
+    block = getattr(item, "callspec", None) and item.callspec.params.get("block")
+    return any(name in line for line in getattr(block, "lines", ()) for name in COMPILING)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if any(fnmatch.fnmatchcase(item.nodeid, pattern) for pattern in SLOW_TESTS):
+        if _slow(item):
             item.add_marker(pytest.mark.slow)
 
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
