@@ -32,9 +32,9 @@ HISTORY_FILE = ".klong_history"
 def run_repl(interp, debug=False, style=None):
     """Read, evaluate and print until Ctrl-D or ]q; returns the exit status (0). A .x call
     leaves through SystemExit, which kgpy turns into the exit status. `style` names the
-    colours (highlight.style_names()); None: $KLONG_STYLE, else ansi."""
-    style = style or os.environ.get("KLONG_STYLE") or (
-        highlight.STYLE_NONE if os.environ.get("NO_COLOR") else highlight.STYLE_DEFAULT)
+    colours (highlight.style_names()); None: ansi, or none where NO_COLOR is set."""
+    style = style or (highlight.STYLE_NONE if os.environ.get("NO_COLOR")
+                      else highlight.STYLE_DEFAULT)
     session = Session(interp, debug, colour=style != highlight.STYLE_NONE)
     prompt = _prompt_session(interp, session, style)
     print(banner(interp))

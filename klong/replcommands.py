@@ -66,14 +66,14 @@ class Session:
     # -- input
     def feed(self, line):
         interp = self.interp
-        if self.transcript is not None and not (not self.pending and is_command(line)
-                                                and split_command(line)[0] == "t"):
+        command = interp.pending_comment is None and not self.pending and is_command(line)
+        if not (command and split_command(line)[0] == "t"):   # ]t lines stay out of it
             self.record("\t" + line)
         if interp.pending_comment is not None:
             if line.startswith(interp.pending_comment):
                 interp.pending_comment = None
             return True
-        if not self.pending and is_command(line):
+        if command:
             return run_command(self, line)
         text = self.pending + "\n" + line if self.pending else line
         if interp.needs_more(text):
@@ -422,10 +422,11 @@ def list_command(session, folder):
 
 def backend_command(session, arg):
     backend = session.interp.backend
-    if arg and arg.split()[0] != backend.name:
-        session.error(f"]b: the backend is chosen when kgpy starts, and this session runs on "
-                      f"{backend.name}: start kgpy --backend {arg.split()[0]} "
-                      f"(or set KLONG_BACKEND={arg.split()[0]})")
+    wanted = arg.split()[0] if arg else backend.name
+    if wanted != backend.name:
+        session.error(f"]b: this session runs on {backend.name}; the backend is chosen when "
+                      f"it starts: kgpy --backend {wanted}, KLONG_BACKEND={wanted}, or a "
+                      f"kernel installed with --backend {wanted}")
         return
     print(f"backend: {backend.name}  device: {backend.device}")
 
