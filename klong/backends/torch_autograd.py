@@ -9,6 +9,7 @@ outer graph: the inner derivative is taken with respect to it alone, and the out
 through it. When the call is nested (keep_graph) the gradient keeps its own graph so that it
 can be differentiated again; at the top level it is built without one, which is faster."""
 import contextlib
+import math
 import warnings
 
 import torch
@@ -250,7 +251,7 @@ def _nan_hook(op, node_name, where):
 def _finite(g):
     """Whether every element of g is finite. The sum is (unless it overflows) exactly when
     they all are, and takes a tenth of the time of checking each."""
-    return bool(torch.isfinite(g.sum())) or bool(torch.isfinite(g).all())
+    return math.isfinite(g.sum().item()) or bool(torch.isfinite(g).all())
 
 
 def first_line(e):
