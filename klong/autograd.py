@@ -26,7 +26,7 @@ def _host_point(p):
     if is_number(p):
         return np.array(float(values.scalar(p) if not values.is_array(p) else p.item()))
     if values.is_array(p) and values.array_kind(p) in "if":
-        return values._to_host(p).astype(np.float64)
+        return backends.to_host(p).astype(np.float64)
     if type(p) is list:
         try:
             return np.array([_host_point(e) for e in p], dtype=np.float64)

@@ -21,6 +21,9 @@ def _parser():
                    help="array backend: numpy (default) or torch")
     p.add_argument("--device", default=os.environ.get("KLONG_DEVICE") or None,
                    help="torch device: cpu, cuda, cuda:N or mps (default: best available)")
+    p.add_argument("--dtype", default=os.environ.get("KLONG_DTYPE") or None,
+                   help="element type of reals: float64 (default), float32, or bfloat16 "
+                        "(torch only)")
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
     p.add_argument("--version", action="version", version=f"klong {__version__}")
     return p
@@ -38,7 +41,7 @@ def main(argv=None):
 def _run(args):
     from .interpreter import KlongInterpreter
     try:
-        interp = KlongInterpreter(backend=args.backend, device=args.device)
+        interp = KlongInterpreter(backend=args.backend, device=args.device, dtype=args.dtype)
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2

@@ -4,10 +4,8 @@
 characters as 0cX. `show` gives the display form of `.d` and `.p`: text without quotes or
 0c prefix, at every depth.
 """
-import numpy as np
-
 from . import values
-from .values import Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
+from .values import HOST_SCALARS, Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
 
 
 def format_real(x):
@@ -50,12 +48,10 @@ def _atom_text(v, readable):
         return ":" + v
     if t is str:
         return '"' + v.replace('"', '""') + '"' if readable else v
-    if isinstance(v, (bool, np.bool_)):
+    if t is bool:
         return str(int(v))
-    if isinstance(v, np.integer):
-        return str(int(v))
-    if isinstance(v, np.floating):
-        return format_real(v)
+    if isinstance(v, HOST_SCALARS):         # an array library's scalar
+        return _atom_text(v.item(), readable)
     if isinstance(v, Function):
         return (":nilad", ":monad", ":dyad", ":triad")[min(v.arity, 3)]
     if v is UNDEFINED:

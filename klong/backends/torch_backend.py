@@ -1,14 +1,16 @@
 """The torch backend: arrays are torch tensors on one device (CUDA, then Apple MPS, then
-the CPU, unless a device is named). Integers are int64; reals float64, or float32 on MPS,
-which has no float64."""
+the CPU, unless a device is named). Integers are int64; reals float64 unless another dtype is
+asked for (float32 on MPS, which has no float64)."""
 import contextlib
 
 import numpy as np
 import torch
 
 from .base import Backend
+from .numpy_backend import code_array, lookup, text_of
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
+_FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
 
 
 def pick_device(device=None):
@@ -39,19 +41,32 @@ def pick_device(device=None):
     return dev
 
 
+def _pick_dtype(dtype, device):
+    if dtype is None:
+        return "float32" if device.type == "mps" else "float64"
+    if dtype not in _FLOATS:
+        raise ValueError(f"the torch backend has no real dtype {dtype!r}; "
+                         f"use {', '.join(_FLOATS)}")
+    if dtype == "float64" and device.type == "mps":
+        raise ValueError("Apple MPS has no float64; use float32 or bfloat16")
+    return dtype
+
+
 class TorchBackend(Backend):
     name = "torch"
     array_type = torch.Tensor
 
-    def __init__(self, device=None):
+    def __init__(self, device=None, dtype=None):
         self.device = pick_device(device)
+        self.dtype = _pick_dtype(dtype, self.device)
         # while torch.compile or torch.export trace a function, numbers must stay tensors
         self.keep_tensors = False
-        self.float_dtype = torch.float32 if self.device.type == "mps" else torch.float64
+        self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
 
     def __repr__(self):
-        return f"torch backend ({self.device})"
+        extra = "" if self.dtype == "float64" else f", {self.dtype}"
+        return f"torch backend ({self.device}{extra})"
 
     def asarray(self, data, kind=None):
         if isinstance(data, torch.Tensor):
@@ -85,6 +100,16 @@ class TorchBackend(Backend):
     def copy(self, a):
         return a.clone()
 
+    def codes(self, text):
+        host = code_array(text)
+        return torch.from_numpy(host.copy()).to(self.device)   # copy: the bytes are read-only
+
+    def text(self, codes):
+        return text_of(self.to_host(codes))
+
+    def lookup(self, table, codes):
+        return lookup(table, self.to_host(codes))
+
     @staticmethod
     def kind(a):
         if a.is_floating_point():
@@ -100,7 +125,10 @@ class TorchBackend(Backend):
 
     @staticmethod
     def to_host(a):
-        return a.detach().cpu().numpy()
+        a = a.detach().cpu()
+        if a.dtype == torch.bfloat16:       # numpy has no bfloat16
+            a = a.to(torch.float32)
+        return a.numpy()
 
     def item(self, a):
         return a if a.requires_grad or self.keep_tensors else a.item()
@@ -110,14 +138,23 @@ class TorchBackend(Backend):
             return list(a.unbind(0))
         return a.tolist() if a.ndim == 1 else list(a.unbind(0))
 
+    def array_module(self):
+        return torch
+
     def concat(self, arrays):
-        return torch.cat([self.asarray(a) for a in arrays])
+        return torch.cat([self._tensor(a) for a in arrays])
 
     def stack(self, arrays):
-        return torch.stack([self.asarray(a) for a in arrays])
+        return torch.stack([self._tensor(a) for a in arrays])
+
+    def _tensor(self, a):
+        """An array of this backend: tensors on the device pass as they are."""
+        if isinstance(a, torch.Tensor) and a.device == self.device:
+            return a
+        return self.asarray(a)
 
     def repeat(self, a, counts):
-        return torch.repeat_interleave(a, self.asarray(counts, "i"), dim=0)
+        return torch.repeat_interleave(a, self._tensor(counts), dim=0)
 
     def flip(self, a):
         return torch.flip(a, (0,))
@@ -126,7 +163,19 @@ class TorchBackend(Backend):
         return torch.roll(a, shift, 0)
 
     def swap01(self, a):
-        return a.transpose(0, 1).contiguous()
+        return a.transpose(0, 1)
+
+    def split(self, a, sizes):
+        return list(torch.split(a, list(sizes)))
+
+    def argsort(self, a, stable=True):
+        return torch.argsort(a, stable=stable)
+
+    def sort(self, a):
+        return torch.sort(a).values
+
+    def row_ranks(self, a):
+        return torch.unique(a.reshape(a.shape[0], -1), dim=0, return_inverse=True)[1]
 
     def reduce(self, op, a):
         if op in _REDUCE:
@@ -179,8 +228,11 @@ class TorchBackend(Backend):
         finally:
             self.keep_tensors = previous
 
-    def quiet(self):
-        return contextlib.nullcontext()
+    def synchronize(self):
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+        elif self.device.type == "mps":
+            torch.mps.synchronize()
 
     def _tensors(self, a, b):
         if not isinstance(a, torch.Tensor):
