@@ -57,6 +57,11 @@ class Char(_TaggedText):
     prefix = "0c"
 
 
+# The characters of codes 0-255, made once: a list of characters from an array of codes
+# picks them from here (making a str subclass instance costs more than a lookup).
+BYTE_CHARS = [Char(chr(i)) for i in range(256)]
+
+
 class Symbol(_TaggedText):
     """A symbol, holding its name without the colon."""
     __slots__ = ()

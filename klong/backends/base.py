@@ -119,6 +119,17 @@ class Backend:
         """The first two axes exchanged (a view where the library has them)."""
         raise NotImplementedError
 
+    def take(self, a, positions):
+        """The elements of `a` (along its first axis) at an integer array of valid,
+        non-negative positions, laid out as positions are."""
+        return a[positions]
+
+    def put(self, a, positions, values):
+        """Write values (a number, or an array laid out as the positions) into `a` at an
+        integer vector of positions, in place; returns `a`. Only for a fresh array."""
+        a[positions] = values
+        return a
+
     def split(self, a, sizes):
         """`a` cut along its first axis into consecutive pieces of the given sizes (a list
         of ints that add up to len(a)); the pieces may be views."""
@@ -130,14 +141,25 @@ class Backend:
 
     # -- order
     def argsort(self, a, stable=True):
-        """The positions that put the vector `a` in ascending order (int64). Stable: equal
+        """The positions (int64) that put the vector `a` in ascending order. Stable: equal
         elements keep their order. When `stable` is false ties may come out in any order,
         which lets a library use its fastest sort."""
         raise NotImplementedError
 
+    def sort_columns(self, keys, values):
+        """The matrix `values` with each column reordered as the same column of `keys` (a
+        matrix of its shape, unique within each column) sorts ascending."""
+        raise NotImplementedError
+
     def sort(self, a):
         """The vector `a` in ascending order."""
-        return a[self.argsort(a, stable=False)]
+        return self.take(a, self.argsort(a, stable=False))
+
+    def sort_order(self, a, stable=True):
+        """(the vector `a` in ascending order, the positions that put it so): argsort and
+        the gather in one, where the library's sort gives both."""
+        order = self.argsort(a, stable)
+        return self.take(a, order), order
 
     def row_ranks(self, a):
         """For an array of rank 2 or more: one int64 per row (along the first axis), equal

@@ -6,6 +6,7 @@ from .base import Backend
 
 _REDUCE = {"+": np.add, "*": np.multiply, "|": np.maximum, "&": np.minimum}
 _FLOATS = {"float64": np.float64, "float32": np.float32}
+_KINDS = {"i": "i", "u": "i", "f": "f", "b": "b"}
 
 
 def code_array(text):
@@ -90,10 +91,7 @@ class NumpyBackend(Backend):
 
     @staticmethod
     def kind(a):
-        k = a.dtype.kind
-        if k in "iu":
-            return "i"
-        return k if k in "fb" else "o"
+        return _KINDS.get(a.dtype.kind, "o")
 
     def astype(self, a, kind):
         return a.astype(self._dtypes[kind])
@@ -128,6 +126,9 @@ class NumpyBackend(Backend):
 
     def argsort(self, a, stable=True):
         return np.argsort(a, kind="stable" if stable else None).astype(np.int64, copy=False)
+
+    def sort_columns(self, keys, values):
+        return np.take_along_axis(values, np.argsort(keys, axis=0), axis=0)
 
     def sort(self, a):
         return np.sort(a)

@@ -53,13 +53,11 @@ def _fix_gap(k):
     return k - 1 if k >= 4 and k & (k - 1) == 0 else k
 
 
-def _dense_ranks(B, keys, order):
-    """Ranks 0, 1, ... of the keys (equal keys, equal ranks), given their sorting order."""
-    s = keys[order]
+def _dense_ranks(B, s, order):
+    """Ranks 0, 1, ... of keys (equal keys, equal ranks), from the sorted keys s and the
+    order that sorts them."""
     steps = B.accumulate("+", B.astype(s[1:] != s[:-1], "i"))
-    ranks = B.full(keys.shape[0], 0, "i")
-    ranks[order[1:]] = steps
-    return ranks
+    return B.put(B.full(s.shape[0], 0, "i"), order[1:], steps)
 
 
 def _shell_order(B, ranks):
@@ -70,33 +68,27 @@ def _shell_order(B, ranks):
     moves each newcomer in front of all elements not smaller than it. So the pass leaves each
     chain sorted by rank, equal ranks in the reverse of their order in the chain. Laid out
     row-major in g columns, the chains are the columns, and a pass sorts each column by
-    (rank, -row): one sort of a key that combines column, rank and reversed row."""
+    (rank, -row): one sort of every column at once, of a key unique within its column."""
     n = ranks.shape[0]
-    m = int(ranks.max()) + 1
+    # position n stands for the slots after the end of the last row: it ranks above all
+    ranks = B.concat((ranks, B.full(1, int(ranks.max()) + 1, "i")))
     p = B.arange(n)
-    slots = B.arange(n)
     gap = _fix_gap(n // 2)
     while gap > 0:
         rows = -(-n // gap)
-        key = ((slots % gap) * m + ranks[p]) * rows + (rows - 1 - slots // gap)
-        by_column = B.argsort(key, stable=False)          # the keys are distinct
-        # the slots of column 0 top to bottom, then those of column 1, ...
-        column_major = B.arange(rows * gap).reshape(rows, gap).T.reshape(-1)
-        column_major = column_major[column_major < n]
-        moved = B.full(n, 0, "i")
-        moved[column_major] = p[by_column]
-        p = moved
+        grid = B.concat((p, B.full(rows * gap - n, n, "i"))).reshape(rows, gap)
+        below = (rows - 1 - B.arange(rows)).reshape(rows, 1)   # the reversed row number
+        p = B.sort_columns(B.take(ranks, grid) * rows + below, grid).reshape(-1)[:n]
         gap = _fix_gap(gap // 2)
     return p
 
 
 def _grade_keys(B, keys, descending):
-    order = B.argsort(keys, stable=False)
-    s = keys[order]
+    s, order = B.sort_order(keys, stable=False)
     if not B.any(s[1:] == s[:-1]):
         # distinct keys: there is one order, whatever the sort
         return B.flip(order) if descending else order
-    ranks = _dense_ranks(B, keys, order)
+    ranks = _dense_ranks(B, s, order)
     if descending:
         ranks = int(ranks.max()) - ranks
     return _shell_order(B, ranks)
@@ -230,20 +222,18 @@ def _classes(a):
     if keys is None:
         seen = {}
         keys = B.asarray([seen.setdefault(_group_key(e), len(seen)) for e in items(a)], "i")
-    order = B.argsort(keys, stable=True)
-    s = keys[order]
+    s, order = B.sort_order(keys, stable=True)
     if _tolerant(a):
         with B.quiet():
             joined = B.close(s[1:], s[:-1], REAL_TOLERANCE)
         if B.any(joined & (s[1:] != s[:-1])):
             # neighbouring distinct reals that Match join one class: number the classes,
             # then sort by class so that each lists its positions in ascending order
-            ids = B.full(s.shape[0], 0, "i")
-            ids[order[1:]] = B.accumulate("+", B.astype(~joined, "i"))
-            order = B.argsort(ids, stable=True)
-            s = ids[order]
+            steps = B.accumulate("+", B.astype(~joined, "i"))
+            ids = B.put(B.full(s.shape[0], 0, "i"), order[1:], steps)
+            s, order = B.sort_order(ids, stable=True)
     starts = B.concat((B.arange(1), B.where(s[1:] != s[:-1]) + 1))
-    return order, starts, order[starts]
+    return order, starts, B.take(order, starts)
 
 
 def group(a):
@@ -258,7 +248,7 @@ def group(a):
     sizes = bounds[1:] - bounds[:-1]
     if int(sizes.min()) == int(sizes.max()):
         # classes of one size: the list is a matrix, one row per class
-        return order.reshape(k, n // k)[by_first]
+        return B.take(order.reshape(k, n // k), by_first)
     pieces = B.split(order, sizes.tolist())
     return make_list([pieces[j] for j in by_first.tolist()])
 
@@ -271,7 +261,7 @@ def range_(a):
     _, _, first = _classes(a)
     first = B.sort(first)                      # the classes by their first occurrence
     if is_array(a):
-        return a[first]
+        return B.take(a, first)
     if type(a) is str:
         return "".join([a[i] for i in first.tolist()])
     elems = items(a)

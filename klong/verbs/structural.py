@@ -68,7 +68,8 @@ def _pick(v, positions):
     """The elements of v at `positions` (a list of valid ints), as a list of the kind of v.
     An array's elements are gathered on its backend."""
     if is_array(v):
-        return v[backends.current().asarray(positions, "i")]
+        B = backends.current()
+        return B.take(v, B.asarray(positions, "i"))
     if type(v) is str:
         return "".join(v[i] for i in positions)
     return make_list([v[i] for i in positions])
@@ -278,7 +279,7 @@ def _index(a, b):
             if lo < 0 or hi >= n:
                 raise KlongError("index", f"index {lo if lo < 0 else hi} out of range 0..{n - 1}")
         if is_array(a):
-            return a[b]
+            return backends.current().take(a, b)
         if b.ndim == 1:
             return make_list([element(a, i) for i in b.tolist()])
     if is_list(b):
@@ -382,8 +383,9 @@ def take(a, b):
     # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
     start = 0 if n > 0 else size_b + n
     if is_array(b):
-        positions = backends.current().arange(abs(n))
-        return b[(positions + start if start else positions) % size_b]
+        B = backends.current()
+        positions = B.arange(abs(n))
+        return B.take(b, (positions + start if start else positions) % size_b)
     return _pick(b, [(start + i) % size_b for i in range(abs(n))])
 
 
@@ -675,7 +677,7 @@ def reshape(a, b):
         shape = tuple(dims) + tuple(b.shape[1:])
         if total == k:
             return b.reshape(shape)
-        return b[B.arange(total) % k].reshape(shape)
+        return B.take(b, B.arange(total) % k).reshape(shape)
     if k == 1 and _scalar_kind(b) is not None:
         if isinstance(b, values.ARRAY_TYPES):   # a number with a gradient: gather it
             return b.reshape(1)[B.full(tuple(dims), 0, "i")]
