@@ -19,8 +19,9 @@ def _parser():
     p.add_argument("-l", "--load", metavar="FILE", help="load FILE, then read interactively")
     p.add_argument("--backend", default=os.environ.get("KLONG_BACKEND") or None,
                    help="array backend: numpy (default) or torch")
-    p.add_argument("--device", default=os.environ.get("KLONG_DEVICE") or None,
-                   help="torch device: cpu, cuda, cuda:N or mps (default: best available)")
+    p.add_argument("--device",
+                   help="torch device: cpu, cuda, cuda:N or mps (default: KLONG_DEVICE, else "
+                        "the best available)")
     p.add_argument("--dtype", default=os.environ.get("KLONG_DTYPE") or None,
                    help="element type of reals: float64 (default), float32, or bfloat16 "
                         "(torch only)")
@@ -41,7 +42,7 @@ def main(argv=None):
 def _run(args):
     from .interpreter import KlongInterpreter
     try:
-        interp = KlongInterpreter(backend=args.backend, device=args.device, dtype=args.dtype)
+        interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype)
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2
@@ -72,6 +73,14 @@ def _run(args):
     except SystemExit as e:           # .x(code)
         sys.stdout.flush()
         return e.code if isinstance(e.code, int) else 0
+
+
+def _device(args):
+    """The device asked for: --device, else KLONG_DEVICE for a backend that has devices (so
+    that KLONG_DEVICE=cuda does not stop numpy runs)."""
+    if args.device is not None or (args.backend or "numpy") == "numpy":
+        return args.device
+    return os.environ.get("KLONG_DEVICE") or None
 
 
 _FAILED = object()

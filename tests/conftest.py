@@ -8,6 +8,7 @@
          integer/real distinction, so most tests compare them.
 `kerr`   kerr(src) runs source that must fail and returns the KlongError it raised.
 """
+import os
 import sys
 from pathlib import Path
 
@@ -27,6 +28,23 @@ from klong.backends import list_backends  # noqa: E402
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 
 
+def _torch_device():
+    """The device of the torch interpreters: KLONG_DEVICE when it names one that is here
+    (`KLONG_DEVICE=cuda python -m pytest` runs on the GPU where there is one, on the CPU
+    otherwise), else torch's best."""
+    wanted = os.environ.get("KLONG_DEVICE")
+    if not wanted or "torch" not in BACKENDS:
+        return None
+    from klong.backends.torch_backend import pick_device
+    try:
+        return str(pick_device(wanted))
+    except ValueError:
+        return "cpu"
+
+
+TORCH_DEVICE = _torch_device()
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request):
     return request.param
@@ -34,7 +52,7 @@ def backend(request):
 
 @pytest.fixture
 def k(backend):
-    return KlongInterpreter(backend=backend)
+    return KlongInterpreter(backend=backend, device=TORCH_DEVICE if backend == "torch" else None)
 
 
 @pytest.fixture
@@ -42,7 +60,7 @@ def kt():
     """A torch interpreter (the test is skipped where torch is not installed)."""
     if "torch" not in BACKENDS:
         pytest.skip("torch is not installed")
-    return KlongInterpreter(backend="torch")
+    return KlongInterpreter(backend="torch", device=TORCH_DEVICE)
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ ORDERING   grade, sort, group, range and find at 1M and 10M elements (issue 12's
 GROWTH     the structural corners of issue 12 item 4 at two sizes 4x apart: each must grow
            linearly (time ratio near 4) and stay within a small factor of its baseline.
 
-`ordering_ratios()` and `growth_ratios()` return the rows (dicts) for other tools such as
-ratios.py; `print_table()` prints them. The torch backend runs on KLONG_DEVICE when set, else
+`ordering_ratios()`, `growth_ratios()` and `return_to_python_rows()` return the rows (dicts)
+for other tools such as ratios.py; `print_table()` prints them. The torch backend runs on KLONG_DEVICE when set, else
 on the best device (CUDA when there is one).
 """
 import os
@@ -169,6 +169,8 @@ class Side:
         device = os.environ.get("KLONG_DEVICE") if backend == "torch" else None
         self.k = KlongInterpreter(backend=backend, device=device)
         self.backend = self.k.backend
+        if backend == "torch" and self.backend.device.type == "cpu":
+            _one_cpu_thread()
         data = host_data(n)
         for name, value in data.items():
             self.k[name] = value
@@ -193,6 +195,15 @@ class Side:
             sync()
             return result
         return run
+
+
+def _one_cpu_thread():
+    """torch on the CPU with one thread, on both sides: on a shared machine a parallel torch
+    operation waits for its slowest thread, and timings scatter by 10x; set
+    KLONG_BENCH_THREADS to keep torch's own choice."""
+    if not os.environ.get("KLONG_BENCH_THREADS"):
+        import torch
+        torch.set_num_threads(1)
 
 
 def best_of(fn, rounds, min_seconds=0.5, most=200):
@@ -240,6 +251,21 @@ def growth_ratios(backends=None, size=1_000_000, rounds=3, names=None):
             after = _row(big, name, size, rounds)
             after["growth"] = after["klong_s"] / before["klong_s"]
             rows += [before, after]
+    return rows
+
+
+def return_to_python_rows(sizes=(1000, 4000), rounds=3):
+    """Returning a value to Python (issue 12 item 4): `k(src)` against the same line run
+    without the conversion (`k.run(src)`), where every element shares one dictionary."""
+    rows = []
+    for n in sizes:
+        k = KlongInterpreter()
+        src = f"d:::{{}};{{d,x,x*2}}'!{n}"
+        rows.append({"name": "return_to_python", "klong_src": src, "backend": "numpy",
+                     "device": "cpu", "size": n, "klong_s": best_of(lambda: k(src), rounds),
+                     "baseline_s": best_of(lambda: k.run(src), rounds), "limit": None})
+        rows[-1]["ratio"] = rows[-1]["klong_s"] / rows[-1]["baseline_s"]
+    rows[-1]["growth"] = rows[-1]["klong_s"] / rows[0]["klong_s"]
     return rows
 
 
@@ -307,6 +333,9 @@ def main(argv):
     if growth:
         print()
         print_table(growth_ratios(args.backend, max(sizes), args.rounds, growth))
+    if not args.only or "return_to_python" in args.only:
+        print()
+        print_table(return_to_python_rows(rounds=args.rounds))
 
 
 if __name__ == "__main__":
