@@ -10,8 +10,6 @@ Every verb here reduces its argument to one integer or real sort key per element
 the element itself for a numeric vector, a rank for the rows of a matrix or for Python
 values, a code for a character.
 """
-import functools
-
 from .. import backends
 from ..errors import KlongError
 from ..match import REAL_TOLERANCE
