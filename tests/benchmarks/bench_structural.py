@@ -14,8 +14,8 @@ ORDERING   grade, sort, group, range and find at 1M and 10M elements (issue 12's
 GROWTH     the structural corners of issue 12 item 4 at two sizes 4x apart: each must grow
            linearly (time ratio near 4) and stay within a small factor of its baseline.
 
-`ordering_ratios()`, `growth_ratios()` and `return_to_python_rows()` return the rows (dicts)
-for other tools such as ratios.py; `print_table()` prints them. The torch backend runs on KLONG_DEVICE when set, else
+`ordering_ratios()`, `growth_ratios()`, `return_to_python_rows()` and `list_building_rows()`
+return the rows (dicts) for other tools such as ratios.py; `print_table()` prints them. The torch backend runs on KLONG_DEVICE when set, else
 on the best device (CUDA when there is one).
 """
 import os
@@ -269,6 +269,34 @@ def return_to_python_rows(sizes=(1000, 4000), rounds=3):
     return rows
 
 
+BUILDING = {"pairs_each": "{x,x}'!{n}", "pairs_each2": "(!{n}),'!{n}"}
+
+
+def list_building_rows(sizes=(5000, 20000), rounds=3):
+    """Building many small lists (issue 12 item 4): the torch backend (on the CPU, where
+    each small tensor costs most) against the numpy backend running the same line."""
+    if "torch" not in BACKENDS:
+        return []
+    rows = []
+    for name, template in BUILDING.items():
+        first = None
+        for n in sizes:
+            src = template.replace("{n}", str(n))
+            kt = KlongInterpreter(backend="torch", device="cpu")
+            _one_cpu_thread()
+            kn = KlongInterpreter()
+            row = {"name": name, "klong_src": src, "backend": "torch vs numpy", "device": "cpu",
+                   "size": n, "klong_s": best_of(lambda: kt.run(src), rounds),
+                   "baseline_s": best_of(lambda: kn.run(src), rounds), "limit": None}
+            row["ratio"] = row["klong_s"] / row["baseline_s"]
+            if first is None:
+                first = row
+            else:
+                row["growth"] = row["klong_s"] / first["klong_s"]
+            rows.append(row)
+    return rows
+
+
 def print_table(rows, out=sys.stdout):
     def ms(s):
         return f"{s * 1e3:.2f} ms"
@@ -316,6 +344,29 @@ def test_structural(benchmark, backend, n, name, side_name):
     benchmark.pedantic(fn, rounds=3, iterations=1, warmup_rounds=0)
 
 
+@pytest.mark.parametrize("side_name", ["to_python", "run"])
+@pytest.mark.parametrize("n", [1000, 4000])
+def test_return_to_python(benchmark, n, side_name):
+    k = KlongInterpreter()
+    src = f"d:::{{}};{{d,x,x*2}}'!{n}"
+    benchmark.group = f"return_to_python n={n}"
+    run = k if side_name == "to_python" else k.run
+    benchmark.pedantic(run, args=(src,), rounds=3, iterations=1, warmup_rounds=1)
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+@pytest.mark.parametrize("backend", ["torch", "numpy"])
+@pytest.mark.parametrize("n", [5000, 20000])
+@pytest.mark.parametrize("name", sorted(BUILDING))
+def test_list_building(benchmark, name, n, backend):
+    k = KlongInterpreter(backend=backend, device="cpu" if backend == "torch" else None)
+    if backend == "torch":
+        _one_cpu_thread()
+    src = BUILDING[name].replace("{n}", str(n))
+    benchmark.group = f"{name} n={n}"
+    benchmark.pedantic(k.run, args=(src,), rounds=3, iterations=1, warmup_rounds=1)
+
+
 def main(argv):
     import argparse
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -336,6 +387,9 @@ def main(argv):
     if not args.only or "return_to_python" in args.only:
         print()
         print_table(return_to_python_rows(rounds=args.rounds))
+    if not args.only or "building" in args.only:
+        print()
+        print_table(list_building_rows(rounds=args.rounds))
 
 
 if __name__ == "__main__":
