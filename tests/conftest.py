@@ -31,15 +31,17 @@ BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 def _torch_device():
     """The device of the torch interpreters: KLONG_DEVICE when it names one that is here
     (`KLONG_DEVICE=cuda python -m pytest` runs on the GPU where there is one, on the CPU
-    otherwise), else torch's best."""
+    otherwise), else torch's best. The kgpy processes that tests start get the same."""
     wanted = os.environ.get("KLONG_DEVICE")
     if not wanted or "torch" not in BACKENDS:
         return None
     from klong.backends.torch_backend import pick_device
     try:
-        return str(pick_device(wanted))
+        device = str(pick_device(wanted))
     except ValueError:
-        return "cpu"
+        device = "cpu"
+    os.environ["KLONG_DEVICE"] = device
+    return device
 
 
 TORCH_DEVICE = _torch_device()
