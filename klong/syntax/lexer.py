@@ -16,12 +16,10 @@ import numpy as np
 from lark import Token
 
 from .. import backends
-from ..backends.numpy_backend import NumpyBackend
 from ..errors import KlongError
-from ..values import Char, Dict, Symbol, make_list
+from ..values import Char, Dict, Symbol, element, make_list
 
 # ∇ (nabla), ∂ (partial) and ˙ (track) are this host's differentiation operators
-HOST = NumpyBackend()
 SINGLE_VERBS = set("!#$%&*+,-<=>?@^_|~") | {"\u2207", "\u2202", "\u02d9"}
 COLON_VERBS = set(":=-_#$@%+^>")          # ::  :=  :-  ...  :>
 COLON_ADVERBS = set("'/\\~*")
@@ -275,9 +273,9 @@ class Lexer:
                 raise self.error("unterminated list", start, incomplete=True)
             if self.text[self.pos] == "]":
                 self.pos += 1
-                # constants are host (numpy) values: parses are shared by interpreters of
-                # every backend, and each moves them onto its own when it compiles them
-                with backends.using(HOST):
+                # constants are host values: parses are shared by interpreters of every
+                # backend, and each moves them onto its own when it compiles them
+                with backends.using(backends.HOST):
                     return make_list(elems)
             elems.append(self.read_datum())
 
@@ -325,7 +323,7 @@ class Lexer:
                 self.pos += 1
                 self.skip_blanks()
                 if self.text.startswith(";", self.pos):
-                    with backends.using(HOST):
+                    with backends.using(backends.HOST):
                         return make_list(names)
                 break
             else:
@@ -352,7 +350,7 @@ class Lexer:
             if len(entry) != 2:
                 raise self.error(f"malformed dictionary entry: {len(entry)} elements where "
                                  "a [key value] pair has 2", entry_pos)
-            pairs.append((_element(entry, 0), _element(entry, 1)))
+            pairs.append((element(entry, 0), element(entry, 1)))
 
     def read_datum(self):
         """One constant inside a list literal (or one object for .r / .rs)."""
@@ -390,10 +388,6 @@ def _reals(body, words):
     if any(bad in spaced for bad in _BAD_REAL_STARTS):
         return None
     return np.array(words, dtype=np.float64)
-
-
-def _element(v, i):
-    return v[i].item() if isinstance(v, np.ndarray) and v.ndim == 1 else v[i]
 
 
 def tokenize(text, line_offset=0, line_comments=False):
