@@ -175,15 +175,15 @@ class CellSession(Session):
         value (None when the last line had none) or FAILED; the error is in `self.error`.
         ]q returns None and sets `self.quit`."""
         self.value, self.last_error, self.quit = None, None, False
-        self.pending = ""
+        self.reset()
         for line in strip_transcript(text, self.interp.needs_more).split("\n"):
-            if not self.pending and is_command(line):
+            if not self.lines and is_command(line):
                 self.value = None                   # a command line has no value
             if not self.feed(line):
                 self.quit = True
                 return None
             if self.last_error is not None:
-                self.pending = ""
+                self.reset()
                 return FAILED
         self.finish()
         return FAILED if self.last_error is not None else self.value

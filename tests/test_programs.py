@@ -279,3 +279,20 @@ def test_klong_is_the_interpreter(k):
     assert k("grab(klong)") == 1
     assert seen == [k]
     assert k('klong("1+2")') == 3
+
+
+def test_piped_latin1_input(tmp_path):
+    proc = subprocess.run([sys.executable, KGPY], input=b's::"\xe9t\xe9"\n#s\n',
+                          capture_output=True, timeout=120, cwd=tmp_path,
+                          env=dict(os.environ, PYTHONPATH=ROOT))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode("utf-8").split() == ['"\u00e9t\u00e9"', "3"]
+
+
+def test_session_reads_chunks_line_by_line(k, capsys):
+    from klong.replcommands import Session
+    session = Session(k)
+    for line in ["a::[1 2", "3 4]   :\" four numbers", "{x+", "1}'a  :\" plus one", "+/a"]:
+        session.feed(line)
+    assert capsys.readouterr().out.split("\n")[:3] == ["[1 2 3 4]", "[2 3 4 5]", "10"]
+    assert not session.failed and session.pending == ""
