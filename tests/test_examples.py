@@ -126,11 +126,17 @@ def optimizers():
         sys.path.pop(0)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_optimizer_called_as_a_function_from_klong(optimizers, backend):
+def interpreter_with(optimizers, name, backend="numpy"):
+    """A Klong interpreter in which the optimizer class `name` is defined."""
     from klong import KlongInterpreter
     k = KlongInterpreter(backend=backend)
-    k["SGDOptimizer"] = optimizers.SGDOptimizer
+    k[name] = getattr(optimizers, name)
+    return k
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_optimizer_called_as_a_function_from_klong(optimizers, backend):
+    k = interpreter_with(optimizers, "SGDOptimizer", backend)
     k("w::10.0;loss::{w^2}")
     k('opt::SGDOptimizer(klong;["w"];:{["lr" 0.1]})')
     k("{opt(loss)}'!50")
@@ -139,9 +145,7 @@ def test_optimizer_called_as_a_function_from_klong(optimizers, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_optimizer_older_form_still_works(optimizers, backend):
-    from klong import KlongInterpreter
-    k = KlongInterpreter(backend=backend)
-    k["AdamOptimizer"] = optimizers.AdamOptimizer
+    k = interpreter_with(optimizers, "AdamOptimizer", backend)
     k("X::[1.0 2.0 3.0];Y::[2.0 4.0 6.0];w::0.0;loss::{(+/((w*X)-Y)^2)%#X}")
     k('opt::AdamOptimizer([w];:{["lr" 0.1]})')
     k("{x;.pyc(opt,\"step\";loss;:{})}'!300")
@@ -149,9 +153,8 @@ def test_optimizer_older_form_still_works(optimizers, backend):
 
 
 def test_optimizer_rejects_unknown_options(optimizers):
-    from klong import KlongError, KlongInterpreter
-    k = KlongInterpreter()
-    k["SGDOptimizer"] = optimizers.SGDOptimizer
+    from klong import KlongError
+    k = interpreter_with(optimizers, "SGDOptimizer")
     k("w::1.0")
     with pytest.raises(KlongError, match="unknown option rate"):
         k('SGDOptimizer(klong;["w"];:{["rate" 0.1]})')

@@ -41,8 +41,8 @@ def _list_lines(n):
     return "a::[" + "\n".join(" ".join(words[i:i + 5]) for i in range(0, len(words), 5)) + "]"
 
 
-def _fresh(fn, *args):
-    """Time fn(*args) with an empty parse cache."""
+def _fresh(*args):
+    """A pedantic setup: call with `args`, the parse cache emptied first."""
     def setup():
         parse.cache_clear()
         return args, {}
@@ -61,7 +61,7 @@ def _numpy_parse(text):
 def test_list_lines_run(benchmark, n):
     k = KlongInterpreter()
     src = _list_lines(n)
-    benchmark.pedantic(k.run, setup=_fresh(k.run, src), rounds=5)
+    benchmark.pedantic(k.run, setup=_fresh(src), rounds=5)
     assert k("#a") == 5 * n
 
 
@@ -77,7 +77,7 @@ def test_list_lines_piped(benchmark, n):
                 session.feed(line)
         return session
 
-    session = benchmark.pedantic(feed, setup=_fresh(feed), rounds=5)
+    session = benchmark.pedantic(feed, setup=_fresh(), rounds=5)
     assert session.interp("#a") == 5 * n
 
 
@@ -99,7 +99,7 @@ def _code_lines(n):
 def test_code_lines_run(benchmark, n):
     k = KlongInterpreter()
     src = _code_lines(n)
-    benchmark.pedantic(k.run, setup=_fresh(k.run, src), rounds=3)
+    benchmark.pedantic(k.run, setup=_fresh(src), rounds=3)
     assert k(f"v{n - 1}") == 3 * (n - 1)
 
 
@@ -121,7 +121,7 @@ def _long_line(n):
 def test_long_line_run(benchmark, n):
     k = KlongInterpreter()
     src = _long_line(n)
-    benchmark.pedantic(k.run, setup=_fresh(k.run, src), rounds=5)
+    benchmark.pedantic(k.run, setup=_fresh(src), rounds=5)
     assert k("#a") == n
 
 
