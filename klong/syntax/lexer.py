@@ -12,7 +12,6 @@ line ends with the line, so a trailing remark cannot swallow the lines typed aft
 import re
 from bisect import bisect_right
 
-import numpy as np
 from lark import Token
 
 from .. import backends
@@ -280,8 +279,9 @@ class Lexer:
             elems.append(self.read_datum())
 
     def _plain_numbers(self, start):
-        """The list literal at `start` as one numpy array when it holds only integers that
-        fit in 64 bits, or only reals; None when it holds anything else."""
+        """The list literal at `start` as one host array when it holds only integers that
+        fit in 64 bits, or only reals; None when it holds anything else. (The host's array
+        library reads the numerals itself, with Python's rules for them.)"""
         end = self.text.find("]", start + 1)
         if end < 0:
             return None
@@ -295,7 +295,7 @@ class Lexer:
             if "." in body or "e" in body or "+" in body:
                 array = _reals(body, words)
             elif max(map(len, words)) <= _INT64_DIGITS:
-                array = np.array(words, dtype=np.int64)
+                array = backends.HOST.asarray(words, "i")
             else:
                 return None
         except ValueError:                 # a word that is not one number: "1-2", "-"
@@ -387,7 +387,7 @@ def _reals(body, words):
     spaced = " " + body.translate(_BLANKS_TO_SPACE)
     if any(bad in spaced for bad in _BAD_REAL_STARTS):
         return None
-    return np.array(words, dtype=np.float64)
+    return backends.HOST.asarray(words, "f")
 
 
 def tokenize(text, line_offset=0, line_comments=False):
