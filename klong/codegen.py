@@ -54,7 +54,7 @@ class Where:
 _PYTHON_NAME = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
 
 
-def failure(e, table, info):
+def failure(e, table, function):
     """The exception a generated function raises when `e` escapes from it: a KlongError
     located at the failing line's Klong position, named after the failing verb, with the
     function recorded on its way out; NameError and KeyError raised by the generated code
@@ -72,10 +72,10 @@ def failure(e, table, info):
             return e
     if where is not None:
         e.located(where.line, where.column, None)
-        if where.verb and e.verb is None and not e.functions:
+        if where.verb is not None and e.verb is None and not e.functions:
             e.in_verb(where.verb, _operands(where, tb.tb_frame))
-    if info is not None:
-        e.within(info.label())
+    if function is not None:
+        e.within(function.info.label())
     return e
 
 
@@ -214,7 +214,7 @@ class Generator:
                 table[number] = line.where
         return "\n".join(out) + "\n", table
 
-    def wrap_body(self, start, info_name):
+    def wrap_body(self, start, function):
         """Put the lines from `start` on (a def's body) into try/except FAIL."""
         body = self.lines[start:]
         del self.lines[start:]
@@ -224,7 +224,7 @@ class Generator:
             line.indent += 1
             self.lines.append(line)
         self.lines.append(Line(indent, "except BaseException as e:", None))
-        self.lines.append(Line(indent + 1, f"raise FAIL(e, W, {info_name})", None))
+        self.lines.append(Line(indent + 1, f"raise FAIL(e, W, {function})", None))
 
     # -- writing
     def emit(self, text, where=None):
@@ -303,13 +303,13 @@ class Generator:
         return self.assign(f"DICT({self.const(pairs)})")
 
     def scopes_for_resolve(self):
-        """The Klong scopes (declared locals) visible here, outermost first."""
+        """The names bound by each function literal around here, outermost first."""
         chain = []
         s = self.scope
         while s is not None and s.in_function:
             chain.append(s)
             s = s.parent
-        return [set(s.node.locals) for s in reversed(chain)]
+        return [self.compiler.bound_by(s.node) for s in reversed(chain)]
 
     def scope_at(self, depth):
         s = self.scope
@@ -398,8 +398,8 @@ class Generator:
             action = self.bind(self.compiler.differentiation_action(node, self.scopes_for_resolve()), "H")
             b = self.expr(node.right)
             a = self.expr(node.left)
-            return self.assign(f"{action}({a}, {b})",
-                               Where(verb, verb=facts.name(2)))
+            # the differentiation operators' messages say what failed: no verb named
+            return self.assign(f"{action}({a}, {b})", Where(verb, verb=""))
         impl = self.compiler.dyad(verb.op, verb)
         b = self.stable(node.left, self.expr(node.right))
         a = self.expr(node.left)
@@ -532,7 +532,7 @@ class Generator:
         if scope.nonlocals:
             self.lines.insert(declare_at, Line(self.indent, "nonlocal " + ", ".join(sorted(scope.nonlocals)), None))
         self.indent -= 1
-        self.wrap_body(run_start, info_name)
+        self.wrap_body(run_start, "self_")    # (which makes self_ a local the frame shows)
         whole = None
         if node.arity == 1:
             whole = self.vectorizer.whole(node)
@@ -663,6 +663,7 @@ def _inlinable(node, arity):
     """A function literal whose body can run inline, in the code that applies it: it has the
     arity asked for, no locals (fresh in every call) and does not name itself (.f)."""
     return isinstance(node, ast.Lambda) and node.arity == arity and not node.locals \
+        and not node.outer_params \
         and not any(isinstance(n, ast.Name) and n.name == ".f" for n in walk(node))
 
 

@@ -12,14 +12,12 @@ What both paths share lives here: how a verb with adverbs becomes a Python calla
 (VerbForms, derive), what is known of a function literal (lambda_info), and how the
 differentiation operators and the interpreter's own monads are found.
 """
-import numpy as np
-
 from . import adverbs as adv
 from . import vectorize
 from .errors import KlongError
 from .functions import PARENT, SELF, Lambda, LambdaInfo, call_value, frame_runner, project
 from .syntax import ast
-from .values import Dict, Function, is_true
+from .values import Dict, Function, is_array, is_true
 from .verbs import DYADS, VERBS
 
 PARAMS = ("x", "y", "z")
@@ -66,6 +64,10 @@ def op_forms(op):
 def function_forms(fn):
     """The forms of a function value. A lambda's Python function is used as it is when the
     arity fits, and its compile-time facts become the adverbs' shortcuts."""
+    if _is_nilad(fn):
+        # our extension: a nilad under an adverb (f'!n, f/x) is called with no arguments,
+        # so f'!n runs f n times, as programs written for KlongPy expect
+        return VerbForms(lambda a: call_value(fn, []), lambda a, b: call_value(fn, []))
     if not isinstance(fn, Lambda):
         return VerbForms(lambda a: call_value(fn, [a]), lambda a, b: call_value(fn, [a, b]))
     run = fn.run
@@ -89,6 +91,12 @@ def function_forms(fn):
     else:
         forms.whole_monad = _first_of(fn.whole, vectorize.traced_each(fn))
     return forms
+
+
+def _is_nilad(fn):
+    """A function that takes no argument at all (a Python callable with optional
+    parameters still takes them)."""
+    return isinstance(fn, Function) and getattr(fn, "most", fn.arity) == 0
 
 
 def _first_of(*wholes):
@@ -174,11 +182,17 @@ def verb_label(verb, arity):
 
 
 class Scope:
-    """Static view of one function literal being compiled: its declared locals."""
-    __slots__ = ("locals",)
+    """Static view of one function literal being compiled: its declared locals, and which
+    of x, y, z are its parameters (an enclosing function may have declared them local)."""
+    __slots__ = ("locals", "params")
 
-    def __init__(self, local_names):
+    def __init__(self, local_names, outer_params=()):
         self.locals = set(local_names)
+        self.params = set(PARAMS) - set(outer_params)
+
+    def names(self):
+        """The names this literal binds: its parameters and declared locals."""
+        return self.locals | self.params
 
 
 GENERATED_CHUNKS = 1024      # generated chunks an interpreter keeps for text it runs again
@@ -219,18 +233,20 @@ class Compiler:
 
     # -- shared with codegen.py
     def resolve_in(self, scopes, name):
-        """(depth, name) for a parameter or local of the function literals `scopes` (their
-        declared locals, outermost first), or (None, global name)."""
-        if scopes:
-            for depth, local_names in enumerate(reversed(scopes)):
-                if name in local_names:
-                    return depth, name
-            if name in PARAMS:
-                return 0, name
+        """(depth, name) for a parameter or local of the function literals `scopes` (the
+        names each binds, outermost first), or (None, global name)."""
+        for depth, bound in enumerate(reversed(scopes)):
+            if name in bound:
+                return depth, name
         return None, self.interp.modules.resolve(name, defining=False)
 
+    @staticmethod
+    def bound_by(literal):
+        """The names a function literal binds (for resolve_in)."""
+        return Scope(literal.locals, literal.outer_params).names()
+
     def resolve(self, name):
-        return self.resolve_in([s.locals for s in self.scopes], name)
+        return self.resolve_in([s.names() for s in self.scopes], name)
 
     def monad(self, op, verb):
         """The Python function of a monad: a verb's, or one the interpreter provides."""
@@ -267,7 +283,8 @@ class Compiler:
 
     def lambda_info(self, node, name=None):
         arity = node.arity
-        elementwise = arity == 1 and len(node.body) == 1 and _elementwise(node.body[0])
+        elementwise = arity == 1 and len(node.body) == 1 and not node.outer_params \
+            and _elementwise(node.body[0])
         return LambdaInfo(arity, node.source, name, _dyad_op(node), elementwise,
                           vectorize.is_dot_literal(node))
 
@@ -360,7 +377,7 @@ class Compiler:
         return run
 
     def c_Lambda(self, node, name=None):
-        self.scopes.append(Scope(node.locals))
+        self.scopes.append(Scope(node.locals, node.outer_params))
         try:
             body = _sequence([self.compile(s) for s in node.body])
         finally:
@@ -457,9 +474,9 @@ class Compiler:
     def differentiation(self, node):
         left, right = self.compile(node.left), self.compile(node.right)
         verb = node.verb
-        scopes = [s.locals for s in self.scopes]
+        scopes = [s.names() for s in self.scopes]
         return _dyad(self.differentiation_action(node, scopes), left, right, verb.line,
-                     verb.column, verb_label(verb, 2), with_operands=False)
+                     verb.column, "")
 
     def assignment(self, node):
         name = node.left.name
@@ -503,22 +520,23 @@ def _failed(e, line, column, label, operands):
     return e
 
 
-def _dyad(f, left, right, line, column, label, with_operands=True):
-    """The closure applying the dyad f: right operand first, then left (language.md 3.3)."""
+def _dyad(f, left, right, line, column, label):
+    """The closure applying the dyad f: right operand first, then left (language.md 3.3).
+    A failure is named after `label` ("": the verb's own messages say enough)."""
     def run(fr):
         b = right(fr)
         a = left(fr)
         try:
             return f(a, b)
         except KlongError as e:
-            raise _failed(e, line, column, label, [a, b] if with_operands else None)
+            raise _failed(e, line, column, label, [a, b])
     return run
 
 
 def on_backend(value, backend):
-    """A constant read by the lexer (numpy arrays inside) as a value of `backend`; parses
+    """A constant read by the lexer (host arrays inside) as a value of `backend`; parses
     are shared between interpreters, so the conversion happens here, once per compile."""
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return backend.from_host(value)
     if type(value) is list:
         return [on_backend(v, backend) for v in value]
@@ -538,7 +556,7 @@ def _sequence(stmts):
 
 def _dyad_op(node):
     """'+' for {x+y}: a dyad whose body is exactly x OP y with a numeric atomic OP."""
-    if node.arity != 2 or len(node.body) != 1 or node.locals:
+    if node.arity != 2 or len(node.body) != 1 or node.locals or node.outer_params:
         return None
     b = node.body[0]
     if isinstance(b, ast.Dyad) and not b.verb.adverbs and b.verb.op in VERBS \

@@ -51,7 +51,8 @@ class KlongError(Exception):
 
     def in_verb(self, name, operands):
         """Name the verb (and its operands: one value, or a list of two) where this error
-        happened, unless an inner one is named already; returns self for raising."""
+        happened, unless an inner one is named already ("" names none, and keeps outer verbs
+        from being named); returns self for raising."""
         if self.verb is None:
             self.verb, self.operands = name, operands
         return self

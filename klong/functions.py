@@ -1,4 +1,6 @@
 """Function values: Klong lambdas, projections and built-ins, and how calls are made."""
+import types
+
 from .errors import KlongError
 from .values import Function
 
@@ -107,6 +109,22 @@ def frame_runner(body, lam, parent):
             except KlongError as e:
                 raise failed(e)
     return run
+
+
+# the code of the functions frame_runner makes (one per arity)
+_RUNNER_CODES = frozenset(c for c in frame_runner.__code__.co_consts
+                          if isinstance(c, types.CodeType) and c.co_name == "run")
+
+
+def lambda_running_in(frame):
+    """The Lambda whose body the Python frame `frame` runs (generated code or the closure
+    path), or None when it runs something else."""
+    code = frame.f_code
+    if code.co_name == "run" and code.co_filename == "<klong>":
+        return frame.f_locals.get("self_")
+    if code in _RUNNER_CODES:
+        return frame.f_locals.get("lam")
+    return None
 
 
 class Projection(Function):

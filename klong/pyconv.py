@@ -1,4 +1,6 @@
-"""Conversion of values between Python and Klong (system.md B.3)."""
+"""Conversion of values between Python and Klong (system.md B.3), and the Python faces of
+functions: a Python callable as a Klong function (PyFunction), a Klong function as a Python
+callable (KlongFunction)."""
 import inspect
 import warnings
 
@@ -12,13 +14,27 @@ from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 class PyFunction(Function):
     """A Python callable used as a Klong function. Arguments are passed by position; the
     arity is the number of required positional parameters (a parameter named `klong`
-    receives the interpreter and is not counted)."""
-    __slots__ = ("fn", "arity", "most", "interp", "wants_klong", "wants_numpy")
+    receives the interpreter and is not counted).
+
+    Differentiating through Python code: a torch.autograd.Function subclass is called
+    through its `apply`; a callable with a `grad` attribute (fn.grad = dfn) is
+    differentiated with dfn, which takes the same arguments and returns the derivative."""
+    __slots__ = ("fn", "run", "arity", "most", "interp", "wants_klong", "wants_numpy",
+                 "wants_tensors", "derivative")
 
     def __init__(self, fn, interp=None):
         self.fn = fn
         self.interp = interp
-        self.arity, self.most, self.wants_klong = _arity_of(fn)
+        self.wants_tensors = _is_autograd_function(fn)     # numbers become 0-d tensors
+        if self.wants_tensors:
+            self.run = fn.apply
+            self.arity, self.most, self.wants_klong = _arity_of(fn.forward, skip="ctx")
+        else:
+            self.run = fn
+            self.arity, self.most, self.wants_klong = _arity_of(fn)
+        self.derivative = getattr(fn, "grad", None)
+        if not callable(self.derivative):
+            self.derivative = None
         # numpy's own functions get numpy arrays, also on the torch backend
         self.wants_numpy = isinstance(fn, np.ufunc) or \
             str(getattr(fn, "__module__", "") or "").split(".")[0] == "numpy"
@@ -27,17 +43,27 @@ class PyFunction(Function):
         if not self.arity <= len(args) <= self.most:
             expected = self.arity if self.arity == self.most else f"{self.arity} to {self.most}"
             raise KlongError("arity", f"wrong arity: Python function of {expected} called with {len(args)}")
+        kwargs = {"klong": self.interp} if self.wants_klong else {}
+        if self.derivative is not None:
+            return backends.current().custom_gradient(
+                lambda *a: self._invoke(self.run, a, kwargs),
+                lambda *a: self._invoke(self.derivative, a, {}), args)
+        return self._invoke(self.run, args, kwargs)
+
+    def _invoke(self, fn, args, kwargs):
         py_args = [to_python(a) for a in args]
         tracked = any(getattr(a, "requires_grad", False) for a in py_args)
         if self.wants_numpy:
-            py_args = [values._to_host(a) if isinstance(a, values.ARRAY_TYPES) else a
+            py_args = [backends.to_host(a) if isinstance(a, values.ARRAY_TYPES) else a
                        for a in py_args]
-        kwargs = {"klong": self.interp} if self.wants_klong else {}
+        elif self.wants_tensors:
+            py_args = [backends.current().asarray(a, "f") if type(a) in (int, float) else a
+                       for a in py_args]
         try:
             with warnings.catch_warnings():
                 if tracked:      # torch warns when such code turns a tracked tensor into a float
                     warnings.simplefilter("ignore")
-                result = self.fn(*py_args, **kwargs)
+                result = fn(*py_args, **kwargs)
         except KlongError:
             raise
         except Exception as e:
@@ -45,13 +71,21 @@ class PyFunction(Function):
         if tracked and not getattr(result, "requires_grad", False):
             raise KlongError("type", "autograd chain broken: a Python function returned a value "
                                      "without a gradient; use .bkf functions inside "
-                                     "differentiated code")
+                                     "differentiated code, or give it a derivative "
+                                     "(fn.grad, .customgrad) or .numgrad")
         return to_klong(result, self.interp)
 
 
-def _arity_of(fn):
+def _is_autograd_function(fn):
+    """A torch.autograd.Function subclass (recognised without importing torch)."""
+    return isinstance(fn, type) and all(callable(getattr(fn, m, None))
+                                        for m in ("apply", "forward", "backward"))
+
+
+def _arity_of(fn, skip=None):
     """(required, most, wants_klong): how many positional arguments the callable needs and
-    accepts (at most 3 either way), and whether it takes the interpreter as `klong`."""
+    accepts (at most 3 either way), and whether it takes the interpreter as `klong`. A
+    first parameter named `skip` is not counted (the ctx of an autograd Function)."""
     nin = getattr(fn, "nin", None)               # numpy ufuncs have no signature
     if isinstance(nin, int):
         return min(nin, 3), min(nin, 3), False
@@ -61,7 +95,10 @@ def _arity_of(fn):
         return 0, 3, False
     required = optional = 0
     variadic = wants_klong = False
-    for p in sig.parameters.values():
+    params = list(sig.parameters.values())
+    if skip and params and params[0].name == skip:
+        params = params[1:]
+    for p in params:
         if p.name == "klong":
             wants_klong = True
         elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
@@ -75,8 +112,39 @@ def _arity_of(fn):
     return min(required, 3), max(most, min(required, 3)), wants_klong
 
 
+class KlongFunction(Function):
+    """A Klong function as Python sees it: called with Python values, it returns a Python
+    value (system.md B.4), running on the backend of the interpreter that made it. Handed
+    back to Klong (or to klong's Python API) it is the function itself again."""
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+    @property
+    def arity(self):
+        return self.function.arity
+
+    @property
+    def backend(self):
+        return getattr(self.function, "backend", None)
+
+    def call(self, args):
+        return self.function.call(args)
+
+    def __call__(self, *args):
+        f = self.function
+        with backends.using(getattr(f, "backend", None) or backends.current()):
+            return to_python(f.call([to_klong(a) for a in args]))
+
+    def __repr__(self):
+        return repr(self.function)          # a Klong function shows its source
+
+
 def to_klong(v, interp=None):
     """A Python value as a Klong value."""
+    if isinstance(v, KlongFunction):
+        return v.function
     if isinstance(v, (Char, Symbol, Dict, Function)) or v is UNDEFINED:
         return v
     if isinstance(v, bool) or isinstance(v, np.bool_):
@@ -88,7 +156,7 @@ def to_klong(v, interp=None):
     if isinstance(v, np.ndarray):
         if v.ndim == 0:
             return to_klong(v.item(), interp)
-        if v.dtype.kind in "iub":
+        if v.dtype.kind in "iub":      # a copy: the Klong value must not change with v
             return backends.current().from_host(v.astype(np.int64))
         if v.dtype.kind == "f":
             return backends.current().from_host(v.astype(np.float64))
@@ -108,16 +176,45 @@ def to_klong(v, interp=None):
     return v
 
 
-def to_python(v):
-    """A Klong value for Python: lists become numpy arrays (object dtype when mixed)."""
-    if isinstance(v, list):
-        out = np.empty(len(v), dtype=object)
-        for i, e in enumerate(v):
-            out[i] = to_python(e)
-        return out if v else np.array([], dtype=np.float64)
-    if isinstance(v, Dict):
-        return {_key(k): to_python(x) for k, x in v.pairs()}
+# Atoms that Python receives as they are: a list of only these fills its array at once.
+_PLAIN_ATOMS = {int, float, str, Char, Symbol}
+
+
+def to_python(v, _converted=None):
+    """A Klong value for Python: lists become numpy arrays (object dtype when mixed),
+    dictionaries dicts, functions callables. A list or dictionary held in several places
+    (one dictionary appended to many lists) is converted once, and is shared in the result
+    too."""
+    t = type(v)
+    if t is list or t is Dict:
+        if _converted is None:
+            _converted = {}
+        done = _converted.get(id(v))
+        return _container(v, _converted) if done is None else done
+    if isinstance(v, PyFunction):
+        return v.fn
+    if isinstance(v, Function) and not isinstance(v, KlongFunction):
+        return KlongFunction(v)
     return v
+
+
+def _container(v, converted):
+    """to_python of a list or dictionary, recorded in `converted` before its parts are
+    converted (so that a dictionary holding itself ends)."""
+    if type(v) is Dict:
+        out = converted[id(v)] = {}
+        for k, x in v.pairs():
+            out[_key(k)] = to_python(x, converted)
+        return out
+    if not v:
+        return np.array([], dtype=np.float64)
+    out = converted[id(v)] = np.empty(len(v), dtype=object)
+    if all(type(e) in _PLAIN_ATOMS for e in v):
+        out[:] = v
+    else:
+        for i, e in enumerate(v):
+            out[i] = to_python(e, converted)
+    return out
 
 
 def _key(k):

@@ -207,7 +207,7 @@ def _names(node, names):
 def is_dot_literal(literal):
     """{+/x*y} or {+/y*x}: a function literal that is the inner product of its arguments."""
     if not isinstance(literal, ast.Lambda) or literal.arity != 2 or literal.locals \
-            or len(literal.body) != 1:
+            or literal.outer_params or len(literal.body) != 1:
         return False
     pair = plus_over_times(literal.body[0])
     return pair is not None and {getattr(n, "name", None) for n in pair} == {"x", "y"}
@@ -297,7 +297,8 @@ class Vectorizer:
     def whole(self, literal):
         """Emit `def wholeN(x)` for the monad `literal` at the current place (its factory)
         and return that name, or None when the body has no whole-array form."""
-        found = _aliases(literal) if "x" not in literal.locals else None
+        found = _aliases(literal) if not literal.outer_params and "x" not in literal.locals \
+            else None
         if found is None:
             return None
         same, expr = found
@@ -307,7 +308,7 @@ class Vectorizer:
         """For a dyad {x+g(y)} or {x*g(y)} (either order), emit the whole-array form of g and
         return (its name, the verb): Over and Scan fold g of the elements with the library's
         reduction. None for other dyads."""
-        if literal.arity != 2 or literal.locals or len(literal.body) != 1:
+        if literal.arity != 2 or literal.locals or literal.outer_params or len(literal.body) != 1:
             return None
         body = literal.body[0]
         if not (isinstance(body, ast.Dyad) and body.verb.op in ("+", "*") and not body.verb.adverbs):

@@ -7,7 +7,13 @@
          the value, e.g. kw("1+!3") == "[1 2 3]". Printed forms are exact and also check the
          integer/real distinction, so most tests compare them.
 `kerr`   kerr(src) runs source that must fail and returns the KlongError it raised.
+
+Slow tests (those that start processes, compile with torch, or run every example) are
+marked `slow` here, in SLOW_TESTS, so that `python -m pytest -m "not slow"` gives a quick
+run while working; a plain `python -m pytest` runs everything.
 """
+import fnmatch
+import os
 import sys
 from pathlib import Path
 
@@ -24,7 +30,58 @@ from klong.display import write  # noqa: E402
 
 from klong.backends import list_backends  # noqa: E402
 
+# test ids (fnmatch patterns) marked slow
+SLOW_TESTS = [
+    "tests/test_examples.py::*",              # every example program, on both backends
+    "tests/test_compile_export.py::*",        # torch.compile and torch.export
+    "tests/test_kernel.py::*",                # a Jupyter kernel process
+    "tests/test_cli.py::*",                   # each starts kgpy
+    "tests/test_repl.py::test_terminal_*",    # kgpy in a pseudo-terminal
+    "tests/test_repl.py::test_piped_*",       # kgpy reading a pipe
+    "tests/test_backends.py::test_kgpy_*",
+    "tests/test_autograd.py::test_custom_gradients_example*",   # examples/autograd programs
+    "tests/test_autograd.py::test_anomaly_example",
+    "tests/test_docs.py::test_console_block*",
+    "tests/test_docs.py::test_mkdocs_build",
+]
+
+
+# a docs example that calls one of these runs torch.compile
+COMPILING = (".compile", ".export", ".graph")
+
+
+def _slow(item):
+    if any(fnmatch.fnmatchcase(item.nodeid, pattern) for pattern in SLOW_TESTS):
+        return True
+    block = getattr(item, "callspec", None) and item.callspec.params.get("block")
+    return any(name in line for line in getattr(block, "lines", ()) for name in COMPILING)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _slow(item):
+            item.add_marker(pytest.mark.slow)
+
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
+
+
+def _torch_device():
+    """The device of the torch interpreters: KLONG_DEVICE when it names one that is here
+    (`KLONG_DEVICE=cuda python -m pytest` runs on the GPU where there is one, on the CPU
+    otherwise), else torch's best. The kgpy processes that tests start get the same."""
+    wanted = os.environ.get("KLONG_DEVICE")
+    if not wanted or "torch" not in BACKENDS:
+        return None
+    from klong.backends.torch_backend import pick_device
+    try:
+        device = str(pick_device(wanted))
+    except ValueError:
+        device = "cpu"
+    os.environ["KLONG_DEVICE"] = device
+    return device
+
+
+TORCH_DEVICE = _torch_device()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -34,7 +91,7 @@ def backend(request):
 
 @pytest.fixture
 def k(backend):
-    return KlongInterpreter(backend=backend)
+    return KlongInterpreter(backend=backend, device=TORCH_DEVICE if backend == "torch" else None)
 
 
 @pytest.fixture
@@ -42,7 +99,7 @@ def kt():
     """A torch interpreter (the test is skipped where torch is not installed)."""
     if "torch" not in BACKENDS:
         pytest.skip("torch is not installed")
-    return KlongInterpreter(backend="torch")
+    return KlongInterpreter(backend="torch", device=TORCH_DEVICE)
 
 
 @pytest.fixture

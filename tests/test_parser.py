@@ -178,10 +178,18 @@ def test_calling_a_non_function(kerr):
     assert kerr("a::5; a(1)").kind == "type"
 
 
-@pytest.mark.parametrize("src", ["(f)(1;2)", "f::{x};(f)'[1]", "f::{x};f(1)(2)",
+@pytest.mark.parametrize("src", ["f::{x};(f)'[1]", "f::{x};f(1)(2)",
                                  "f::{x-y};f(1)'[1 2]", "f::{x};1 f (2)"])
 def test_bad_application_forms(kerr, src):
     assert kerr(src).kind == "syntax"
+
+
+def test_parenthesised_expression_with_arguments_is_a_call(kw, kerr):
+    # an extension (kg refuses an argument list after a parenthesis): (d?key)(x)
+    assert kw('d:::{};d,"sq",{x*x};(d?"sq")(3)') == "9"
+    assert kw("fs::{x*x},{x+1};(fs@1)(3)") == "4"
+    assert kw("({x-y})(5;2)") == "3"
+    assert kerr("f::{x};(f)(1;2)").kind == "arity"
 
 
 # ---------------------------------------------------------------- projections (3.10)
@@ -391,3 +399,29 @@ def test_locals_list_needs_names_and_a_following_statement(kw):
 
 def test_else_if_without_else_is_an_error(kerr):
     assert kerr(":[0;1:|1;2]").kind == "syntax"
+
+
+# ---------------------------------------------------------------- hints in syntax errors
+
+@pytest.mark.parametrize("src, name", [("x:1", "x"), ("total:1+2", "total"), ("a:b", "a"),
+                                       ("f:{x+1}", "f"), ("g:{[1 2]}", "g")])
+def test_single_colon_suggests_assignment(kerr, src, name):
+    err = kerr(src)
+    assert err.kind == "syntax"
+    assert f"assignment is ::, as in {name}::..." in err.message
+
+
+@pytest.mark.parametrize("src", ["1 2", "x 1", ":{[1 2 3]}", "f::{x};f 2"])
+def test_no_assignment_hint_without_a_single_colon_after_a_name(kerr, src):
+    assert "assignment" not in kerr(src).message
+
+
+def test_comment_that_swallowed_code_is_named(kerr):
+    err = kerr('a::1  :" set a\nb::2  :" set b\n')
+    assert err.line == 2
+    assert "the comment opened on line 1 ends on this line" in err.message
+
+
+def test_unterminated_comment_says_where_it_opened(kerr):
+    err = kerr('a::1\nb::2  :" open\nc::3')
+    assert err.message == "unterminated comment" and err.line == 2

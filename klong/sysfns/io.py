@@ -1,4 +1,8 @@
-"""I/O channels and the system functions that read and write them (system.md A.1)."""
+"""I/O channels and the system functions that read and write them (system.md A.1).
+
+Klong source and data may be in any 8-bit encoding: text is read as UTF-8, and what is not
+UTF-8 as Latin-1 (the encoding of the reference's own library files)."""
+import codecs
 import sys
 
 from ..compile import on_backend
@@ -6,6 +10,28 @@ from ..display import show, write
 from ..errors import KlongError
 from ..syntax.lexer import Incomplete, Lexer
 from ..values import EOF, UNDEFINED, is_string, is_true
+
+
+def _latin1_fallback(error):
+    """Codec error handler: bytes that are not UTF-8 are read as Latin-1 characters."""
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+LATIN1_FALLBACK = "klong-latin1"
+codecs.register_error(LATIN1_FALLBACK, _latin1_fallback)
+
+
+def decode_source(data):
+    """The text of a source file's bytes: UTF-8 when they are UTF-8, else Latin-1."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_source(path):
+    with open(path, "rb") as f:
+        return decode_source(f.read())
 
 
 class Channel:
@@ -122,7 +148,8 @@ def install(interp, define):
         if not is_string(name):
             raise KlongError("type", "file name must be a string")
         try:
-            stream = open(name, mode, encoding="utf-8", newline="")
+            stream = open(name, mode, encoding="utf-8", newline="",
+                          errors=LATIN1_FALLBACK if is_input else "strict")
         except FileNotFoundError:
             raise KlongError("io", f"file does not exist: {name}") from None
         except OSError as e:
@@ -147,8 +174,12 @@ def install(interp, define):
         x.close()
         return []
 
-    def emit(text, x):
-        state["to"].write(text)
+    def emit(form, x, end=""):
+        # at the REPL a long value is shortened on the screen (interp.summary); files and
+        # programs always get it in full
+        channel = state["to"]
+        summary = interp.summary if channel.std else None
+        channel.write(form(x, summary) + end)
         return x
 
     def read_string(x):
@@ -175,11 +206,11 @@ def install(interp, define):
     define(".tc", 1, lambda x: select("to", x, stdout, False))
     define(".cc", 1, close)
     define(".fl", 0, lambda: (state["to"].flush(), [])[1])
-    define(".w", 1, lambda x: emit(write(x), x))
-    define(".d", 1, lambda x: emit(show(x), x))
-    define(".p", 1, lambda x: emit(show(x) + "\n", x))
-    define(".bkd", 1, lambda x: emit(show(x), x))
-    define(".bkp", 1, lambda x: emit(show(x) + "\n", x))
+    define(".w", 1, lambda x: emit(write, x))
+    define(".d", 1, lambda x: emit(show, x))
+    define(".p", 1, lambda x: emit(show, x, "\n"))
+    define(".bkd", 1, lambda x: emit(show, x))
+    define(".bkp", 1, lambda x: emit(show, x, "\n"))
     define(".r", 0, lambda: on_backend(state["from"].read_object(), interp.backend))
     define(".rl", 0, lambda: state["from"].read_line())
     define(".rls", 0, lambda: state["from"].read_lines())
