@@ -17,7 +17,7 @@ applies the monad to every element of a numeric array at once; Each calls it fir
   matrix a is then `a @ m^T`, which makes `{x{+/x*y}:/b}'a` (b::+y) the library's matmul.
 
 On torch, Each of any other function free of effects over an array is first tried as one
-trace of the function over the whole array (`traced_each`, torch.func.vmap); code that
+trace of the function over the whole array (`traced_each`, Backend.vmap); code that
 needs a value to go on (a conditional on data, an .item()) cannot be traced, and loops.
 
 A dyad {x+g(y)} or {x*g(y)} with an element-wise g has the whole-array form of g: Over is
