@@ -452,8 +452,9 @@ class Generator:
         return self.assign(f"{apply}({fn}, {listed})", where)
 
     def condition(self, node):
-        """A Python boolean expression: is the value of `node` true? Comparisons of plain
-        numbers are tested directly."""
+        """(test, where): a Python boolean expression saying whether the value of `node` is
+        true, and the Where of the line that must hold it (None: any line). Comparisons of
+        plain numbers are tested directly, the general verb only runs for other values."""
         if isinstance(node, ast.Dyad) and node.verb.op is not None and not node.verb.adverbs:
             facts = VERBS.get(node.verb.op)
             if facts is not None and facts.compare:
@@ -463,15 +464,12 @@ class Generator:
                 guard = _are_numbers(a, b)
                 fast = f"{a} {facts.compare} {b}"
                 if guard is None:
-                    return fast
+                    return fast, None
                 f = self.bind(impl, "V")
-                # the general verb runs on this line: it is where a failure is reported
-                t = self.temp()
-                self.emit(f"{t} = ({fast}) if {guard} else TRUTH({f}({a}, {b}))",
-                          Where(node.verb, verb=facts.name(2), operands=[a, b]))
-                return t
+                return (f"(({fast}) if {guard} else TRUTH({f}({a}, {b})))",
+                        Where(node.verb, verb=facts.name(2), operands=[a, b]))
         v = self.expr(node)
-        return f"(({v} != 0) if type({v}) is int else TRUTH({v}))"
+        return f"(({v} != 0) if type({v}) is int else TRUTH({v}))", None
 
     # -- structure
     def g_Seq(self, node):
@@ -483,19 +481,33 @@ class Generator:
         return self.cond(node, tail=False)
 
     def cond(self, node, tail):
+        """:[p;c;...;a] as if/elif/else; a predicate that needs statements of its own opens
+        a nested if in the else branch instead of an elif."""
         result = None if tail else self.temp()
         depth = 0
-        for predicate, consequent in node.clauses:
-            test = self.condition(predicate)
-            self.emit(f"if {test}:")
+        for i, (predicate, consequent) in enumerate(node.clauses):
+            if i == 0:
+                test, where = self.condition(predicate)
+                self.emit(f"if {test}:", where)
+            else:
+                mark = len(self.lines)
+                self.emit("else:")
+                self.indent += 1
+                test, where = self.condition(predicate)
+                if len(self.lines) == mark + 1:
+                    del self.lines[mark:]
+                    self.indent -= 1
+                    self.emit(f"elif {test}:", where)
+                else:
+                    depth += 1
+                    self.emit(f"if {test}:", where)
             self.indent += 1
             self.branch(consequent, result)
             self.indent -= 1
-            self.emit("else:")
-            self.indent += 1
-            depth += 1
+        self.emit("else:")
+        self.indent += 1
         self.branch(node.otherwise, result)
-        self.indent -= depth
+        self.indent -= 1 + depth
         return result
 
     def branch(self, node, result):
@@ -564,7 +576,7 @@ class Generator:
 
     def inline_body(self, literal, args, as_condition=False):
         """Emit the body of a function literal with its parameters bound to the Python names
-        `args`; returns its value (or, as_condition, a Python truth test of it)."""
+        `args`; returns its value (or, as_condition, the pair condition() gives)."""
         scope = Scope(self.scope, literal, inline=True)
         scope.names.update(zip(("x", "y", "z"), args))
         outer, self.scope = self.scope, scope
@@ -584,11 +596,11 @@ class Generator:
         self.emit("while True:")
         self.indent += 1
         if predicate is None:
-            test = self.inline_body(node.left, [v], as_condition=True)
+            test, where = self.inline_body(node.left, [v], as_condition=True)
         else:
             p = self.assign(f"CALL({predicate}, [{v}], None)", Where(node.verb, verb="while"))
-            test = f"(({p} != 0) if type({p}) is int else TRUTH({p}))"
-        self.emit(f"if not ({test}): break")
+            test, where = f"(({p} != 0) if type({p}) is int else TRUTH({p}))", None
+        self.emit(f"if not {test}: break", where)
         self.emit(f"{v} = {self.inline_body(node.verb.fn, [v])}")
         self.indent -= 1
         return v

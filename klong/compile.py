@@ -215,17 +215,26 @@ class Compiler:
     def generate(self, node):
         """The chunk as generated code. Parses are shared (the parser caches them), and the
         code of a chunk depends only on it while no module renames names: it is kept."""
-        from .codegen import Generator
         if self.interp.modules.current is not None:
-            return Generator(self).chunk(node)
+            return self.generated_or_closures(node)
         entry = self.generated.get(id(node))
         if entry is not None and entry[0] is node:
             return entry[1]
-        code = Generator(self).chunk(node)
+        code = self.generated_or_closures(node)
         if len(self.generated) >= GENERATED_CHUNKS:
             self.generated.clear()
         self.generated[id(node)] = (node, code)
         return code
+
+    def generated_or_closures(self, node):
+        """Generated code, or closures for a chunk nested deeper than Python compiles
+        (about a hundred levels of blocks)."""
+        from .codegen import Generator
+        try:
+            return Generator(self).chunk(node)
+        except (SyntaxError, RecursionError, MemoryError):
+            self.scopes = []
+            return self.compile(node)
 
     def compile(self, node):
         method = getattr(self, "c_" + type(node).__name__)

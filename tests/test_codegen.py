@@ -256,3 +256,13 @@ def test_join_over_is_linear():
     k("q::{x,x}'!20000")
     r = k.run(",/q")
     assert r.shape == (40000,) and r[:4].tolist() == [0, 0, 1, 1]
+
+
+def test_deep_code_falls_back_to_closures():
+    """Python compiles about a hundred levels of blocks: deeper chunks run as closures."""
+    gen, closures = both()
+    chain = "f::{:[" + ":|".join(f"x={i};{i}" for i in range(150)) + ";-1]};f'[149 3 200]"
+    nested = "g::" + "{" * 60 + "x" + "}" * 60 + ";g()"
+    for src in (chain, nested):
+        assert outcome(gen, src) == outcome(closures, src)
+    assert gen(chain).tolist() == [149, 3, -1]
