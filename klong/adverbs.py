@@ -6,7 +6,7 @@ with the verb equals, when there is one (for `+/` on a numeric array, say), and 
 to apply an atomic verb to a whole array at once: these are shortcuts to the same results,
 never different semantics.
 """
-from . import backends, values
+from . import backends, limits, values
 from .errors import KlongError
 from .match import match
 from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
@@ -82,7 +82,7 @@ def over(f, a, fast=None):
     if not _iterable(a):
         return a
     if fast is not None and _numeric(a):
-        return backends.current().reduce(fast, a)
+        return limits.fold(fast, a)
     elems = items(a)
     acc = elems[0]
     for e in elems[1:]:
@@ -94,7 +94,7 @@ def over_neutral(f, a, b, fast=None):
     if not _iterable(b):
         return a if is_seq(b) else f(a, b)
     if fast is not None and _numeric(b) and b.ndim == 1 and _same_kind(a, b):
-        return f(a, backends.current().reduce(fast, b))
+        return f(a, limits.fold(fast, b))
     acc = a
     for e in items(b):
         acc = f(acc, e)
@@ -105,7 +105,7 @@ def scan(f, a, fast=None):
     if not _iterable(a):
         return a if is_seq(a) else make_list([a])
     if fast is not None and _numeric(a) and a.ndim == 1:
-        return backends.current().accumulate(fast, a)
+        return limits.running_fold(fast, a)
     elems = items(a)
     if len(elems) == 1:
         return a if type(a) is not str else elems    # ,\"a" is [0ca]

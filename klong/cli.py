@@ -5,7 +5,7 @@ import sys
 
 from . import __version__
 from .display import write
-from .errors import KlongError
+from .errors import KlongError, from_python
 
 PROMPT = "?> "
 
@@ -27,12 +27,27 @@ def _parser():
 
 
 def main(argv=None):
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_glue_expression(sys.argv[1:] if argv is None else argv))
     try:
         return _run(args)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+
+
+def _glue_expression(argv):
+    """argv with `-e EXPR` written `--expr=EXPR`: an expression may start with '-' (-x,
+    -[]), which argparse would take for an option. Only kgpy's own options are looked at,
+    not the program's arguments after the file."""
+    argv = list(argv)
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
+        if argv[i] in ("-e", "--expr") and i + 1 < len(argv):
+            argv[i:i + 2] = [f"--expr={argv[i + 1]}"]
+        elif argv[i] in ("-l", "--load", "--backend", "--device"):
+            i += 1                    # its value, which may start with '-' too
+        i += 1
+    return argv
 
 
 def _run(args):
@@ -44,12 +59,9 @@ def _run(args):
         return 2
     try:
         if args.expr is not None:
-            value = _guarded(interp, lambda: interp.run(args.expr), args.debug)
-            if value is _FAILED:
-                return 1
-            if value is not None:
-                print(write(value))
-            return 0
+            # printing is guarded too: a value too big to print or a full disk is an error
+            shown = _guarded(interp, lambda: _print_value(interp.run(args.expr)), args.debug)
+            return 1 if shown is _FAILED else 0
         if args.file is not None:
             words = args.args[1:] if args.args[:1] == ["--"] else list(args.args)
             interp.globals[".a"] = words
@@ -79,13 +91,27 @@ def _guarded(interp, action, debug, filename=None):
     syntax errors) and _FAILED is returned."""
     try:
         return action()
-    except KlongError as e:
-        sys.stdout.flush()
+    except Exception as e:
+        err = e if isinstance(e, KlongError) else from_python(e)
+        if err is None:
+            raise
+        try:
+            sys.stdout.flush()
+        except OSError:
+            pass                      # the error being reported may be that very stdout
         if debug:
             import traceback
             traceback.print_exc()
-        print(e.report(filename), file=sys.stderr)
+        print(err.report(filename), file=sys.stderr)
         return _FAILED
+
+
+def _print_value(value):
+    """Print a value in readable form (nothing for None); returns the value."""
+    if value is not None:
+        print(write(value))
+        sys.stdout.flush()
+    return value
 
 
 def _read_file(path):
@@ -96,8 +122,9 @@ def _read_file(path):
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
-    except OSError as e:
-        print(f"kgpy: cannot read {path}: {e.strerror}", file=sys.stderr)
+    except (OSError, UnicodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+        print(f"kgpy: cannot read {path}: {reason}", file=sys.stderr)
         return None
 
 
@@ -137,13 +164,12 @@ def evaluate_and_print(interp, text, debug=False):
     `it` holds the value afterwards."""
     if not text.strip():
         return None
-    value = _guarded(interp, lambda: interp.run_chunk(text), debug)
-    if value is _FAILED or value is None:
-        return value
-    interp.globals["it"] = value
-    print(write(value))
-    sys.stdout.flush()
-    return value
+    def run_and_print():
+        value = interp.run_chunk(text)
+        if value is not None:
+            interp.globals["it"] = value
+        return _print_value(value)
+    return _guarded(interp, run_and_print, debug)
 
 
 if __name__ == "__main__":

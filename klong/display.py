@@ -7,6 +7,7 @@ characters as 0cX. `show` gives the display form of `.d` and `.p`: text without 
 import numpy as np
 
 from . import values
+from .limits import int_text
 from .values import Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
 
 
@@ -41,7 +42,7 @@ def _atom_text(v, readable):
     """The text of a value that is not a list or dictionary."""
     t = type(v)
     if t is int:
-        return str(v)
+        return int_text(v)
     if t is float:
         return format_real(v)
     if t is Char:
@@ -70,6 +71,14 @@ def _atom_text(v, readable):
     return ":" + type(v).__name__
 
 
+def _numbers_text(v, chunk=65536):
+    """The elements of a numeric vector, separated by blanks; made a chunk at a time so
+    that a long vector needs memory for its text, not for a Python object per element."""
+    fmt = format_real if array_kind(v) == "f" else str
+    return " ".join(" ".join(map(fmt, v[i:i + chunk].tolist()))
+                    for i in range(0, v.shape[0], chunk))
+
+
 def _elements(v, readable, out):
     out.append("[")
     for i, e in enumerate(v):
@@ -84,8 +93,7 @@ def _text(v, readable, out):
         if v.ndim == 0:
             out.append(_atom_text(v.item(), readable))
         elif v.ndim == 1:
-            fmt = format_real if array_kind(v) == "f" else str
-            out.append("[" + " ".join(fmt(e) for e in v.tolist()) + "]")
+            out.append("[" + _numbers_text(v) + "]")
         else:
             _elements(v, readable, out)           # a matrix: a list of rows
     elif type(v) is list:

@@ -1,12 +1,43 @@
 """KlongError: the one exception a user of the language ever sees."""
+import re
+
+# A message is one line of at most this many characters; longer ones end in "...".
+MESSAGE_WIDTH = 200
+# A value or source text shown inside a message gets at most this many characters.
+SHOWN_WIDTH = 60
+# A syntax error's source line is cut to this many characters around the caret.
+SOURCE_WIDTH = 100
+
+_LINE_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]\s*")
+
+
+def one_line(text, width=MESSAGE_WIDTH):
+    """`text` on one line (line breaks and the blanks around them become one space) and
+    at most `width` characters long."""
+    text = _LINE_BREAKS.sub(" ", str(text)).strip()
+    if len(text) > width:
+        text = text[:width - 3] + "..."
+    return text
+
+
+def shown(value, width=SHOWN_WIDTH):
+    """A Klong value as a message shows it: its written form, cut to `width` characters.
+    Klong's written form is always one line, however deep the value (as kg shows values in
+    its messages)."""
+    from .display import write           # display sits above this module
+    return one_line(write(value), width)
 
 
 class KlongError(Exception):
     """A Klong error with a kind (syntax, undefined, type, length, range, index, arity,
     domain, io, module, recursion, ...), a one-line message and, when known, where in the
-    source it happened (line and column, 1-based, and the source line itself)."""
+    source it happened (line and column, 1-based, and the source line itself).
+
+    The message is made one line here, whoever raises the error: a message never spans
+    lines, however it was built."""
 
     def __init__(self, kind, message, line=None, column=None, source_line=None):
+        message = one_line(message)
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -33,8 +64,40 @@ class KlongError(Exception):
             where = f"{filename}:{self.line}: " if self.line else f"{filename}: "
         head = f"{where}{self}"
         if self.kind == "syntax" and self.source_line is not None and self.column:
-            return f"{head}\n{self.source_line}\n{' ' * (self.column - 1)}^"
+            text, column = _around(self.source_line, self.column)
+            return f"{head}\n{text}\n{' ' * (column - 1)}^"
         return head
+
+
+def _around(source_line, column):
+    """A long source line cut to SOURCE_WIDTH characters around `column` (1-based); returns
+    the text and the caret's column in it. Tabs become blanks so that the caret lines up."""
+    text = source_line.replace("\t", " ")
+    if len(text) <= SOURCE_WIDTH:
+        return text, column
+    start = max(0, min(column - 1 - SOURCE_WIDTH // 2, len(text) - SOURCE_WIDTH))
+    piece = text[start:start + SOURCE_WIDTH]
+    if start > 0:
+        piece = "..." + piece[3:]
+    if start + SOURCE_WIDTH < len(text):
+        piece = piece[:-3] + "..."
+    return piece, column - start
+
+
+def from_python(exc):
+    """The Klong error a Python exception raised while running Klong stands for, or None
+    when it can only be a bug. These are conditions of the machine, not of the program's
+    logic: any verb may meet them, so they are recognised once, here."""
+    if isinstance(exc, OverflowError):
+        return KlongError("range", "number too large")
+    if isinstance(exc, MemoryError):
+        return KlongError("range", "out of memory")
+    if isinstance(exc, UnicodeError):
+        return KlongError("io", f"text that cannot be read or written here: {exc.reason}")
+    if isinstance(exc, OSError):
+        reason = exc.strerror or type(exc).__name__
+        return KlongError("io", f"{reason}: {exc.filename}" if exc.filename else reason)
+    return None
 
 
 class KlongBackendError(KlongError, ValueError):

@@ -4,7 +4,8 @@ import sys
 from . import backends
 from .autograd import Differentiation
 from .compile import Compiler
-from .errors import KlongBackendError, KlongError
+from .errors import KlongBackendError, KlongError, from_python
+from .limits import default_max_elements, parse_max_elements
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Incomplete, bracket_depth, tokenize
 from .syntax.parser import parse
@@ -63,12 +64,15 @@ class KlongInterpreter:
     Klong function. Errors raise KlongError.
     """
 
-    def __init__(self, backend=None, device=None):
+    def __init__(self, backend=None, device=None, max_elements=None):
         from .sysfns import install
         try:
             self.backend = backends.get_backend(backend, device)
         except ValueError as e:
             raise KlongBackendError(str(e)) from None
+        # the size guard (limits.py): no list may have more elements than this
+        self.backend.max_elements = (default_max_elements() if max_elements is None
+                                     else parse_max_elements(max_elements))
         self.globals = {}
         self.modules = Modules(self)
         self.compiler = Compiler(self)
@@ -152,8 +156,12 @@ class KlongInterpreter:
             raise KlongError("recursion", "recursion too deep", line_offset + 1) from None
         except (KeyboardInterrupt, SystemExit):
             raise
-        except Exception as e:  # a bug of ours: still a one-line Klong error, never a traceback
-            raise KlongError("internal", f"{type(e).__name__}: {e}", line_offset + 1) from e
+        except Exception as e:
+            # the machine's limits (memory, I/O, number range) are Klong errors; anything
+            # else is a bug of ours: still a one-line Klong error, never a traceback
+            err = from_python(e) or KlongError("internal", f"{type(e).__name__}: {e}")
+            self._locate(err, text, line_offset)
+            raise err from e
 
     def _locate(self, err, text, line_offset):
         if err.line is None:

@@ -20,6 +20,8 @@ Every Klong value is one of these Python objects:
 string apart again.  Verbs must accept both list forms and must not mutate their arguments
 (dictionaries excepted, which are mutable by definition).
 """
+import math
+
 import numpy as np
 
 from . import backends as _backends
@@ -140,6 +142,10 @@ def key_of(v):
 
 
 # ---------------------------------------------------------------- arrays of the backends
+
+# The most axes a list held as one array may have (numpy allows 64): a deeper list is a
+# Python list of arrays, on every backend alike.
+MAX_DIMS = 32
 
 # The array classes of the backends in use: numpy's always, torch's once that backend loads.
 # The name is rebound then: read it as values.ARRAY_TYPES, never import the name itself.
@@ -337,8 +343,11 @@ def make_list(elems):
                 return _array_of_numbers(elems, backend, kind)
             return elems
         shape, kind = first.shape, array_kind(first)
-        if shape[0] and all(isinstance(e, ARRAY_TYPES) and e.shape == shape
-                            and array_kind(e) == kind for e in elems):
+        if shape[0] and first.ndim < MAX_DIMS and all(
+                isinstance(e, ARRAY_TYPES) and e.shape == shape and array_kind(e) == kind
+                for e in elems):
+            from .limits import check_elements       # limits builds on this module
+            check_elements(len(elems) * math.prod(shape))
             return backend.stack(elems)
         return elems
     if isinstance(first, np.integer):

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import backends, values
 from ..errors import KlongError
+from ..limits import check_elements, check_items, elements_of, fold
 from ..match import REAL_TOLERANCE, match
 from ..values import (
     Char, Dict, Function, Symbol, UNDEFINED, array_kind, chars_to_string, element, empty_like,
@@ -145,6 +146,7 @@ def enumerate_(a):
     n = _int_arg(a, "enumerate")
     if n < 0:
         raise KlongError("domain", "enumerate: negative argument")
+    check_elements(n)
     return backends.current().arange(n)
 
 
@@ -182,6 +184,7 @@ def where(a):
             raise KlongError("domain", "expand: count too large") from None
     if counts.shape[0] and int(counts.min()) < 0:
         raise KlongError("domain", "expand: negative count")
+    check_elements(fold("+", counts) if counts.shape[0] else 0)
     return B.repeat(B.arange(counts.shape[0]), counts)
 
 
@@ -544,6 +547,7 @@ def join(a, b):
     if isinstance(b, Dict) and _is_pair(a):
         b.put(*items(a))
         return b
+    check_elements(elements_of(a) + elements_of(b))
     if is_list(a) and is_list(b):
         return _concat(a, b)
     if is_list(a):
@@ -567,6 +571,7 @@ def take(a, b):
     if -size_b <= n < 0:
         return _slice(b, size_b + n, size_b)
     # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
+    check_items(abs(n), b)
     start = 0 if n > 0 else size_b + n
     if is_array(b):
         positions = backends.current().arange(abs(n))
@@ -822,13 +827,16 @@ def reshape(a, b):
     if min(dims) < 1:
         raise KlongError("domain", "reshape: dimensions must be positive (or -1)")
     total = math.prod(dims)
+    check_items(total, b)
+    if rows and len(dims) + b.ndim - 1 > values.MAX_DIMS:
+        rows, elems = False, items(b)           # too deep for an array: nested lists
     B = backends.current()
     if rows:
         shape = tuple(dims) + tuple(b.shape[1:])
         if total == k:
             return b.reshape(shape)
         return b[B.arange(total) % k].reshape(shape)
-    if k == 1 and _scalar_kind(b) is not None:
+    if k == 1 and _scalar_kind(b) is not None and len(dims) <= values.MAX_DIMS:
         if isinstance(b, values.ARRAY_TYPES):   # a number with a gradient: gather it
             return b.reshape(1)[B.full(tuple(dims), 0, "i")]
         return B.full(tuple(dims), b, _scalar_kind(b))

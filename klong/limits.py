@@ -1,0 +1,265 @@
+"""The limits of Klong values, and Python's own limits that Klong steps around.
+
+- Integers are exact. A list of integers is an int64 array while its elements fit; an
+  operation whose result could leave int64 is done on Python integers instead, never
+  wrapped. Whether it could is decided from magnitude bounds (an array's largest and
+  smallest element), before the operation, so that the common case costs two reductions.
+- An integer has at most MAX_INT_BITS bits: a result beyond that is a range error, not
+  minutes of arithmetic.
+- A list has at most `max_elements()` elements (the size guard): an operation that would
+  make more is a range error before it allocates. The limit belongs to the interpreter
+  (`KlongInterpreter(max_elements=...)`, else $KLONG_MAX_ELEMENTS, else a share of the
+  memory available when the interpreter starts).
+- Integers print and read at any size: Python refuses str(int) beyond 4300 digits
+  (sys.get_int_max_str_digits), a process-wide setting that is not ours to change.
+"""
+import decimal
+import functools
+import itertools
+import math
+import operator
+import os
+
+import numpy as np
+
+from . import backends, values
+from .errors import KlongError
+
+INT64_MIN = -2**63
+INT64_MAX = 2**63 - 1
+MAX_INT_BITS = 10**8                 # about 30 million decimal digits
+
+ENV_MAX_ELEMENTS = "KLONG_MAX_ELEMENTS"
+BYTES_PER_ELEMENT = 64               # an element's share of the memory available
+FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not say
+
+
+# ---------------------------------------------------------------- exact integers
+
+def magnitude(x):
+    """The largest magnitude in an integer array or integer, as a Python int."""
+    if values.is_array(x):
+        if x.shape[0] == 0 or 0 in x.shape:
+            return 0
+        return max(int(x.max()), -int(x.min()))
+    return abs(int(x))
+
+
+def fits_int64(n):
+    return INT64_MIN <= n <= INT64_MAX
+
+
+def too_large():
+    return KlongError("range", "number too large")
+
+
+def check_bits(bits):
+    """Raise a range error when an integer of `bits` bits would be too large."""
+    if bits > MAX_INT_BITS:
+        raise too_large()
+
+
+def _fold_fits(op, a):
+    """Whether folding integer array `a` along its first axis with + or * stays in int64."""
+    n, m = a.shape[0], magnitude(a)
+    if op == "+":
+        return n * m <= INT64_MAX
+    return m <= 1 or m.bit_length() * n <= 63
+
+
+def fold(op, a):
+    """backends.current().reduce(op, a), exact for integers: a sum or product that could
+    leave int64 is computed on Python integers."""
+    if op in "+*" and values.array_kind(a) == "i" and not _fold_fits(op, a):
+        return _canonical(_exact_fold(op, a))
+    return backends.current().reduce(op, a)
+
+
+def running_fold(op, a):
+    """backends.current().accumulate(op, a) of a vector, exact for integers like fold."""
+    if op in "+*" and values.array_kind(a) == "i" and not _fold_fits(op, a):
+        if op == "*":
+            _check_product_bits(backends.current().to_host(a))
+        return values.make_list(itertools.accumulate(_host_items(a), _OPS[op]))
+    return backends.current().accumulate(op, a)
+
+
+_OPS = {"+": operator.add, "*": operator.mul}
+
+
+def _host_items(a):
+    """The elements of an integer array along its first axis, on the host: Python ints for a
+    vector, numpy object arrays of Python ints otherwise."""
+    host = backends.current().to_host(a)
+    return host.tolist() if host.ndim == 1 else list(host.astype(object))
+
+
+def _check_product_bits(a):
+    """Raise a range error when a product along the first axis of host integer array `a`
+    would have too many bits; a column holding a zero has product 0."""
+    with np.errstate(divide="ignore"):
+        bits = np.log2(np.abs(a.astype(np.float64)))
+    zero = np.isneginf(bits).any(axis=0)
+    bits = np.where(np.isneginf(bits), 0.0, bits).sum(axis=0)
+    if np.any(np.where(zero, 0.0, bits) > MAX_INT_BITS):
+        raise too_large()
+
+
+def _exact_fold(op, a):
+    """The fold as a Python int (vector) or numpy object array (higher rank), combining
+    neighbours pairwise: operands of similar size keep big products fast."""
+    if op == "*":
+        _check_product_bits(backends.current().to_host(a))
+    combine = _OPS[op]
+    elems = _host_items(a)
+    while len(elems) > 1:
+        pairs = [combine(x, y) for x, y in zip(elems[::2], elems[1::2])]
+        if len(elems) % 2:
+            pairs.append(elems[-1])
+        elems = pairs
+    return elems[0]
+
+
+def _canonical(v):
+    """A Python int or a numpy object array of them as a Klong value."""
+    if isinstance(v, np.ndarray):
+        return values.make_list([_canonical(e) for e in v])
+    return int(v)
+
+
+# ---------------------------------------------------------------- the size guard
+
+@functools.lru_cache(maxsize=1)
+def _available_memory():
+    """Bytes of memory available now (read once: a fact about the machine)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    for pages in ("SC_AVPHYS_PAGES", "SC_PHYS_PAGES"):
+        try:
+            return os.sysconf(pages) * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, ValueError, OSError):
+            continue
+    return FALLBACK_MEMORY
+
+
+def default_max_elements():
+    """$KLONG_MAX_ELEMENTS, else a share of the available memory."""
+    text = os.environ.get(ENV_MAX_ELEMENTS, "").strip()
+    if text:
+        return parse_max_elements(text)
+    return max(2**20, _available_memory() // BYTES_PER_ELEMENT)
+
+
+def parse_max_elements(v):
+    """A limit given by a user (an int, or the text of one), checked."""
+    try:
+        n = int(v)
+    except (TypeError, ValueError):
+        n = 0
+    if n < 1:
+        raise ValueError(f"the element limit must be a positive integer, not {v!r}")
+    return n
+
+
+def max_elements():
+    """The size guard's limit for the running interpreter (kept on its backend)."""
+    return getattr(backends.current(), "max_elements", None) or default_max_elements()
+
+
+def check_elements(n):
+    """The size guard: raise a range error before making a list of n elements when n is
+    over the interpreter's limit. Call it where a list's size comes from a value."""
+    limit = max_elements()
+    if n > limit:
+        digits = int_text(n)
+        shown = digits if len(digits) <= 15 else f"about 10^{len(digits) - 1}"
+        raise KlongError("range", f"too many elements: {shown} (the limit is {limit}, "
+                                  f"set by {ENV_MAX_ELEMENTS})")
+
+
+def check_items(n, like):
+    """The size guard for a list of n items, each the size of an item of list `like`."""
+    per_item = math.prod(like.shape[1:]) if values.is_array(like) else 1
+    check_elements(n * per_item)
+
+
+def elements_of(v):
+    """How many elements (numbers, characters, or items of a Python list) a value holds,
+    counted cheaply: an array's size, a string's length, a list's length."""
+    if isinstance(v, values.ARRAY_TYPES):
+        return math.prod(v.shape)
+    if type(v) in (list, str):
+        return len(v)
+    return 1
+
+
+# ---------------------------------------------------------------- integers as text
+
+_CONTEXT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
+                           Emin=decimal.MIN_EMIN)
+_SMALL_BITS = 8192                   # str() and int() are quick below this many bits
+_SMALL_DIGITS = 2000
+
+
+def int_text(n):
+    """The decimal text of an integer of any size. Large ones are split in binary halves
+    and joined in decimal arithmetic (its multiplication is fast at any size), so that
+    this takes far less than the quadratic time of converting digit by digit."""
+    if -2**_SMALL_BITS < n < 2**_SMALL_BITS:
+        return str(n)
+    text = str(_decimal(abs(n), {}))
+    return "-" + text if n < 0 else text
+
+
+def _decimal(n, powers):
+    """n >= 0 as an exact Decimal; `powers` caches 2^k as Decimals."""
+    bits = n.bit_length()
+    if bits <= _SMALL_BITS:
+        return _CONTEXT.create_decimal(n)
+    k = _SMALL_BITS
+    while 2 * k < bits:
+        k *= 2
+    high, low = n >> k, n & ((1 << k) - 1)
+    scale = powers.get(k)
+    if scale is None:
+        scale = powers[k] = _CONTEXT.power(_CONTEXT.create_decimal(2), k)
+    return _CONTEXT.add(_CONTEXT.multiply(_decimal(high, powers), scale),
+                        _decimal(low, powers))
+
+
+def int_from_text(text):
+    """The integer written in `text` (optional sign, decimal digits), of any length:
+    halves are read apart and combined, which Python's int() refuses beyond 4300 digits."""
+    text = text.strip()
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    check_bits(int(len(digits) * 3.33))
+    return sign * _digits_value(digits, {})
+
+
+def _digits_value(digits, powers):
+    if len(digits) <= _SMALL_DIGITS:
+        return int(digits)
+    k = _SMALL_DIGITS
+    while 2 * k < len(digits):
+        k *= 2
+    scale = powers.get(k)
+    if scale is None:
+        scale = powers[k] = 10 ** k
+    return _digits_value(digits[:-k], powers) * scale + _digits_value(digits[-k:], powers)
+
+
+def real_from_text(text):
+    """The real written in `text` (Python's float syntax). A real beyond float64's range
+    is a range error rather than inf: a written number is meant as written, and inf is not
+    what was written. One too small to represent reads as 0.0 (or a subnormal), an error
+    no larger than the rounding every written real undergoes."""
+    value = float(text)
+    if math.isinf(value) and "inf" not in text.lower():
+        raise KlongError("range", f"real beyond the range of 64-bit reals: {text.strip()}")
+    return value
