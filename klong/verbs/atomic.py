@@ -61,12 +61,18 @@ def _array_scalar(v):
     return is_number(v)
 
 
+def _atom(v):
+    """An atom as the atom functions receive it: numpy scalars as Python numbers, an empty
+    array as [] (which it is: an atom, but no number)."""
+    if isinstance(v, values.ARRAY_TYPES) and v.ndim:
+        return []
+    return scalar(v)
+
+
 def atomic_monad(atom, array=None):
     """A monad applying `atom` to every atom of its argument, keeping the nesting."""
     def verb(a):
-        if isinstance(a, values.ARRAY_TYPES) and a.ndim:
-            if not a.shape[0]:
-                return atom([])          # an empty array is [], an atom
+        if isinstance(a, values.ARRAY_TYPES) and a.ndim and a.shape[0]:
             if array is not None and array_kind(a) in "if":
                 r = array(a)
                 if r is not None:
@@ -75,7 +81,7 @@ def atomic_monad(atom, array=None):
         if type(a) is list and a:
             return make_list([verb(x) for x in a])
         try:
-            return atom(scalar(a))
+            return atom(_atom(a))
         except OverflowError:
             raise too_large() from None
     return verb
@@ -110,8 +116,8 @@ def atomic_dyad(num, array=None, other=None):
                 if _is_list(a):
                     raise KlongError("length", "lists of different lengths")
                 return make_list([verb(a, y) for y in items(b)])
-            a = scalar(a)
-            b = scalar(b)
+            a = _atom(a)
+            b = _atom(b)
             if is_number(a) and is_number(b):
                 return num(a, b)
             if other is None:
