@@ -5,7 +5,7 @@ from . import backends
 from .autograd import Differentiation
 from .compile import Compiler
 from .errors import KlongBackendError, KlongError, from_python
-from .limits import default_max_elements, parse_max_elements
+from .limits import Limits
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Incomplete, bracket_depth, tokenize
 from .syntax.parser import parse
@@ -70,9 +70,8 @@ class KlongInterpreter:
             self.backend = backends.get_backend(backend, device)
         except ValueError as e:
             raise KlongBackendError(str(e)) from None
-        # the size guard (limits.py): no list may have more elements than this
-        self.backend.max_elements = (default_max_elements() if max_elements is None
-                                     else parse_max_elements(max_elements))
+        # the size guard and what is known of integer magnitudes (limits.py)
+        self.backend.limits = Limits(max_elements)
         self.globals = {}
         self.modules = Modules(self)
         self.compiler = Compiler(self)

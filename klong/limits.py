@@ -3,13 +3,18 @@
 - Integers are exact. A list of integers is an int64 array while its elements fit; an
   operation whose result could leave int64 is done on Python integers instead, never
   wrapped. Whether it could is decided from magnitude bounds (an array's largest and
-  smallest element), before the operation, so that the common case costs two reductions.
+  smallest element), before the operation. A big array's bound is remembered for the
+  array's lifetime (Klong never changes an array once made), and an operation's result
+  gets the bound its operands imply, so that `+/a*a` scans `a` once, not at every use.
 - An integer has at most MAX_INT_BITS bits: a result beyond that is a range error, not
   minutes of arithmetic.
-- A list has at most `max_elements()` elements (the size guard): an operation that would
+- A list has at most `max_elements` elements (the size guard): an operation that would
   make more is a range error before it allocates. The limit belongs to the interpreter
   (`KlongInterpreter(max_elements=...)`, else $KLONG_MAX_ELEMENTS, else a share of the
   memory available when the interpreter starts).
+
+Both belong to one interpreter: its `Limits`, kept on its backend (which the running code
+reaches as `backends.current()`), found by `current()`.
 - Integers print and read at any size: Python refuses str(int) beyond 4300 digits
   (sys.get_int_max_str_digits), a process-wide setting that is not ours to change.
 """
@@ -19,6 +24,7 @@ import itertools
 import math
 import operator
 import os
+import weakref
 
 import numpy as np
 
@@ -34,15 +40,49 @@ BYTES_PER_ELEMENT = 64               # an element's share of the memory availabl
 FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not say
 
 
-# ---------------------------------------------------------------- exact integers
+SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
+REMEMBERED = SMALL_VECTOR  # from this many elements on, an array's magnitude is remembered
+
+
+class Limits:
+    """One interpreter's limits: the size guard's `max_elements`, and the magnitudes of its
+    big integer arrays (upper bounds of |element|) as far as they are known."""
+
+    def __init__(self, max_elements=None):
+        self.max_elements = (default_max_elements() if max_elements is None
+                             else parse_max_elements(max_elements))
+        self._magnitudes = {}          # id(array) -> (weak reference, bound)
+
+    def magnitude(self, x):
+        """An upper bound of |e| over the elements of integer array x (or |x| for an
+        integer), as a Python int: exact when it was scanned, implied when remembered."""
+        if not isinstance(x, values.ARRAY_TYPES) or x.ndim == 0:
+            return abs(int(x))
+        if x.ndim == 1 and x.shape[0] <= SMALL_VECTOR:
+            elems = x.tolist()
+            return max(max(elems), -min(elems)) if elems else 0
+        known = self._magnitudes.get(id(x))
+        if known is not None and known[0]() is x:
+            return known[1]
+        m = 0 if 0 in x.shape else max(int(x.max()), -int(x.min()))
+        self.remember(x, m)
+        return m
+
+    def remember(self, x, bound):
+        """Note that no element of the new array x exceeds `bound` in magnitude."""
+        if math.prod(x.shape) >= REMEMBERED:
+            key, table = id(x), self._magnitudes
+            table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound)
+
+
+def current():
+    """The running interpreter's Limits; outside any interpreter, defaults."""
+    return backends.current().limits or Limits()
+
 
 def magnitude(x):
-    """The largest magnitude in an integer array or integer, as a Python int."""
-    if values.is_array(x):
-        if x.shape[0] == 0 or 0 in x.shape:
-            return 0
-        return max(int(x.max()), -int(x.min()))
-    return abs(int(x))
+    """The largest magnitude in an integer array or integer (see Limits.magnitude)."""
+    return current().magnitude(x)
 
 
 def fits_int64(n):
@@ -166,15 +206,10 @@ def parse_max_elements(v):
     return n
 
 
-def max_elements():
-    """The size guard's limit for the running interpreter (kept on its backend)."""
-    return getattr(backends.current(), "max_elements", None) or default_max_elements()
-
-
 def check_elements(n):
     """The size guard: raise a range error before making a list of n elements when n is
     over the interpreter's limit. Call it where a list's size comes from a value."""
-    limit = max_elements()
+    limit = current().max_elements
     if n > limit:
         digits = int_text(n)
         shown = digits if len(digits) <= 15 else f"about 10^{len(digits) - 1}"

@@ -16,7 +16,7 @@ class Backend:
     device = "cpu"
     array_type = None        # the class of this backend's arrays
     float_dtype = None
-    max_elements = None      # the size guard's limit, set by the interpreter (limits.py)
+    limits = None            # the interpreter's klong.limits.Limits, set by it
 
     # -- creation, on this backend's device
     def asarray(self, data, kind=None):

@@ -27,6 +27,7 @@ from ..display import format_real
 from ..errors import KlongError
 from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64,
                       int_from_text, int_text, magnitude, real_from_text, too_large)
+from ..limits import current as current_limits
 from ..match import match
 from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_number, is_real, is_true,
                       items, length, make_list, scalar)
@@ -245,9 +246,13 @@ def _arith(op, bound):
     wrap silently; the bounds cost two reductions per operand, no loop over elements.)"""
     def array(a, b):
         if _kind(a) == "i" and _kind(b) == "i":
-            if bound(magnitude(a), magnitude(b)) > INT64_MAX:
+            limits = current_limits()
+            most = bound(limits.magnitude(a), limits.magnitude(b))
+            if most > INT64_MAX:
                 return None
-            return op(a, b)          # integer operations never warn
+            r = op(a, b)             # integer operations never warn
+            limits.remember(r, most)
+            return r
         a, b = _same_kind(a, b)
         with B().quiet():
             return op(a, b)

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from .. import backends, values
-from ..errors import KlongError
+from ..errors import KlongError, shown
 from ..limits import check_elements, check_items, elements_of, fold
 from ..match import REAL_TOLERANCE, match
 from ..values import (
@@ -458,7 +458,7 @@ def _index(a, b):
     if is_int(b):
         i = int(b)
         if not 0 <= i < n:
-            raise KlongError("index", f"index {i} out of range 0..{n - 1}")
+            raise KlongError("index", f"index {shown(i)} out of range 0..{n - 1}")
         return element(a, i)
     if is_array(b):
         if array_kind(b) != "i":
@@ -466,7 +466,8 @@ def _index(a, b):
         if _count(b):
             lo, hi = int(b.min()), int(b.max())
             if lo < 0 or hi >= n:
-                raise KlongError("index", f"index {lo if lo < 0 else hi} out of range 0..{n - 1}")
+                bad = lo if lo < 0 else hi
+                raise KlongError("index", f"index {shown(bad)} out of range 0..{n - 1}")
         if is_array(a):
             return a[b]
         if b.ndim == 1:
@@ -509,7 +510,7 @@ def index_depth(a, b):
         # The reference reads a negative index as 0; we report it instead (verbs.md: do not
         # rely on that).
         if not 0 <= i < n:
-            raise KlongError("index", f"index {i} out of range 0..{n - 1}")
+            raise KlongError("index", f"index {shown(i)} out of range 0..{n - 1}")
         level = element(level, i)
     return level
 
@@ -654,7 +655,7 @@ def split(a, b):
     n = length(b)
     if len(lengths) == 1 and is_array(b):
         # equal pieces of an array are rows of a reshaped array
-        step = lengths[0]
+        step = min(lengths[0], max(n, 1))         # a piece is at most the whole list
         whole = n - n % step
         rows = b[:whole].reshape((whole // step, step) + tuple(b.shape[1:]))
         if whole == n:
@@ -676,7 +677,7 @@ def cut(a, b):
     prev = 0
     for c in cuts:
         if c < prev or c > n:
-            raise KlongError("range", f"cut: index {c} out of order or outside 0..{n}")
+            raise KlongError("range", f"cut: index {shown(c)} out of order or outside 0..{n}")
         prev = c
     if n == 0:
         # one empty piece per index, at least one (the reference's count for empty b)
@@ -696,11 +697,11 @@ def _amend_positions(indices, n):
     done, walker = [], 0
     for k, i in enumerate(indices):
         if i >= n:
-            raise KlongError("range", f"amend: index {i} out of range 0..{n - 1}")
+            raise KlongError("range", f"amend: index {shown(i)} out of range 0..{n - 1}")
         if i < walker:
             if k == len(indices) - 1:
                 break
-            raise KlongError("range", f"amend: index {i} out of order")
+            raise KlongError("range", f"amend: index {shown(i)} out of order")
         done.append(i)
         walker = i
     return done
@@ -713,7 +714,7 @@ def _amend_string(s, v, indices):
     for i in indices:             # any order; later writes win
         limit = len(chars) - (1 if type(v) is Char else 0)   # a string may also append
         if not 0 <= i <= limit:
-            raise KlongError("range", f"amend: index {i} out of range 0..{limit}")
+            raise KlongError("range", f"amend: index {shown(i)} out of range 0..{limit}")
         chars[i:i + len(v)] = list(v)
     return "".join(chars)
 
@@ -749,7 +750,7 @@ def _amend_in(level, path, v):
         return None
     n = length(level)
     if i >= n:
-        raise KlongError("range", f"amend-in-depth: index {i} out of range 0..{n - 1}")
+        raise KlongError("range", f"amend-in-depth: index {shown(i)} out of range 0..{n - 1}")
     e = element(level, i)
     if len(path) > 1:
         if not _is_nonempty_list(e):
