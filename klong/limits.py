@@ -33,7 +33,8 @@ from .errors import KlongError
 
 INT64_MIN = -2**63
 INT64_MAX = 2**63 - 1
-MAX_INT_BITS = 10**8                 # about 30 million decimal digits
+MAX_INT_BITS = 2**22                 # about 1.26 million decimal digits: a product of two
+                                     # such integers takes Python well under a second
 
 ENV_MAX_ELEMENTS = "KLONG_MAX_ELEMENTS"
 BYTES_PER_ELEMENT = 64               # an element's share of the memory available
