@@ -88,6 +88,8 @@ def from_python(exc):
     """The Klong error a Python exception raised while running Klong stands for, or None
     when it can only be a bug. These are conditions of the machine, not of the program's
     logic: any verb may meet them, so they are recognised once, here."""
+    if isinstance(exc, RecursionError):
+        return KlongError("recursion", "recursion too deep")
     if isinstance(exc, OverflowError):
         return KlongError("range", "number too large")
     if isinstance(exc, MemoryError):
@@ -98,6 +100,14 @@ def from_python(exc):
         reason = exc.strerror or type(exc).__name__
         return KlongError("io", f"{reason}: {exc.filename}" if exc.filename else reason)
     return None
+
+
+def as_klong_error(exc):
+    """Any exception as the KlongError to report: itself, the condition it stands for, or,
+    for a bug of ours, an "internal" error (still one line, never a traceback)."""
+    if isinstance(exc, KlongError):
+        return exc
+    return from_python(exc) or KlongError("internal", f"{type(exc).__name__}: {exc}")
 
 
 class KlongBackendError(KlongError, ValueError):

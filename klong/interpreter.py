@@ -4,7 +4,7 @@ import sys
 from . import backends
 from .autograd import Differentiation
 from .compile import Compiler
-from .errors import KlongBackendError, KlongError, from_python
+from .errors import KlongBackendError, KlongError, as_klong_error
 from .limits import Limits
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Incomplete, bracket_depth, tokenize
@@ -151,16 +151,10 @@ class KlongInterpreter:
         except KlongError as e:
             self._locate(e, text, line_offset)
             raise
-        except RecursionError:
-            raise KlongError("recursion", "recursion too deep", line_offset + 1) from None
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except Exception as e:
-            # the machine's limits (memory, I/O, number range) are Klong errors; anything
-            # else is a bug of ours: still a one-line Klong error, never a traceback
-            err = from_python(e) or KlongError("internal", f"{type(e).__name__}: {e}")
+        except Exception as e:      # KeyboardInterrupt and SystemExit pass, as they should
+            err = as_klong_error(e)
             self._locate(err, text, line_offset)
-            raise err from e
+            raise err from (None if isinstance(e, RecursionError) else e)
 
     def _locate(self, err, text, line_offset):
         if err.line is None:

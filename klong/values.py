@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from . import backends as _backends
-from .errors import KlongError
+from .errors import KlongError, as_klong_error
 
 
 class _TaggedText(str):
@@ -85,7 +85,13 @@ class Function:
         # backend of the interpreter that made the function.
         from .pyconv import to_klong, to_python
         with _backends.using(getattr(self, "backend", None) or _backends.current()):
-            return to_python(self.call([to_klong(a) for a in args]))
+            try:
+                return to_python(self.call([to_klong(a) for a in args]))
+            except Exception as e:            # only Klong errors leave Klong code
+                err = as_klong_error(e)
+                if err is e:
+                    raise
+                raise err from e
 
 
 class Dict:
