@@ -342,11 +342,24 @@ def test_piped_session_survives_a_huge_value():
 
 
 def test_prompt_prints_inside_the_error_guard(capsys):
-    from klong.cli import evaluate_and_print
+    from klong.replcommands import Session
     k = KlongInterpreter()
-    evaluate_and_print(k, "x::10^5000")
+    session = Session(k)
+    session.feed("x::10^5000")
     assert capsys.readouterr().out == "1" + "0" * 5000 + "\n"
     assert k("x=10^5000") == 1
+
+
+def test_prompt_survives_a_value_that_fails_to_print(capsys, monkeypatch):
+    from klong.replcommands import Session
+    k = KlongInterpreter()
+    session = Session(k)
+    monkeypatch.setattr(Session, "show", lambda self, value: 1 / 0)
+    session.feed("a::5")
+    monkeypatch.undo()
+    assert session.failed and "internal error: ZeroDivisionError" in capsys.readouterr().err
+    session.feed("a+1")
+    assert capsys.readouterr().out == "6\n"
 
 
 def test_script_that_is_not_utf8_gives_no_traceback(tmp_path):
