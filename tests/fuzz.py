@@ -77,6 +77,8 @@ EXTREMES = ["0", "-1", "2^63", "-2^63", "10^400", "-10^400", "1e308", "-1e308", 
             "0.0", "[]", '""', "!0", "2147483648", "65536", "1e10", "[2147483648]",
             "9223372036854775807", "[[]]", ":{}", "{x}", "0c", "(-10^400)", "1e400"]
 
+CHARACTERS = "!#$%&*+,-<=>?@^_|~:;'/\\()[]{}\"0123456789.e xyzabfc\n"
+
 ATOMS = NUMBERS + TEXTS + LISTS + NAMES
 TOKENS = ATOMS + FUNCTIONS + MONADS + DYADS + ADVERBS + SYSTEM + PUNCTUATION
 
@@ -104,9 +106,18 @@ def expression(rng, depth=0):
     if kind < 0.87:
         args = ";".join(expression(rng, depth + 1) for _ in range(rng.randint(0, 3)))
         return f"{rng.choice(FUNCTIONS + SYSTEM)}({args})"
-    if kind < 0.93:
+    if kind < 0.92:
         return ":[" + ";".join(expression(rng, depth + 1) for _ in range(3)) + "]"
+    if kind < 0.95:                 # code run from a string: .E quotes it by doubling
+        inner = expression(rng, depth + 1).replace('"', '""')
+        return f'{rng.choice([".E", ".rs"])}("{inner}")'
     return f"{rng.choice(NAMES[3:])}::{expression(rng, depth + 1)}"
+
+
+def statements(rng):
+    """Two or three expressions run one after the other, on one line or on several."""
+    sep = rng.choice([";", "\n"])
+    return sep.join(expression(rng) for _ in range(rng.randint(2, 3)))
 
 
 def load_cases(path=CASES):
@@ -145,8 +156,10 @@ def mutate(rng, source):
         elif choice < 0.8:
             end = min(len(source), pos + rng.randint(1, 10))
             source = source[:pos] + source[pos:end] * 2 + source[end:]
-        elif choice < 0.9:
+        elif choice < 0.85:
             source = source[:pos] + rng.choice(MONADS + DYADS + ADVERBS) + source[pos:]
+        elif choice < 0.92:
+            source = source[:pos] + rng.choice(CHARACTERS) + source[pos:]
         else:
             source = source[:pos] + rng.choice(EXTREMES) + source[pos:]
     return source
@@ -157,8 +170,12 @@ def program(rng, cases):
     choice = rng.random()
     if cases and choice < 0.45:
         return mutate(rng, rng.choice(cases))
-    if choice < 0.75:
+    if choice < 0.7:
         return expression(rng)
+    if choice < 0.8:
+        return statements(rng)
+    if choice < 0.9:
+        return mutate(rng, expression(rng))
     return token_soup(rng)
 
 
