@@ -7,6 +7,8 @@ import numpy as np
 import torch
 
 from .base import Backend
+from .torch_autograd import TorchAutograd
+from .torch_compile import TorchCompilation
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
 
@@ -39,7 +41,7 @@ def pick_device(device=None):
     return dev
 
 
-class TorchBackend(Backend):
+class TorchBackend(TorchAutograd, TorchCompilation, Backend):
     name = "torch"
     array_type = torch.Tensor
 
