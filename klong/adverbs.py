@@ -180,6 +180,7 @@ def scan_iterate(f, n, b):
     count = _count(n)
     if count == 0:
         return b
+    limits.check_elements(count + 1)
     out = [b]
     for _ in range(count):
         b = f(b)

@@ -161,6 +161,7 @@ def small(backend):
 @pytest.mark.parametrize("src", [
     "!101", "&[60 41]", "101#[1]", "[11 10]:^1", "[11 10]:^[1 2]", "(!60),!41",
     "101$1", '"x",101#"y"', "10{x,x}:*[1]", "{x+!60}'!2", "51#[[1 2]]",
+    "100{x}\\*1",
 ])
 def test_size_guard_limit_per_interpreter(small, src):
     with pytest.raises(KlongError) as info:
