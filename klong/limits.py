@@ -12,11 +12,13 @@
   make more is a range error before it allocates. The limit belongs to the interpreter
   (`KlongInterpreter(max_elements=...)`, else $KLONG_MAX_ELEMENTS, else a share of the
   memory available when the interpreter starts).
-
-Both belong to one interpreter: its `Limits`, kept on its backend (which the running code
-reaches as `backends.current()`), found by `current()`.
 - Integers print and read at any size: Python refuses str(int) beyond 4300 digits
   (sys.get_int_max_str_digits), a process-wide setting that is not ours to change.
+- A real written beyond float64's range is a range error, not inf.
+
+The size guard's limit and the remembered magnitudes belong to one interpreter: its
+`Limits`, kept on its backend (which running code reaches as `backends.current()`), found
+by `current()`.
 """
 import decimal
 import functools
@@ -40,9 +42,11 @@ ENV_MAX_ELEMENTS = "KLONG_MAX_ELEMENTS"
 BYTES_PER_ELEMENT = 64               # an element's share of the memory available
 FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not say
 
-
 SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
 REMEMBERED = SMALL_VECTOR  # from this many elements on, an array's magnitude is remembered
+
+
+# ---------------------------------------------------------------- one interpreter's limits
 
 
 class Limits:
@@ -80,6 +84,8 @@ def current():
     """The running interpreter's Limits; outside any interpreter, defaults."""
     return backends.current().limits or Limits()
 
+
+# ---------------------------------------------------------------- exact integers
 
 def magnitude(x):
     """The largest magnitude in an integer array or integer (see Limits.magnitude)."""
@@ -238,8 +244,8 @@ def elements_of(v):
 
 _CONTEXT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
                            Emin=decimal.MIN_EMIN)
-_SMALL_BITS = 8192                   # str() and int() are quick below this many bits
-_SMALL_DIGITS = 2000
+_SMALL_BITS = 8192                   # str() is quick below this many bits,
+_SMALL_DIGITS = 2000                 # and int() below this many digits
 
 
 def int_text(n):
@@ -273,8 +279,8 @@ def int_from_text(text):
     halves are read apart and combined, which Python's int() refuses beyond 4300 digits."""
     text = text.strip()
     sign = -1 if text.startswith("-") else 1
-    digits = text.lstrip("+-")
-    check_bits(int(len(digits) * 3.33))
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    check_bits(int(len(digits) * math.log2(10)))
     return sign * _digits_value(digits, {})
 
 
