@@ -1,14 +1,11 @@
 """The limits of values (klong/limits.py, docs: "Numbers and limits"): integers never wrap,
 reals beyond float64 in the source are errors, lists have a size guard, integers print at
 any size. Every test that uses `k`/`kw`/`kerr` runs on both backends."""
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from klong import KlongError, KlongInterpreter, backends, limits, values
+from klong import KlongError, KlongInterpreter, backends, values
 from klong.display import show, write
 from klong.limits import Limits, int_from_text, int_text
 
