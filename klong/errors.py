@@ -8,7 +8,9 @@ SHOWN_WIDTH = 60
 # A syntax error's source line is cut to this many characters around the caret.
 SOURCE_WIDTH = 100
 
-_LINE_BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]\s*")
+_BREAKS = "\r\n\v\f\x1c-\x1e\x85\u2028\u2029"       # what str.splitlines splits at
+_LINE_BREAKS = re.compile(rf"\s*[{_BREAKS}]\s*")
+_ODD_BLANKS = re.compile(rf"[\t{_BREAKS}]")
 
 
 def one_line(text, width=MESSAGE_WIDTH):
@@ -71,8 +73,9 @@ class KlongError(Exception):
 
 def _around(source_line, column):
     """A long source line cut to SOURCE_WIDTH characters around `column` (1-based); returns
-    the text and the caret's column in it. Tabs become blanks so that the caret lines up."""
-    text = source_line.replace("\t", " ")
+    the text and the caret's column in it. Tabs and stray line breaks (a lone carriage
+    return) become blanks, one for one, so that the caret lines up."""
+    text = _ODD_BLANKS.sub(" ", source_line)
     if len(text) <= SOURCE_WIDTH:
         return text, column
     start = max(0, min(column - 1 - SOURCE_WIDTH // 2, len(text) - SOURCE_WIDTH))

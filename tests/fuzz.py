@@ -77,7 +77,7 @@ EXTREMES = ["0", "-1", "2^63", "-2^63", "10^400", "-10^400", "1e308", "-1e308", 
             "0.0", "[]", '""', "!0", "2147483648", "65536", "1e10", "[2147483648]",
             "9223372036854775807", "[[]]", ":{}", "{x}", "0c", "(-10^400)", "1e400"]
 
-CHARACTERS = "!#$%&*+,-<=>?@^_|~:;'/\\()[]{}\"0123456789.e xyzabfc\n"
+CHARACTERS = "!#$%&*+,-<=>?@^_|~:;'/\\()[]{}\"0123456789.e xyzabfc\n\r\t\x00é∇"
 
 ATOMS = NUMBERS + TEXTS + LISTS + NAMES
 TOKENS = ATOMS + FUNCTIONS + MONADS + DYADS + ADVERBS + SYSTEM + PUNCTUATION

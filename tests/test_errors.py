@@ -270,6 +270,12 @@ def test_syntax_messages_are_one_line(kerr, src):
     assert len(err.report().splitlines()) == 3          # message, source line, caret
 
 
+def test_report_lines_stay_three_with_odd_blanks(kerr):
+    err = kerr("1\r+\t)")
+    lines = err.report().splitlines()
+    assert len(lines) == 3 and lines[1] == "1 + )" and lines[2] == "    ^"
+
+
 def test_unexpected_token_is_shown_as_written(kerr):
     assert kerr("^[[]][4 5[[1 2][3 4]]]").message == "unexpected [4 5[[1 2][3 4]]]"
 
