@@ -388,3 +388,20 @@ def test_printing_to_a_full_device(tmp_path):
                            env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.returncode == 1
     assert r.stderr.startswith("io error: ") and "Traceback" not in r.stderr
+
+
+def test_klong_functions_called_from_python_raise_only_klong_errors(monkeypatch):
+    k = KlongInterpreter()
+    k("f::{x+1}")
+    f = k["f"]
+    assert f(1) == 2
+    with pytest.raises(KlongError) as info:
+        f("a")
+    assert info.value.kind == "type"
+
+    def broken(self, args):
+        raise MemoryError()
+    monkeypatch.setattr(type(f), "call", broken)
+    with pytest.raises(KlongError) as info:
+        f(1)
+    assert info.value.kind == "range" and info.value.message == "out of memory"
