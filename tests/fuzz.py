@@ -31,6 +31,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -211,7 +212,7 @@ def check(backend, source, seconds=2.0):
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), \
-                _stdin(io.StringIO("")):
+                mock.patch.object(sys, "stdin", io.StringIO("")):
             try:
                 value = interp.run(source)
                 if value is not None:
@@ -230,15 +231,6 @@ def check(backend, source, seconds=2.0):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     return None
-
-
-@contextlib.contextmanager
-def _stdin(stream):
-    saved, sys.stdin = sys.stdin, stream
-    try:
-        yield
-    finally:
-        sys.stdin = saved
 
 
 def _bad_error(e):
