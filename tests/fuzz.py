@@ -3,8 +3,10 @@
 which something other than a proper Klong error came out.
 
 A finding is any of:
-  - a Python exception other than KlongError escaping `KlongInterpreter.run`, or escaping
-    the printing (`write`, `show`) or the conversion to Python (`to_python`) of a result;
+  - a Python exception other than KlongError escaping `KlongInterpreter.run`;
+  - printing a result (`write`, `show`) or converting it for Python (`to_python`) failing
+    other than as the REPL reports it (a condition of the machine, such as a value nested
+    too deep to print, is its Klong error there: a recursion error, say);
   - a KlongError of kind "internal" (a bug of ours, by definition);
   - a KlongError whose message or report's first line spans more than one line.
 An input that runs past its time limit is counted, not reported: generated loops may never end.
@@ -39,6 +41,7 @@ if str(ROOT) not in sys.path:
 
 from klong import KlongError, KlongInterpreter  # noqa: E402
 from klong.display import show, write  # noqa: E402
+from klong.errors import as_klong_error  # noqa: E402
 from klong.pyconv import to_python  # noqa: E402
 
 # beside the checkout, as CI lays it out; KLONG_FUZZ_CASES names another place
@@ -216,9 +219,7 @@ def check(backend, source, seconds=2.0):
             try:
                 value = interp.run(source)
                 if value is not None:
-                    write(value)
-                    show(value)
-                    to_python(value)
+                    _print(value)
             except KlongError as e:
                 return _bad_error(e)
     except OutOfTime:
@@ -231,6 +232,17 @@ def check(backend, source, seconds=2.0):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     return None
+
+
+def _print(value):
+    """Print a value as the REPL does: in its guard, which turns a condition of the machine
+    (a value nested too deep to print, say) into its Klong error and a bug into "internal"."""
+    try:
+        write(value)
+        show(value)
+        to_python(value)
+    except Exception as e:
+        raise as_klong_error(e) from e
 
 
 def _bad_error(e):
