@@ -18,8 +18,12 @@ def _parser():
     p.add_argument("-l", "--load", metavar="FILE", help="load FILE, then read interactively")
     p.add_argument("--backend", default=os.environ.get("KLONG_BACKEND") or None,
                    help="array backend: numpy (default) or torch")
-    p.add_argument("--device", default=os.environ.get("KLONG_DEVICE") or None,
-                   help="torch device: cpu, cuda, cuda:N or mps (default: best available)")
+    p.add_argument("--device",
+                   help="torch device: cpu, cuda, cuda:N or mps (default: KLONG_DEVICE, else "
+                        "the best available)")
+    p.add_argument("--dtype", default=os.environ.get("KLONG_DTYPE") or None,
+                   help="element type of reals: float64 (default), float32, or bfloat16 "
+                        "(torch only)")
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
     p.add_argument("--full", action="store_true",
                    help="at the prompt, print long values in full (]p switches later)")
@@ -48,7 +52,7 @@ def _glue_expression(argv):
     while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
         if argv[i] in ("-e", "--expr") and i + 1 < len(argv):
             argv[i:i + 2] = [f"--expr={argv[i + 1]}"]
-        elif argv[i] in ("-l", "--load", "--backend", "--device", "--style"):
+        elif argv[i] in ("-l", "--load", "--backend", "--device", "--dtype", "--style"):
             i += 1                    # its value, which may start with '-' too
         i += 1
     return argv
@@ -57,7 +61,7 @@ def _glue_expression(argv):
 def _run(args):
     from .interpreter import KlongInterpreter
     try:
-        interp = KlongInterpreter(backend=args.backend, device=args.device)
+        interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype)
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2
@@ -104,6 +108,14 @@ def _print_value(value):
         print(write(value))
         sys.stdout.flush()
     return value
+
+
+def _device(args):
+    """The device asked for: --device, else KLONG_DEVICE for a backend that has devices (so
+    that KLONG_DEVICE=cuda does not stop numpy runs)."""
+    if args.device is not None or (args.backend or "numpy") == "numpy":
+        return args.device
+    return os.environ.get("KLONG_DEVICE") or None
 
 
 def _read_file(path):
