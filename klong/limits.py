@@ -28,8 +28,6 @@ import operator
 import os
 import weakref
 
-import numpy as np
-
 from . import backends, values
 from .errors import KlongError
 
@@ -114,64 +112,54 @@ def _fold_fits(op, a):
     return m <= 1 or m.bit_length() * n <= 63
 
 
+def times(a, b):
+    """a*b on numbers, exact for integers, refusing an integer of more than MAX_INT_BITS bits
+    (repeated squaring would otherwise run for hours)."""
+    if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > 64:
+        check_bits(a.bit_length() + b.bit_length() - 1)
+    return a * b
+
+
+_OPS = {"+": operator.add, "*": times}
+
+
 def fold(op, a):
     """backends.current().reduce(op, a), exact for integers: a sum or product that could
     leave int64 is computed on Python integers."""
-    if op in "+*" and values.array_kind(a) == "i" and not _fold_fits(op, a):
-        return _canonical(_exact_fold(op, a))
+    if op in _OPS and values.array_kind(a) == "i" and not _fold_fits(op, a):
+        return _klong_value(_pairwise(_OPS[op], _host_items(a)))
     return backends.current().reduce(op, a)
 
 
 def running_fold(op, a):
     """backends.current().accumulate(op, a) of a vector, exact for integers like fold."""
-    if op in "+*" and values.array_kind(a) == "i" and not _fold_fits(op, a):
-        if op == "*":
-            _check_product_bits(backends.current().to_host(a))
+    if op in _OPS and values.array_kind(a) == "i" and not _fold_fits(op, a):
         return values.make_list(itertools.accumulate(_host_items(a), _OPS[op]))
     return backends.current().accumulate(op, a)
 
 
-_OPS = {"+": operator.add, "*": operator.mul}
-
-
 def _host_items(a):
-    """The elements of an integer array along its first axis, on the host: Python ints for a
-    vector, numpy object arrays of Python ints otherwise."""
-    host = backends.current().to_host(a)
-    return host.tolist() if host.ndim == 1 else list(host.astype(object))
+    """The items of an integer array along its first axis as Python ints, or nested Python
+    lists of them."""
+    return backends.current().to_host(a).tolist()
 
 
-def _check_product_bits(a):
-    """Raise a range error when a product along the first axis of host integer array `a`
-    would have too many bits; a column holding a zero has product 0."""
-    with np.errstate(divide="ignore"):
-        bits = np.log2(np.abs(a.astype(np.float64)))
-    zero = np.isneginf(bits).any(axis=0)
-    bits = np.where(np.isneginf(bits), 0.0, bits).sum(axis=0)
-    if np.any(np.where(zero, 0.0, bits) > MAX_INT_BITS):
-        raise too_large()
+def _pairwise(combine, items):
+    """combine folded over items (elementwise through nested lists), neighbours first:
+    operands of similar size keep big products fast."""
+    def both(x, y):
+        return [both(u, v) for u, v in zip(x, y)] if type(x) is list else combine(x, y)
+    while len(items) > 1:
+        paired = [both(x, y) for x, y in zip(items[::2], items[1::2])]
+        if len(items) % 2:
+            paired.append(items[-1])
+        items = paired
+    return items[0]
 
 
-def _exact_fold(op, a):
-    """The fold as a Python int (vector) or numpy object array (higher rank), combining
-    neighbours pairwise: operands of similar size keep big products fast."""
-    if op == "*":
-        _check_product_bits(backends.current().to_host(a))
-    combine = _OPS[op]
-    elems = _host_items(a)
-    while len(elems) > 1:
-        pairs = [combine(x, y) for x, y in zip(elems[::2], elems[1::2])]
-        if len(elems) % 2:
-            pairs.append(elems[-1])
-        elems = pairs
-    return elems[0]
-
-
-def _canonical(v):
-    """A Python int or a numpy object array of them as a Klong value."""
-    if isinstance(v, np.ndarray):
-        return values.make_list([_canonical(e) for e in v])
-    return int(v)
+def _klong_value(v):
+    """A Python int, or nested Python lists of them, as a Klong value."""
+    return values.make_list([_klong_value(e) for e in v]) if type(v) is list else v
 
 
 # ---------------------------------------------------------------- the size guard

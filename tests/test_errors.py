@@ -401,7 +401,7 @@ def test_klong_functions_called_from_python_raise_only_klong_errors(monkeypatch)
 
     def broken(self, args):
         raise MemoryError()
-    monkeypatch.setattr(type(f), "call", broken)
+    monkeypatch.setattr(type(k.globals["f"]), "call", broken)
     with pytest.raises(KlongError) as info:
         f(1)
     assert info.value.kind == "range" and info.value.message == "out of memory"

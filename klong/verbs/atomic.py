@@ -26,7 +26,7 @@ from .. import backends, values
 from ..display import format_real
 from ..errors import KlongError
 from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64,
-                      int_from_text, int_text, magnitude, real_from_text, too_large)
+                      int_from_text, int_text, magnitude, real_from_text, times, too_large)
 from ..limits import current as current_limits
 from ..match import match
 from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_number, is_real, is_true,
@@ -257,14 +257,6 @@ def _arith(op, bound):
         with B().quiet():
             return op(a, b)
     return array
-
-
-def _times(a, b):
-    """a*b on numbers, refusing integers of more than MAX_INT_BITS bits (repeated squaring
-    would otherwise run for hours)."""
-    if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > 64:
-        check_bits(a.bit_length() + b.bit_length() - 1)
-    return a * b
 
 
 def _negate_array(a):
@@ -609,7 +601,7 @@ MONADS = {
 DYADS = {
     "+": atomic_dyad(operator.add, _arith(operator.add, operator.add)),
     "-": atomic_dyad(operator.sub, _arith(operator.sub, operator.add)),
-    "*": atomic_dyad(_times, _arith(operator.mul, operator.mul)),
+    "*": atomic_dyad(times, _arith(operator.mul, operator.mul)),
     "%": atomic_dyad(_divide, _divide_array),
     ":%": atomic_dyad(_int_divide, _int_divide_array),
     "!": atomic_dyad(_remainder, _remainder_array),
