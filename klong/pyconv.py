@@ -224,4 +224,7 @@ def _container(v, converted):
 
 
 def _key(k):
-    return tuple(k.tolist()) if isinstance(k, np.ndarray) else (tuple(k) if isinstance(k, list) else k)
+    """A dictionary key as Python can hash it: a list of any depth as nested tuples."""
+    if isinstance(k, values.ARRAY_TYPES) and k.ndim:
+        k = backends.to_host(k).tolist()
+    return tuple(_key(e) for e in k) if isinstance(k, list) else k

@@ -405,3 +405,8 @@ def test_klong_functions_called_from_python_raise_only_klong_errors(monkeypatch)
     with pytest.raises(KlongError) as info:
         f(1)
     assert info.value.kind == "range" and info.value.message == "out of memory"
+
+
+def test_dictionary_with_nested_list_keys_reaches_python(k):
+    assert k(':{[[[]] 2]}') == {((),): 2}
+    assert k(':{[[[1 2] [3 4]] 5] [[1 [2 3]] 6]}') == {((1, 2), (3, 4)): 5, (1, (2, 3)): 6}

@@ -48,6 +48,7 @@ def test_mutated_conformance_cases(backend, rng):
     "^[[]][4 5[[1 2][3 4]]]", "1+:\n2", "10^5000", ".p(2^20000)", "*/1+!21",
     "!1000000000", "&1000000000", "1e10$123", '[2147483648]:^"xyz"', "1e400",
     '"xyz"$!0', "(!0)=!0", "40{x*x}:*3", "6:^5536,:*1",
+    ':{[[[]] 2]},~"12"',
 ])
 def test_known_reproducers(backend, source):
     """Inputs that once let something escape or gave an internal error."""
