@@ -9,6 +9,7 @@ directly. Work that only computes positions or counts (grading, grouping, search
 on host numpy (`to_host`), since nothing differentiable flows through it; work that moves
 values must stay on the backend so that torch keeps its autograd graph.
 """
+from .group import ALONE
 
 
 class Backend:
@@ -16,6 +17,7 @@ class Backend:
     device = "cpu"
     array_type = None        # the class of this backend's arrays
     float_dtype = None
+    group = ALONE            # the processes computing together (group.py): this one alone
 
     # -- creation, on this backend's device
     def asarray(self, data, kind=None):

@@ -6,6 +6,7 @@ import contextlib
 import numpy as np
 import torch
 
+from . import torch_distributed
 from .base import Backend
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
@@ -44,11 +45,12 @@ class TorchBackend(Backend):
     array_type = torch.Tensor
 
     def __init__(self, device=None):
-        self.device = pick_device(device)
+        self.device = pick_device(device if device is not None else torch_distributed.rank_device())
         # while torch.compile or torch.export trace a function, numbers must stay tensors
         self.keep_tensors = False
         self.float_dtype = torch.float32 if self.device.type == "mps" else torch.float64
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
+        self.group = torch_distributed.join(self.device)     # under torchrun, the ranks
 
     def __repr__(self):
         return f"torch backend ({self.device})"

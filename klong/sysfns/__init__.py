@@ -1,7 +1,7 @@
 """The dot-functions and system variables, grouped by topic. `install` binds them all as
 globals of a new interpreter."""
 from ..functions import Builtin
-from . import compiler, core, io, python
+from . import compiler, core, distributed, io, python
 
 
 def install(interp):
@@ -19,3 +19,4 @@ def install(interp):
     define(".jacobian", 2, lambda f, p: diff.jacobian(p, f))
     define(".hessian", 2, diff.hessian)
     define(".gradcheck", 2, diff.gradcheck)
+    distributed.install(interp, define)

@@ -1,0 +1,233 @@
+"""Data-parallel Klong (docs/distributed.md): the rank and world size, collectives, and
+gradients averaged over the processes that torchrun starts. They speak only to the backend's
+group (backends/group.py); on numpy, or in a single process, that is a world of one and
+every function still works, so one script runs everywhere.
+
+Every collective begins with an exchange of short headers (which function, the root, the
+kind of the numbers, their count and a digest of their shapes), so that every rank sees
+every disagreement and all of them raise the same error, instead of some waiting forever on
+a collective that cannot complete.
+"""
+import os
+import sys
+import zlib
+
+import numpy as np
+
+from .. import backends, values
+from ..backends.group import ALONE
+from ..errors import KlongError
+
+# header: [function, root, kind, count, digest]; function 0 marks a rank whose call was refused
+FUNCTIONS = [None, ".barrier", ".allsum", ".allmean", ".allgather", ".bcast"]
+KINDS = "if"
+NO_SHAPE = -1
+INT64_MAX = 2 ** 63 - 1
+
+
+# ------------------------------------------------------------------ values as flat arrays
+
+def _numbers(x, what):
+    """(kind, shapes, leaves) of a number, a numeric list, or a list of these (gradients of
+    several shapes, say): the numeric parts in order, and a shape per part, nested as x
+    nests (a tuple for each part, a list for each list of parts)."""
+    if values.is_number(x):
+        shapes, leaves = (), [x]
+    elif values.is_array(x) and values.array_kind(x) in KINDS:
+        shapes, leaves = tuple(int(n) for n in x.shape), [x]
+    elif type(x) is list:
+        shapes, leaves = [], []
+        for e in x:
+            shape, parts = _numbers(e, what)[1:]
+            shapes.append(shape)
+            leaves += parts
+    else:
+        raise KlongError("type", f"{what}: a number, a list of numbers, or a list of these expected")
+    if any(getattr(leaf, "requires_grad", False) for leaf in leaves):
+        # a value being differentiated on torch: the ranks cannot share its graph
+        raise KlongError("type", f"{what}: collectives are not differentiable; take the "
+                                 "gradient first, then average it (.allgrad)")
+    real = any(values.is_real(leaf) if values.is_number(leaf) else values.array_kind(leaf) == "f"
+               for leaf in leaves)
+    return ("f" if real else "i"), shapes, leaves
+
+
+def _count(shapes):
+    if shapes is None:
+        return 0
+    if isinstance(shapes, tuple):
+        return int(np.prod(shapes, dtype=np.int64))
+    return sum(_count(s) for s in shapes)
+
+
+def _digest(shapes):
+    return NO_SHAPE if shapes is None else zlib.crc32(repr(shapes).encode())
+
+
+def _describe(shapes):
+    if shapes is None:
+        return "no numbers"
+    if isinstance(shapes, tuple):
+        return "shape [" + " ".join(map(str, shapes)) + "]" if shapes else "a number"
+    return "(" + "; ".join(_describe(s) for s in shapes) + ")"
+
+
+def _flat(leaves, kind, backend):
+    try:
+        parts = [backend.asarray(leaf, kind).reshape(-1) for leaf in leaves]
+    except (OverflowError, RuntimeError):
+        raise KlongError("range", "integers beyond 64 bits cannot be sent to other ranks") from None
+    return backend.concat(parts) if parts else backend.asarray([], kind)
+
+
+def _rebuild(flat, shapes, backend):
+    """The value of `shapes` from the numbers at the start of `flat`."""
+    def build(shapes, start):
+        if isinstance(shapes, tuple):
+            n = _count(shapes)
+            piece = flat[start:start + n]
+            return (piece.reshape(shapes) if shapes else backend.item(piece.reshape(()))), start + n
+        parts = []
+        for s in shapes:
+            part, start = build(s, start)
+            parts.append(part)
+        return values.make_list(parts), start
+    return build(shapes, 0)[0]
+
+
+def _exact_sum(rows, backend):
+    """The sum of the ranks' integer arrays, refused where it leaves 64 bits (never wrapped)."""
+    host = np.stack([backend.to_host(r) for r in rows])
+    bound = INT64_MAX // len(rows)
+    if host.size and (host.max() > bound or host.min() < -bound):
+        exact = host.astype(object).sum(axis=0)
+        if any(not -INT64_MAX - 1 <= v <= INT64_MAX for v in exact):
+            raise KlongError("range", ".allsum: the sum does not fit in 64 bits")
+    return backend.from_host(host.sum(axis=0))
+
+
+# ------------------------------------------------------------------ the functions
+
+class Collectives:
+    """The distributed functions of one interpreter, on its backend's group."""
+
+    def __init__(self, interp):
+        self.interp = interp
+        self.warned = False
+
+    @property
+    def group(self):
+        group = self.interp.backend.group
+        if group is ALONE and not self.warned and os.environ.get("WORLD_SIZE", "1") != "1":
+            self.warned = True
+            print("klong: this process is one of several ranks, but only the torch backend "
+                  "(--backend torch) joins them: it works alone", file=sys.stderr)
+        return group
+
+    def _agree(self, what, describe):
+        """Check the call here (`describe` returns kind, shapes, leaves and root, or raises),
+        then exchange headers: every rank gets every rank's. A rank whose call was refused
+        still takes part, so that the others fail now instead of waiting for it."""
+        group = self.group
+        try:
+            kind, shapes, leaves, root = describe()
+        except KlongError:
+            try:
+                group.exchange([0, 0, 0, 0, NO_SHAPE])
+            except KlongError:
+                pass
+            raise
+        rows = group.exchange([FUNCTIONS.index(what), root, KINDS.index(kind), _count(shapes),
+                               _digest(shapes)])
+        refused = [r for r, row in enumerate(rows) if row[0] == 0]
+        if refused:
+            raise KlongError("distributed", f"{what}: rank {refused[0]} could not take part (see its error)")
+        if len({row[0] for row in rows}) > 1:
+            calls = ", ".join(f"rank {r} {FUNCTIONS[row[0]]}" for r, row in enumerate(rows))
+            raise KlongError("distributed", f"{what}: the ranks called different functions: {calls}")
+        if len({row[1] for row in rows}) > 1:
+            raise KlongError("distributed", f"{what}: the ranks named different roots")
+        return (kind, shapes, leaves), rows
+
+    def reduce(self, x, what, mean):
+        def describe():
+            kind, shapes, leaves = _numbers(x, what)
+            return ("f" if mean else kind), shapes, leaves, 0
+        (kind, shapes, leaves), rows = self._agree(what, describe)
+        group, backend = self.group, self.interp.backend
+        if any(row[3:] != rows[0][3:] for row in rows):
+            each = group.exchange_objects(shapes)
+            raise KlongError("length", f"{what}: the shapes differ across ranks: " +
+                             ", ".join(f"rank {r} {_describe(s)}" for r, s in enumerate(each)))
+        kind = "f" if any(row[2] == KINDS.index("f") for row in rows) else "i"
+        flat = _flat(leaves, kind, backend)
+        if kind == "i":
+            total = _exact_sum(group.all_gather(flat), backend)
+        else:
+            total = group.all_sum(flat)
+            if mean:
+                total = total / group.size
+        return _rebuild(total, shapes, backend)
+
+    def gather(self, x):
+        (_, shapes, leaves), rows = self._agree(".allgather", lambda: _numbers(x, ".allgather") + (0,))
+        group, backend = self.group, self.interp.backend
+        kind = "f" if any(row[2] == KINDS.index("f") for row in rows) else "i"
+        each = [shapes] * group.size if all(row[3:] == rows[0][3:] for row in rows) \
+            else group.exchange_objects(shapes)
+        flat = _flat(leaves, kind, backend)
+        width = max(row[3] for row in rows)          # shorter ones are padded to the longest
+        if flat.shape[0] < width:
+            flat = backend.concat([flat, backend.full(width - flat.shape[0], 0, kind)])
+        return values.make_list([_rebuild(row, s, backend)
+                                 for row, s in zip(group.all_gather(flat), each)])
+
+    def broadcast(self, x, root):
+        group, backend = self.group, self.interp.backend
+        root = values.scalar(root)
+
+        def describe():
+            if not values.is_int(root) or not 0 <= root < group.size:
+                raise KlongError("range", f".bcast: the root must be a rank, 0 to {group.size - 1}")
+            if root == group.rank:
+                return _numbers(x, ".bcast") + (root,)
+            try:       # elsewhere x only tells whether the root's shapes are known already
+                return _numbers(x, ".bcast")[:2] + ([], root)
+            except KlongError:
+                return "i", None, [], root
+        (_, shapes, leaves), rows = self._agree(".bcast", describe)
+        top = rows[root]
+        if any(row[3:] != top[3:] for row in rows):
+            shapes = group.exchange_objects(shapes)[root]
+        kind = KINDS[top[2]]
+        flat = _flat(leaves, kind, backend) if root == group.rank else backend.full(top[3], 0, kind)
+        return _rebuild(group.broadcast(flat, root), shapes, backend)
+
+    def barrier(self):
+        self._agree(".barrier", lambda: ("i", [], [], 0))
+        return []
+
+    def mean_gradient(self, f, p):
+        return self.reduce(self.interp.differentiation.gradient(f, p), ".allmean", True)
+
+
+def average_gradients(interp, grads):
+    """For optimizers written in Python: `grads` (a list, one entry per parameter, as
+    klong.autograd.gradients_of returns it) averaged over the ranks."""
+    with backends.using(interp.backend):
+        mean = interp.distributed.reduce(list(grads), ".allmean", True)
+        return values.items(mean) if values.is_array(mean) else list(mean)
+
+
+def install(interp, define):
+    d = interp.distributed = Collectives(interp)
+    show = interp.globals[".p"]
+    define(".rank", 0, lambda: d.group.rank)
+    define(".world", 0, lambda: d.group.size)
+    define(".allsum", 1, lambda x: d.reduce(x, ".allsum", False))
+    define(".allmean", 1, lambda x: d.reduce(x, ".allmean", True))
+    define(".allgather", 1, d.gather)
+    define(".bcast", 2, d.broadcast)
+    define(".barrier", 0, d.barrier)
+    define(".allgrad", 2, d.mean_gradient)
+    define(".p0", 1, lambda x: show.call([x]) if d.group.rank == 0 else x)
