@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.display import write
 from klong.sysfns.distributed import average_gradients
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,11 +32,6 @@ def needs_torch_distributed():
 
 
 # ------------------------------------------------------------------ a world of one
-
-@pytest.fixture
-def kw(k):
-    return lambda src: write(k.run(src))
-
 
 def test_world_of_one(kw):
     assert kw(".rank()") == "0"

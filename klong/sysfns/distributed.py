@@ -18,7 +18,8 @@ from .. import backends, values
 from ..backends.group import ALONE
 from ..errors import KlongError
 
-# header: [function, root, kind, count, digest]; function 0 marks a rank whose call was refused
+# a header is [function, root, kind, count, digest]; function 0: the rank refused its call
+CALL, ROOT, KIND, COUNT = range(4)
 FUNCTIONS = [None, ".barrier", ".allsum", ".allmean", ".allgather", ".bcast"]
 KINDS = "if"
 NO_SHAPE = -1
@@ -106,6 +107,15 @@ def _exact_sum(rows, backend):
     return backend.from_host(host.sum(axis=0))
 
 
+def _same_shapes(rows, reference):
+    return all(row[COUNT:] == reference[COUNT:] for row in rows)
+
+
+def _common_kind(rows):
+    """Reals if any rank has a real, else integers."""
+    return "f" if any(KINDS[row[KIND]] == "f" for row in rows) else "i"
+
+
 # ------------------------------------------------------------------ the functions
 
 class Collectives:
@@ -120,8 +130,8 @@ class Collectives:
         group = self.interp.backend.group
         if group is ALONE and not self.warned and os.environ.get("WORLD_SIZE", "1") != "1":
             self.warned = True
-            print("klong: this process is one of several ranks, but only the torch backend "
-                  "(--backend torch) joins them: it works alone", file=sys.stderr)
+            print(f"klong: WORLD_SIZE is {os.environ['WORLD_SIZE']}, but only the torch backend "
+                  "under torchrun joins the other ranks: this one works alone", file=sys.stderr)
         return group
 
     def _agree(self, what, describe):
@@ -139,27 +149,27 @@ class Collectives:
             raise
         rows = group.exchange([FUNCTIONS.index(what), root, KINDS.index(kind), _count(shapes),
                                _digest(shapes)])
-        refused = [r for r, row in enumerate(rows) if row[0] == 0]
+        refused = [r for r, row in enumerate(rows) if row[CALL] == 0]
         if refused:
             raise KlongError("distributed", f"{what}: rank {refused[0]} could not take part (see its error)")
-        if len({row[0] for row in rows}) > 1:
-            calls = ", ".join(f"rank {r} {FUNCTIONS[row[0]]}" for r, row in enumerate(rows))
+        if len({row[CALL] for row in rows}) > 1:
+            calls = ", ".join(f"rank {r} {FUNCTIONS[row[CALL]]}" for r, row in enumerate(rows))
             raise KlongError("distributed", f"{what}: the ranks called different functions: {calls}")
-        if len({row[1] for row in rows}) > 1:
+        if len({row[ROOT] for row in rows}) > 1:
             raise KlongError("distributed", f"{what}: the ranks named different roots")
-        return (kind, shapes, leaves), rows
+        return (shapes, leaves), rows
 
     def reduce(self, x, what, mean):
         def describe():
             kind, shapes, leaves = _numbers(x, what)
             return ("f" if mean else kind), shapes, leaves, 0
-        (kind, shapes, leaves), rows = self._agree(what, describe)
+        (shapes, leaves), rows = self._agree(what, describe)
         group, backend = self.group, self.interp.backend
-        if any(row[3:] != rows[0][3:] for row in rows):
+        if not _same_shapes(rows, rows[0]):
             each = group.exchange_objects(shapes)
             raise KlongError("length", f"{what}: the shapes differ across ranks: " +
                              ", ".join(f"rank {r} {_describe(s)}" for r, s in enumerate(each)))
-        kind = "f" if any(row[2] == KINDS.index("f") for row in rows) else "i"
+        kind = _common_kind(rows)
         flat = _flat(leaves, kind, backend)
         if kind == "i":
             total = _exact_sum(group.all_gather(flat), backend)
@@ -170,13 +180,13 @@ class Collectives:
         return _rebuild(total, shapes, backend)
 
     def gather(self, x):
-        (_, shapes, leaves), rows = self._agree(".allgather", lambda: _numbers(x, ".allgather") + (0,))
+        (shapes, leaves), rows = self._agree(".allgather", lambda: _numbers(x, ".allgather") + (0,))
         group, backend = self.group, self.interp.backend
-        kind = "f" if any(row[2] == KINDS.index("f") for row in rows) else "i"
-        each = [shapes] * group.size if all(row[3:] == rows[0][3:] for row in rows) \
+        kind = _common_kind(rows)
+        each = [shapes] * group.size if _same_shapes(rows, rows[0]) \
             else group.exchange_objects(shapes)
         flat = _flat(leaves, kind, backend)
-        width = max(row[3] for row in rows)          # shorter ones are padded to the longest
+        width = max(row[COUNT] for row in rows)      # shorter ones are padded to the longest
         if flat.shape[0] < width:
             flat = backend.concat([flat, backend.full(width - flat.shape[0], 0, kind)])
         return values.make_list([_rebuild(row, s, backend)
@@ -195,12 +205,12 @@ class Collectives:
                 return _numbers(x, ".bcast")[:2] + ([], root)
             except KlongError:
                 return "i", None, [], root
-        (_, shapes, leaves), rows = self._agree(".bcast", describe)
+        (shapes, leaves), rows = self._agree(".bcast", describe)
         top = rows[root]
-        if any(row[3:] != top[3:] for row in rows):
+        if not _same_shapes(rows, top):
             shapes = group.exchange_objects(shapes)[root]
-        kind = KINDS[top[2]]
-        flat = _flat(leaves, kind, backend) if root == group.rank else backend.full(top[3], 0, kind)
+        kind = KINDS[top[KIND]]
+        flat = _flat(leaves, kind, backend) if root == group.rank else backend.full(top[COUNT], 0, kind)
         return _rebuild(group.broadcast(flat, root), shapes, backend)
 
     def barrier(self):
