@@ -66,6 +66,8 @@ def test_errors_alone(k):
         (".bcast(1;1)", "range", "the root must be a rank, 0 to 0"),
         (".bcast(1;-1)", "range", "the root must be a rank"),
         (".bcast(1;0.5)", "range", "the root must be a rank"),
+        (".allsum(10000000000000000000000)", "range", "integers beyond 64 bits"),
+        (".allgather([1 10000000000000000000000])", "range", "integers beyond 64 bits"),
     ]:
         with pytest.raises(KlongError) as info:
             k.run(source)
@@ -231,6 +233,11 @@ def test_different_calls_fail_on_every_rank(tmp_path):
     (code0, _, err0), (code1, _, err1) = run_ranks(tmp_path, source)
     assert code0 == 1 and "type error: .allsum: a number" in err0
     assert code1 == 1 and "distributed error: .allsum: rank 0 could not take part" in err1
+    # so does a gradient that fails on one rank
+    source = 'r::.rank()\nw::1.0\nloss::{:[r=0;w+"x";w^2]}\n.p(.allgrad(loss;[w]))\n'
+    (code0, _, err0), (code1, _, err1) = run_ranks(tmp_path, source)
+    assert code0 == 1 and "type error" in err0
+    assert code1 == 1 and "distributed error: .allmean: rank 0 could not take part" in err1
 
 
 def test_a_rank_that_is_gone_is_an_error(tmp_path):

@@ -44,6 +44,8 @@ def _numbers(x, what):
             leaves += parts
     else:
         raise KlongError("type", f"{what}: a number, a list of numbers, or a list of these expected")
+    if any(type(leaf) is int and not -INT64_MAX - 1 <= leaf <= INT64_MAX for leaf in leaves):
+        raise KlongError("range", f"{what}: integers beyond 64 bits cannot be sent to other ranks")
     if any(getattr(leaf, "requires_grad", False) for leaf in leaves):
         # a value being differentiated on torch: the ranks cannot share its graph
         raise KlongError("type", f"{what}: collectives are not differentiable; take the "
@@ -74,10 +76,7 @@ def _describe(shapes):
 
 
 def _flat(leaves, kind, backend):
-    try:
-        parts = [backend.asarray(leaf, kind).reshape(-1) for leaf in leaves]
-    except (OverflowError, RuntimeError):
-        raise KlongError("range", "integers beyond 64 bits cannot be sent to other ranks") from None
+    parts = [backend.asarray(leaf, kind).reshape(-1) for leaf in leaves]
     return backend.concat(parts) if parts else backend.asarray([], kind)
 
 
@@ -159,9 +158,11 @@ class Collectives:
             raise KlongError("distributed", f"{what}: the ranks named different roots")
         return (shapes, leaves), rows
 
-    def reduce(self, x, what, mean):
+    def reduce(self, value, what, mean):
+        """The sum or mean over the ranks of value() (computed here, so that a rank where it
+        fails still tells the others)."""
         def describe():
-            kind, shapes, leaves = _numbers(x, what)
+            kind, shapes, leaves = _numbers(value(), what)
             return ("f" if mean else kind), shapes, leaves, 0
         (shapes, leaves), rows = self._agree(what, describe)
         group, backend = self.group, self.interp.backend
@@ -218,14 +219,14 @@ class Collectives:
         return []
 
     def mean_gradient(self, f, p):
-        return self.reduce(self.interp.differentiation.gradient(f, p), ".allmean", True)
+        return self.reduce(lambda: self.interp.differentiation.gradient(f, p), ".allmean", True)
 
 
 def average_gradients(interp, grads):
     """For optimizers written in Python: `grads` (a list, one entry per parameter, as
     klong.autograd.gradients_of returns it) averaged over the ranks."""
     with backends.using(interp.backend):
-        mean = interp.distributed.reduce(list(grads), ".allmean", True)
+        mean = interp.distributed.reduce(lambda: list(grads), ".allmean", True)
         return values.items(mean) if values.is_array(mean) else list(mean)
 
 
@@ -234,8 +235,8 @@ def install(interp, define):
     show = interp.globals[".p"]
     define(".rank", 0, lambda: d.group.rank)
     define(".world", 0, lambda: d.group.size)
-    define(".allsum", 1, lambda x: d.reduce(x, ".allsum", False))
-    define(".allmean", 1, lambda x: d.reduce(x, ".allmean", True))
+    define(".allsum", 1, lambda x: d.reduce(lambda: x, ".allsum", False))
+    define(".allmean", 1, lambda x: d.reduce(lambda: x, ".allmean", True))
     define(".allgather", 1, d.gather)
     define(".bcast", 2, d.broadcast)
     define(".barrier", 0, d.barrier)
