@@ -123,6 +123,17 @@ def test_nothing_distributed_outside_torchrun():
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.parametrize("value", ["0", "-3", "soon", "inf"])
+def test_a_bad_timeout_is_refused(monkeypatch, value):
+    needs_torch_distributed()
+    for name, setting in [("RANK", "0"), ("LOCAL_RANK", "0"), ("WORLD_SIZE", "1"),
+                          ("MASTER_ADDR", "127.0.0.1"), ("MASTER_PORT", "1"),
+                          ("KLONG_DIST_TIMEOUT", value)]:
+        monkeypatch.setenv(name, setting)
+    with pytest.raises(KlongError, match="KLONG_DIST_TIMEOUT must be a positive number"):
+        KlongInterpreter(backend="torch", device="cpu")
+
+
 # ------------------------------------------------------------------ two processes
 
 def free_port():

@@ -44,8 +44,8 @@ def timeout():
     try:
         seconds = float(text)
     except ValueError:
-        seconds = -1
-    if not seconds > 0:
+        seconds = 0
+    if not 0 < seconds < 1e9:
         raise ValueError(f"{TIMEOUT_VARIABLE} must be a positive number of seconds, not {text!r}")
     return datetime.timedelta(seconds=seconds)
 
