@@ -1,4 +1,4 @@
-"""python -m klong: the kgpy command line (also how torchrun starts Klong: torchrun ... -m klong)."""
+"""`python -m klong`: the kgpy command."""
 import sys
 
 from .cli import main

@@ -4,10 +4,9 @@ import os
 import sys
 
 from . import __version__
-from .display import write
+from .display import Summary, write
 from .errors import KlongError
-
-PROMPT = "?> "
+from .replcommands import FAILED, PROMPT, Session, guarded, print_error
 
 
 def _parser():
@@ -22,6 +21,11 @@ def _parser():
     p.add_argument("--device", default=os.environ.get("KLONG_DEVICE") or None,
                    help="torch device: cpu, cuda, cuda:N or mps (default: best available)")
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
+    p.add_argument("--full", action="store_true",
+                   help="at the prompt, print long values in full (]p switches later)")
+    p.add_argument("--style", default=os.environ.get("KLONG_STYLE") or None,
+                   help="colours at the prompt: ansi (default: the terminal's own palette), "
+                        "none, or a pygments style name such as monokai")
     p.add_argument("--version", action="version", version=f"klong {__version__}")
     return p
 
@@ -42,10 +46,15 @@ def _run(args):
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2
+    from .highlight import check_style
+    problem = check_style(args.style)
+    if problem:
+        print(f"kgpy: {problem}", file=sys.stderr)
+        return 2
     try:
         if args.expr is not None:
-            value = _guarded(interp, lambda: interp.run(args.expr), args.debug)
-            if value is _FAILED:
+            value = _guarded(lambda: interp.run(args.expr), args.debug)
+            if value is FAILED:
                 return 1
             if value is not None:
                 print(write(value))
@@ -57,35 +66,23 @@ def _run(args):
             source = _read_file(args.file)
             if source is None:
                 return 1
-            failed = _guarded(interp, lambda: interp.run(source, filename=args.file),
-                              args.debug, args.file) is _FAILED
+            failed = _guarded(lambda: interp.run(source, filename=args.file),
+                              args.debug, args.file) is FAILED
             return 1 if failed else 0
         if args.load is not None:
             source = _read_file(args.load)
-            if source is None or _guarded(interp, lambda: interp.run(source, filename=args.load),
-                                          args.debug, args.load) is _FAILED:
+            if source is None or _guarded(lambda: interp.run(source, filename=args.load),
+                                          args.debug, args.load) is FAILED:
                 return 1
-        return interactive(interp, args.debug)
+        return interactive(interp, args.debug, full=args.full, style=args.style)
     except SystemExit as e:           # .x(code)
         sys.stdout.flush()
         return e.code if isinstance(e.code, int) else 0
 
 
-_FAILED = object()
-
-
-def _guarded(interp, action, debug, filename=None):
-    """Run `action`; a Klong error is reported on stderr as one line (plus a caret for
-    syntax errors) and _FAILED is returned."""
-    try:
-        return action()
-    except KlongError as e:
-        sys.stdout.flush()
-        if debug:
-            import traceback
-            traceback.print_exc()
-        print(e.report(filename), file=sys.stderr)
-        return _FAILED
+def _guarded(action, debug, filename=None):
+    """Run `action`; a Klong error is reported on stderr and FAILED is returned."""
+    return guarded(action, lambda e: print_error(e, filename), debug)
 
 
 def _read_file(path):
@@ -101,23 +98,24 @@ def _read_file(path):
         return None
 
 
-def interactive(interp, debug=False):
+def interactive(interp, debug=False, full=False, style=None):
     """Read lines, evaluate each complete chunk, print its value. Uses the full REPL
-    (repl.py) on a terminal when prompt_toolkit is available; otherwise (piped input) a
-    plain loop without prompts. Both understand the ]-commands of replcommands.py.
-    Returns the exit status: 1 if piped input had an error, else 0."""
+    (repl.py) on a terminal, where long values are shortened unless `full`; otherwise
+    (piped input) a plain loop without prompts that prints everything. Both understand the
+    ]-commands of replcommands.py. Returns the exit status: 1 if piped input had an error,
+    else 0."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         try:
             from .repl import run_repl
         except ImportError:
             run_repl = None
         if run_repl is not None:
-            return run_repl(interp, debug)
+            interp.summary = None if full else Summary()
+            return run_repl(interp, debug, style)
     return _plain_loop(interp, debug, prompt=sys.stdin.isatty())
 
 
 def _plain_loop(interp, debug, prompt):
-    from .replcommands import Session
     session = Session(interp, debug)
     while True:
         if prompt:
@@ -130,20 +128,6 @@ def _plain_loop(interp, debug, prompt):
             return 0                    # ]q: like .x(0)
     session.finish()
     return 1 if session.failed and not prompt else 0
-
-
-def evaluate_and_print(interp, text, debug=False):
-    """Evaluate one chunk typed at the prompt and print its value in readable form;
-    `it` holds the value afterwards."""
-    if not text.strip():
-        return None
-    value = _guarded(interp, lambda: interp.run_chunk(text), debug)
-    if value is _FAILED or value is None:
-        return value
-    interp.globals["it"] = value
-    print(write(value))
-    sys.stdout.flush()
-    return value
 
 
 if __name__ == "__main__":

@@ -3,7 +3,14 @@
 `write` gives the readable form (REPL echo, `.w`, `$` of a list element): strings quoted,
 characters as 0cX. `show` gives the display form of `.d` and `.p`: text without quotes or
 0c prefix, at every depth.
+
+Both print a value in full unless given a `Summary`: then a long value is printed in part,
+the head and tail of each long list with "..." between, and a count after it, the way
+numpy prints long arrays. The REPL and the notebook kernel print that way; programs never.
+The work done is proportional to the text produced, however large the value.
 """
+from itertools import islice
+
 import numpy as np
 
 from . import values
@@ -70,50 +77,149 @@ def _atom_text(v, readable):
     return ":" + type(v).__name__
 
 
-def _elements(v, readable, out):
-    out.append("[")
-    for i, e in enumerate(v):
-        if i:
-            out.append(" ")
-        _text(e, readable, out)
-    out.append("]")
+class Summary:
+    """How a long value is shortened: a value of more than `threshold` elements (estimated
+    from its first and last items, so that the estimate costs nothing) shows only `edge`
+    items at each end of every list; a string longer than `threshold` keeps `text_edge`
+    characters at each end."""
+
+    def __init__(self, threshold=1000, edge=3, text_edge=40):
+        self.threshold = threshold
+        self.edge = edge
+        self.text_edge = text_edge
+
+    def __repr__(self):
+        return f"Summary(threshold={self.threshold}, edge={self.edge})"
 
 
-def _text(v, readable, out):
-    if isinstance(v, values.ARRAY_TYPES):
-        if v.ndim == 0:
-            out.append(_atom_text(v.item(), readable))
-        elif v.ndim == 1:
-            fmt = format_real if array_kind(v) == "f" else str
-            out.append("[" + " ".join(fmt(e) for e in v.tolist()) + "]")
+class _Printer:
+    """One printing of one value: the text pieces, and whether anything was left out."""
+
+    def __init__(self, readable, summary):
+        self.readable = readable
+        self.summary = summary
+        self.out = []
+        self.cut = 0                 # items to keep at each end of a long list; 0: all
+        self.shortened = False
+
+    def value(self, v):
+        out = self.out
+        if isinstance(v, values.ARRAY_TYPES):
+            if v.ndim == 0:
+                out.append(_atom_text(v.item(), self.readable))
+            elif v.ndim == 1:
+                fmt = format_real if array_kind(v) == "f" else str
+                out.append("[")
+                self._run(v, lambda part: out.append(" ".join(fmt(e) for e in part.tolist())))
+                out.append("]")
+            else:
+                self._list(v)                     # a matrix: a list of rows
+        elif type(v) is list:
+            self._list(v)
+        elif isinstance(v, Dict):
+            out.append(":{")
+            self._run(_DictItems(v), self._entries)
+            out.append("}")
+        elif type(v) is str and self.summary and len(v) > self.summary.threshold:
+            keep = self.summary.text_edge
+            self.shortened = True
+            out.append(_atom_text(v[:keep] + "..." + v[-keep:], self.readable))
         else:
-            _elements(v, readable, out)           # a matrix: a list of rows
-    elif type(v) is list:
-        _elements(v, readable, out)
-    elif isinstance(v, Dict):
-        out.append(":{")
-        for i, (k, val) in enumerate(v.pairs()):
+            out.append(_atom_text(v, self.readable))
+
+    def _list(self, v):
+        self.out.append("[")
+        self._run(v, self._items)
+        self.out.append("]")
+
+    def _items(self, part):
+        for i, e in enumerate(part):
             if i:
-                out.append(" ")
-            out.append("[")
-            _text(k, readable, out)
-            out.append(" ")
-            _text(val, readable, out)
-            out.append("]")
-        out.append("}")
-    else:
-        out.append(_atom_text(v, readable))
+                self.out.append(" ")
+            self.value(e)
+
+    def _entries(self, pairs):
+        for i, (k, val) in enumerate(pairs):
+            if i:
+                self.out.append(" ")
+            self.out.append("[")
+            self.value(k)
+            self.out.append(" ")
+            self.value(val)
+            self.out.append("]")
+
+    def _run(self, items, emit):
+        """Emit a sequence: all of it, or its head and tail around "..." when it is long."""
+        cut = self.cut
+        if self.summary and len(items) > self.summary.threshold:
+            cut = self.summary.edge             # a long list inside a short-looking value
+        if not cut or len(items) <= 2 * cut:
+            emit(items[:])
+            return
+        self.shortened = True
+        emit(items[:cut])
+        self.out.append(" ... ")
+        emit(items[len(items) - cut:])
 
 
-def write(v):
-    """The readable (write) form of a value."""
-    out = []
-    _text(v, True, out)
-    return "".join(out)
+class _DictItems:
+    """A dictionary's entries as a sliceable sequence, without copying them all."""
+
+    def __init__(self, d):
+        self.table = d.table
+
+    def __len__(self):
+        return len(self.table)
+
+    def __getitem__(self, part):
+        start, stop, _ = part.indices(len(self.table))
+        if start >= len(self.table) // 2 and stop == len(self.table):   # the tail
+            tail = list(islice(reversed(self.table.values()), stop - start))
+            return tail[::-1]
+        return list(islice(self.table.values(), start, stop))
 
 
-def show(v):
-    """The display form of a value, as `.d` and `.p` print it."""
-    out = []
-    _text(v, False, out)
-    return "".join(out)
+def size_estimate(v):
+    """The number of atoms in v, exact for arrays, estimated for other lists from their
+    first and last items (a few steps, whatever the size)."""
+    if isinstance(v, values.ARRAY_TYPES):
+        return int(np.prod(v.shape)) if v.ndim else 1
+    if type(v) is list:
+        if not v:
+            return 0
+        return len(v) * max(size_estimate(v[0]), size_estimate(v[-1]), 1)
+    if isinstance(v, Dict):
+        return len(v)
+    return 1
+
+
+def _note(v):
+    """The count printed after a shortened value."""
+    if isinstance(v, values.ARRAY_TYPES) and v.ndim > 1:
+        shape = " ".join(str(n) for n in v.shape)
+        return f"({size_estimate(v)} elements, shape [{shape}])"
+    if isinstance(v, Dict):
+        return f"({len(v)} entries)"
+    if type(v) is str:
+        return f"({len(v)} characters)"
+    return f"({len(v)} elements)"
+
+
+def _printed(v, readable, summary):
+    printer = _Printer(readable, summary)
+    if summary and size_estimate(v) > summary.threshold:
+        printer.cut = summary.edge
+    printer.value(v)
+    text = "".join(printer.out)
+    return f"{text}  {_note(v)}" if printer.shortened else text
+
+
+def write(v, summary=None):
+    """The readable (write) form of a value; shortened when a Summary is given."""
+    return _printed(v, True, summary)
+
+
+def show(v, summary=None):
+    """The display form of a value, as `.d` and `.p` print it; shortened when a Summary is
+    given."""
+    return _printed(v, False, summary)

@@ -1,5 +1,6 @@
 """Short help texts for the REPL's ]h and ]a commands: every verb (both meanings), adverb,
 extension operator, system function and system variable, keyed by how it is written."""
+import re
 
 # Each entry: the usage lines first (one per meaning), then a line or two of explanation.
 VERBS = {
@@ -172,13 +173,19 @@ SYSTEM_VARIABLES = {
 }
 
 COMMANDS = {
-    "]h": "]h topic   Help on an operator, adverb or system name; ]h alone lists the topics.",
-    "]a": "]a word    Apropos: the topics whose help mentions word.",
+    "]h": "]h topic   Help on an operator, adverb or system name, or on an operator by its\n"
+          "           name (]h Define); ]h alone lists the topics, ]hall shows every text.",
+    "]a": "]a word    Apropos: the help lines that mention word.",
     "]l": "]l file    Load a file, like .l(\"file\").",
     "]!": "]! cmd     Run cmd in the shell.",
-    "]T": "]T expr    Time one evaluation of expr; ]T:n expr times n of them.",
+    "]T": "]T expr    Time expr like %timeit: repeated runs, mean and spread per loop;\n"
+          "           ]T:n expr runs n loops per run.",
+    "]t": "]t file    Transcript: append the input and the values printed to file;\n"
+          "           ]t alone stops.",
     "]i": "]i dir     List the .kg files in dir (default: the first KLONGPATH directory).",
-    "]b": "]b         Show the backend and device.",
+    "]b": "]b         Show the backend and device (they are chosen when kgpy starts).",
+    "]p": "]p         Printing of long values at the prompt: ]p full shows them whole,\n"
+          "           ]p on (or ]p N, a threshold) shortens them; ]p alone tells which.",
     "]q": "]q         Quit (like .x(0)); Ctrl-D too.",
 }
 
@@ -193,9 +200,40 @@ SECTIONS = [
 
 HELP = {key: text for _, table in SECTIONS for key, text in table.items()}
 
+# "a::b Define: ..." -> the usage "a::b" and the names "Define"; "a|b  Max / Or: ..." has two
+_MEANING = re.compile(r"^(?P<usage>\S+(?: \S+)?)\s+(?P<names>[A-Z][\w-]*(?: / [A-Z][\w-]*)*):")
+
+
+def meanings(text):
+    """The meanings of one help text: each starts with a usage line, and the indented lines
+    after it continue its explanation."""
+    parts = []
+    for line in text.split("\n"):
+        if parts and line[:1].isspace():
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
+
+
+def _names():
+    """Operator names (lower case) -> the topics that define them: "define" -> ["::"]."""
+    index = {}
+    for topic, text in HELP.items():
+        for meaning in meanings(text):
+            m = _MEANING.match(meaning)
+            if m:
+                for name in m.group("names").split(" / "):
+                    index.setdefault(name.strip().lower(), []).append(topic)
+    return index
+
+
+NAMES = _names()
+
 
 def lookup(topic):
-    """The help text for `topic`, or None. A system name may be given without its dot."""
+    """The help text for `topic`, or None. A system name may be given without its dot, an
+    operator by its name (Define, Grade-Up, in any case); "all" gives every text."""
     topic = topic.strip()
     if topic in HELP:
         return HELP[topic]
@@ -203,15 +241,27 @@ def lookup(topic):
         return HELP["." + topic]
     if topic and topic[0] != "]" and "]" + topic in HELP:
         return HELP["]" + topic]
+    if topic.lower() in NAMES:
+        return "\n".join(HELP[t] for t in NAMES[topic.lower()])
+    if topic == "all":
+        return "\n".join(HELP.values())
     return None
 
 
-def apropos(word):
-    """The topics whose help text mentions `word` (case-insensitive), in table order."""
+def mentions(word):
+    """(topic, usage line) of every meaning whose help mentions `word` (case-insensitive),
+    in table order: `]a sum` finds "a+b  Plus: sum; atomic.", not the line of Transpose."""
     word = word.strip().lower()
     if not word:
         return []
-    return [key for key, text in HELP.items() if word in text.lower()]
+    return [(topic, meaning.split("\n", 1)[0])
+            for topic, text in HELP.items()
+            for meaning in meanings(text) if word in meaning.lower()]
+
+
+def apropos(word):
+    """The topics whose help text mentions `word`, in table order."""
+    return list(dict.fromkeys(topic for topic, _ in mentions(word)))
 
 
 def topic_listing(width=80):
@@ -227,5 +277,5 @@ def topic_listing(width=80):
             line += " " + key
         if line.strip():
             lines.append(line)
-    lines.append("]h topic shows one of them, e.g. ]h +  or  ]h .l")
+    lines.append("]h topic shows one of them, e.g. ]h +  ]h .l  ]h Define;  ]hall shows all")
     return lines

@@ -7,7 +7,12 @@
          the value, e.g. kw("1+!3") == "[1 2 3]". Printed forms are exact and also check the
          integer/real distinction, so most tests compare them.
 `kerr`   kerr(src) runs source that must fail and returns the KlongError it raised.
+
+Slow tests (those that start processes, compile with torch, or run every example) are
+marked `slow` here, in SLOW_TESTS, so that `python -m pytest -m "not slow"` gives a quick
+run while working; a plain `python -m pytest` runs everything.
 """
+import fnmatch
 import sys
 from pathlib import Path
 
@@ -23,6 +28,37 @@ from klong.display import write  # noqa: E402
 
 
 from klong.backends import list_backends  # noqa: E402
+
+# test ids (fnmatch patterns) marked slow
+SLOW_TESTS = [
+    "tests/test_examples.py::*",              # every example program, on both backends
+    "tests/test_compile_export.py::*",        # torch.compile and torch.export
+    "tests/test_kernel.py::*",                # a Jupyter kernel process
+    "tests/test_cli.py::*",                   # each starts kgpy
+    "tests/test_repl.py::test_terminal_*",    # kgpy in a pseudo-terminal
+    "tests/test_repl.py::test_piped_*",       # kgpy reading a pipe
+    "tests/test_backends.py::test_kgpy_*",
+    "tests/test_docs.py::test_console_block*",
+    "tests/test_docs.py::test_mkdocs_build",
+    "tests/test_distributed.py::test_ranks_*",  # processes joined by torch.distributed
+]
+
+
+# a docs example that calls one of these runs torch.compile
+COMPILING = (".compile", ".export")
+
+
+def _slow(item):
+    if any(fnmatch.fnmatchcase(item.nodeid, pattern) for pattern in SLOW_TESTS):
+        return True
+    block = getattr(item, "callspec", None) and item.callspec.params.get("block")
+    return any(name in line for line in getattr(block, "lines", ()) for name in COMPILING)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _slow(item):
+            item.add_marker(pytest.mark.slow)
 
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 

@@ -261,3 +261,30 @@ def test_piped_quit_command():
     assert r.stdout == "1\n"
     assert r.stderr == ""
     assert r.returncode == 0
+
+
+# ---------------------------------------------------------------- python -m klong, options
+
+def test_python_dash_m_klong(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("KLONG_BACKEND", None)
+    r = subprocess.run([sys.executable, "-m", "klong", "-e", "+/!10"], capture_output=True,
+                       text=True, cwd=tmp_path, env=env, timeout=120)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "45\n", "")
+
+
+def test_scripts_print_long_values_in_full(tmp_path):
+    (tmp_path / "long.kg").write_text(".p(!3000)\n.w(3000#\"ab\")\n")
+    r = kgpy("long.kg", cwd=tmp_path)
+    assert r.stdout == "[" + " ".join(map(str, range(3000))) + "]\n" + '"' + "ab" * 1500 + '"'
+    r = kgpy("-e", "!3000")
+    assert "..." not in r.stdout
+
+
+def test_style_option():
+    r = kgpy("--style", "nosuch", "-e", "1")
+    assert r.returncode == 2 and "unknown style 'nosuch'" in r.stderr
+    r = kgpy("-e", "1", env={"KLONG_STYLE": "nosuch"})
+    assert r.returncode == 2
+    for style in ("ansi", "none", "monokai"):
+        assert kgpy("--style", style, "-e", "1").stdout == "1\n"

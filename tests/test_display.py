@@ -3,7 +3,7 @@ by the REPL and .w, the display form of .d and .p, and what those functions prin
 import numpy as np
 import pytest
 
-from klong.display import format_real, show, write
+from klong.display import Summary, format_real, show, write
 from klong.values import Char, Dict, Symbol, UNDEFINED
 
 
@@ -219,3 +219,65 @@ def test_output_kept_when_line_fails(k, capsys):
     with pytest.raises(Exception):
         k.run('.p("before");foo;.p("after")')
     assert capsys.readouterr().out == "before\n"
+
+
+# ---------------------------------------------------------------- long values, shortened
+
+SHORT = Summary()
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("!1000000", "[0 1 2 ... 999997 999998 999999]  (1000000 elements)"),
+    ("1.0*!2000", "[0.0 1.0 2.0 ... 1997.0 1998.0 1999.0]  (2000 elements)"),
+    ("[3 2000]:^!6000", "[[0 1 2 ... 1997 1998 1999] [2000 2001 2002 ... 3997 3998 3999] "
+                        "[4000 4001 4002 ... 5997 5998 5999]]  (6000 elements, shape [3 2000])"),
+    ("[500 500]:^0", "[[0 0 0 ... 0 0 0] [0 0 0 ... 0 0 0] [0 0 0 ... 0 0 0] ... "
+                     "[0 0 0 ... 0 0 0] [0 0 0 ... 0 0 0] [0 0 0 ... 0 0 0]]  "
+                     "(250000 elements, shape [500 500])"),
+    ("1,,!5000", "[1 [0 1 2 ... 4997 4998 4999]]  (2 elements)"),       # a long list inside
+    ("(2000#,\"ab\"),:x", '["ab" "ab" "ab" ... "ab" "ab" :x]  (2001 elements)'),
+    ("3000#\"ab\"", '"' + "ab" * 20 + "..." + "ab" * 20 + '"  (3000 characters)'),
+    ("d:::{};{d,x,x*x}'!1500;d",
+     ":{[0 0] [1 1] [2 4] ... [1497 2241009] [1498 2244004] [1499 2247001]}  (1500 entries)"),
+])
+def test_long_values_are_shortened(k, src, printed):
+    assert write(k.run(src), SHORT) == printed
+
+
+@pytest.mark.parametrize("src", ["!1000", "[10 100]:^!1000", '"abc"', "[1 [2 3] \"x\"]",
+                                 ":{[1 2]}", "1%3", "!0"])
+def test_values_up_to_the_threshold_are_whole(k, src):
+    v = k.run(src)
+    assert write(v, SHORT) == write(v)
+
+
+def test_summary_settings(k):
+    v = k.run("!20")
+    assert write(v, Summary(threshold=10, edge=2)) == "[0 1 ... 18 19]  (20 elements)"
+    assert show(k.run('5#,"abc"'), Summary(threshold=4, edge=1)) == "[abc ... abc]  (5 elements)"
+    assert write(v) == write(v, None) == "[" + " ".join(map(str, range(20))) + "]"
+
+
+def test_shortening_costs_only_what_it_prints(k, monkeypatch):
+    """Printing part of a long value formats only the part printed (the work is linear in
+    the output, not in the value)."""
+    from klong import display
+    formatted = []
+    real = display.format_real
+    monkeypatch.setattr(display, "format_real", lambda x: formatted.append(x) or real(x))
+    assert write(k.run("1.0*!1000000"), SHORT).startswith("[0.0 1.0 2.0 ... ")
+    assert len(formatted) == 6
+
+
+def test_print_functions_shorten_only_at_the_prompt(k, capsys, tmp_path):
+    k.run(".p(!2000)")
+    assert capsys.readouterr().out == write(k.run("!2000")) + "\n"     # in full
+    k.summary = SHORT                       # as the REPL sets it
+    k.run(".p(!2000);.w(!2000);.d(!2000)")
+    out = capsys.readouterr().out
+    assert out == ("[0 1 2 ... 1997 1998 1999]  (2000 elements)\n"
+                   "[0 1 2 ... 1997 1998 1999]  (2000 elements)"
+                   "[0 1 2 ... 1997 1998 1999]  (2000 elements)")
+    path = tmp_path / "out.txt"
+    k.run(f'c::.oc("{path}");.tc(c);.w(!2000);.tc(0);.cc(c)')    # files get it whole
+    assert path.read_text() == write(k.run("!2000"))

@@ -105,7 +105,7 @@ def test_numpy_under_torchrun_warns_once(kn, monkeypatch, capsys):
     assert capsys.readouterr().err.count("only the torch backend") == 1
 
 
-def test_nothing_distributed_outside_torchrun():
+def test_ranks_not_joined_outside_torchrun():
     """import klong and the numpy backend load no torch; the torch backend outside torchrun
     joins nothing."""
     code = ("import sys, klong\n"
@@ -202,7 +202,7 @@ COLLECTIVES = """r::.rank()
 """
 
 
-def test_collectives_across_two_ranks(tmp_path):
+def test_ranks_collectives(tmp_path):
     expected = ["2", "3", "[[3 5] 7]", "[1.5 3.0]",
                 "9223372036854775807",             # exact: integers are summed as integers
                 "[10 11 12]",                      # rank 1's list
@@ -226,14 +226,14 @@ def test_integer_sums_never_wrap():
         _exact_sum([np.array([top]), np.array([1])], NumpyBackend())
 
 
-def test_mismatched_shapes_fail_on_every_rank(tmp_path):
+def test_ranks_mismatched_shapes_fail_on_every_rank(tmp_path):
     for code, out, err in run_ranks(tmp_path, "r::.rank()\n.p(.allsum(!2+r))\n.p(1)\n"):
         assert code == 1 and out == ""
         assert ("length error: .allsum: the shapes differ across ranks: "
                 "rank 0 shape [2], rank 1 shape [3]") in err
 
 
-def test_different_calls_fail_on_every_rank(tmp_path):
+def test_ranks_different_calls_fail_on_every_rank(tmp_path):
     source = "r::.rank()\n:[r=0;.allsum(1);.allgather(1)]\n.p(1)\n"
     results = run_ranks(tmp_path, source)
     for code, out, err in results:
@@ -251,14 +251,14 @@ def test_different_calls_fail_on_every_rank(tmp_path):
     assert code1 == 1 and "distributed error: .allmean: rank 0 could not take part" in err1
 
 
-def test_a_rank_that_is_gone_is_an_error(tmp_path):
+def test_ranks_one_gone_is_an_error(tmp_path):
     source = "r::.rank()\n:[r=1;.x(0);.p(.allsum(1))]\n"
     (code0, out0, err0), (code1, _, _) = run_ranks(tmp_path, source)
     assert code1 == 0
     assert code0 == 1 and out0 == "" and "distributed error" in err0
 
 
-def test_a_rank_that_does_not_come_is_a_timeout(tmp_path):
+def test_ranks_one_absent_is_a_timeout(tmp_path):
     source = 'r::.rank()\n:[r=1;.sys("sleep 14");.barrier()]\n'
     started = time.monotonic()
     (code0, _, err0), (code1, _, _) = run_ranks(tmp_path, source,
@@ -268,7 +268,7 @@ def test_a_rank_that_does_not_come_is_a_timeout(tmp_path):
     assert time.monotonic() - started < PROCESS_LIMIT_S
 
 
-def test_a_destroyed_group_is_an_error(tmp_path):
+def test_ranks_destroyed_group_is_an_error(tmp_path):
     """After the process group is gone (here destroyed by the Python program embedding
     Klong), a collective is a Klong error and the rank is still known."""
     needs_torch_distributed()
@@ -304,7 +304,7 @@ def torchrun(node_options, tmp_path):
 
 
 @pytest.mark.parametrize("nodes", ["one node", "two nodes"])
-def test_two_ranks_train_as_one(tmp_path, nodes):
+def test_ranks_two_train_as_one(tmp_path, nodes):
     """The example with two ranks, each on half of the data, ends at the parameters one
     process reaches on all of it. Two ranks on one node (--nproc_per_node=2), or on two
     "nodes": two torchrun agents meeting at a c10d rendezvous, as on two machines."""

@@ -13,6 +13,7 @@ import pytest
 
 from klong import KlongInterpreter, __version__
 from klong import helptable
+from klong.display import write
 from klong.replcommands import Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,20 +26,25 @@ CTRL_D = "\x04"
 
 # ---------------------------------------------------------------- helpers
 
-def _env(tmp_path, history=None):
+def _env(tmp_path, history=None, cpr=True, colours=False):
     env = dict(os.environ)
-    for name in ("KLONG_BACKEND", "KLONG_DEVICE", "KLONGPATH"):
+    for name in ("KLONG_BACKEND", "KLONG_DEVICE", "KLONGPATH", "KLONG_STYLE", "NO_COLOR",
+                 "PROMPT_TOOLKIT_NO_CPR"):
         env.pop(name, None)
-    env.update(TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", PYTHONPATH=str(ROOT),
-               HOME=str(tmp_path),
+    env.update(TERM="xterm", PYTHONPATH=str(ROOT), HOME=str(tmp_path),
                KLONG_HISTORY=str(history if history is not None else tmp_path / "history"))
+    if cpr:       # pexpect does not answer cursor-position requests: don't send them
+        env["PROMPT_TOOLKIT_NO_CPR"] = "1"
+    if not colours:                 # typed text echoed without colour codes in between
+        env["KLONG_STYLE"] = "none"
     return env
 
 
-def spawn(tmp_path, *args, history=None):
-    """kgpy in a pseudo-terminal, its first prompt already read."""
+def spawn(tmp_path, *args, history=None, cpr=True, colours=False):
+    """kgpy in a pseudo-terminal, its first prompt already read. cpr=False: as a terminal
+    that never answers cursor-position requests; colours: the default style."""
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(sys.executable, [str(KGPY), *args], env=_env(tmp_path, history),
+    child = pexpect.spawn(sys.executable, [str(KGPY), *args], env=_env(tmp_path, history, cpr, colours),
                           cwd=str(tmp_path), dimensions=(30, 120), encoding="utf-8",
                           timeout=TIMEOUT)
     child.expect_exact("?>")
@@ -75,7 +81,7 @@ def kgpy_piped(stdin, cwd=None, env=None):
 
 # ---------------------------------------------------------------- the REPL in a terminal
 
-def test_banner_and_evaluation(tmp_path):
+def test_terminal_banner_and_evaluation(tmp_path):
     child = spawn(tmp_path)
     banner = child.before
     assert f"klong {__version__}" in banner
@@ -86,7 +92,7 @@ def test_banner_and_evaluation(tmp_path):
     assert finish(child) == 0
 
 
-def test_multiline_input(tmp_path):
+def test_terminal_multiline_input(tmp_path):
     child = spawn(tmp_path)
     child.send("{x*\r")
     child.expect_exact("..")                     # continuation prompt, nothing evaluated
@@ -100,7 +106,7 @@ def test_multiline_input(tmp_path):
     assert finish(child) == 0
 
 
-def test_error_keeps_earlier_variables(tmp_path):
+def test_terminal_error_keeps_earlier_variables(tmp_path):
     child = spawn(tmp_path)
     enter(child, "qq::5*11", r"55\r\n")
     enter(child, "nosuch(1)", "undefined")
@@ -109,41 +115,55 @@ def test_error_keeps_earlier_variables(tmp_path):
     assert finish(child) == 0
 
 
-def test_commands(tmp_path):
+def test_terminal_commands(tmp_path):
     (tmp_path / "lib.kg").write_text("triple::{3*x}\n")
     child = spawn(tmp_path)
     enter(child, "]h +", r"Transpose[^\r\n]*\r\n[^\r\n]*Plus")
     enter(child, "]b", r"backend: numpy\s+device: cpu")
-    enter(child, "]T:3 +/!1000", r"total: \S+ per: \S+")
+    enter(child, "]T:3 +/!1000", r"\S+ \S?s ± \S+ \S?s per loop")
     enter(child, "]l " + str(tmp_path / "lib.kg"), r"\r\n")
     enter(child, "triple(1234)", r"3702\r\n")
     enter(child, "]zz", "unknown command")
     assert finish(child, "]q\r") == 0
 
 
-def test_ctrl_c_interrupts_evaluation_and_clears_input(tmp_path):
+def test_terminal_ctrl_c_interrupts_evaluation_and_clears_input(tmp_path):
     child = spawn(tmp_path)
     enter(child, "keep::6*7", r"42\r\n")
-    child.send("{x+1}:~0\r")                     # never converges
-    time.sleep(1.5)
+    child.send('.p("running");{x+1}:~0\r')       # never converges
+    child.expect(r"running\r\n")                # evaluating now, however slow the machine
     child.sendintr()
     child.expect("interrupted")
     child.expect_exact("?>")
     enter(child, "keep*2", r"84\r\n")
     child.send("abc")                            # Ctrl-C while typing drops the line
-    time.sleep(0.5)
+    child.expect_exact("abc")
     child.sendintr()
     child.expect_exact("?>")
     enter(child, "keep+1", r"43\r\n")
     assert finish(child) == 0
 
 
-def test_exit_status_of_x(tmp_path):
+def test_terminal_ctrl_c_right_after_enter(tmp_path):
+    """A terminal that does not answer cursor-position requests keeps prompt_toolkit in raw
+    mode for a second after Enter: a Ctrl-C then is a key, not a signal. It must still stop
+    the evaluation."""
+    child = spawn(tmp_path, cpr=False)
+    enter(child, "keep::6*7", r"42\r\n")
+    child.send("{x+1}:~0\r")
+    child.sendintr()
+    child.expect("interrupted")
+    child.expect_exact("?>")
+    enter(child, "keep*2", r"84\r\n")
+    assert finish(child) == 0
+
+
+def test_terminal_exit_status_of_x(tmp_path):
     child = spawn(tmp_path)
     assert finish(child, ".x(1)\r") == 1
 
 
-def test_history_across_sessions(tmp_path):
+def test_terminal_history_across_sessions(tmp_path):
     history = tmp_path / "hist"
     child = spawn(tmp_path, history=history)
     enter(child, "7*191", r"1337\r\n")
@@ -159,7 +179,7 @@ def test_history_across_sessions(tmp_path):
     assert finish(child) == 0
 
 
-def test_tab_completion(tmp_path):
+def test_terminal_tab_completion(tmp_path):
     child = spawn(tmp_path)
     enter(child, "verylongname::5", r"5\r\n")
     child.send("verylo\t")
@@ -174,12 +194,77 @@ def test_tab_completion(tmp_path):
     assert finish(child) == 0
 
 
-def test_torch_backend_banner(tmp_path):
+def test_terminal_torch_backend_banner(tmp_path):
     pytest.importorskip("torch")
     child = spawn(tmp_path, "--backend", "torch", "--device", "cpu")
     assert "backend: torch" in child.before and "device: cpu" in child.before
     enter(child, "]b", r"backend: torch\s+device: cpu")
     enter(child, "+/!10", r"45\r\n")
+    assert finish(child) == 0
+
+
+def test_terminal_long_values_are_shortened(tmp_path):
+    child = spawn(tmp_path)
+    assert "]p full" in child.before                      # the banner says how to see all
+    enter(child, "m::[1000 1000]:^!1000000",
+          r"\[\[0 1 2 \.\.\. 997 998 999\] \[1000 1001 1002 [^\r\n]{0,300}"
+          r"\(1000000 elements, shape \[1000 1000\]\)\r\n")
+    enter(child, ".p(!2000)", r"0 1 2 \.\.\. 1997 1998 1999\]?  \(2000 elements\)\r\n")
+    enter(child, "#m", r"1000\r\n")                      # the value itself is whole
+    enter(child, "]p full", r"printed in full")
+    enter(child, "!1200", r"1197 1198 1199\]\r\n")
+    assert "..." not in child.before
+    assert finish(child) == 0
+
+
+def test_terminal_full_option(tmp_path):
+    child = spawn(tmp_path, "--full")
+    enter(child, "!1200", r"1197 1198 1199\]\r\n")
+    assert "..." not in child.before
+    enter(child, "]p", r"printed in full")
+    assert finish(child) == 0
+
+
+def test_terminal_paste_of_a_transcript(tmp_path):
+    child = spawn(tmp_path)
+    pasted = "?> a::[3 1 4 1 5]\n[3 1 4 1 5]\n?> f::{x+\n1}\n:monad\n?> f(+/a)\n15\n"
+    child.send("\x1b[200~" + pasted + "\x1b[201~")     # a bracketed paste
+    child.expect_exact("+/a")                            # in the buffer, without prompts
+    child.send("\r")
+    child.expect(r"\[3 1 4 1 5\]\r\n")
+    child.expect(r":monad\r\n")
+    child.expect(r"15\r\n")
+    child.expect_exact("?>")
+    assert "error" not in child.before
+    enter(child, "f(1)", r"2\r\n")
+    assert finish(child) == 0
+
+
+def test_terminal_colours(tmp_path):
+    child = spawn(tmp_path, colours=True)
+    child.send("x+12\r")
+    child.expect(r"\x1b\[0;1mx\x1b\[0;33m\+\x1b\[0;36m12")    # bold x, yellow +, cyan 12
+    child.expect_exact("?>")
+    enter(child, "nosuch", r"\x1b\[31mundefined error[^\r]*\x1b\[0m")  # errors in red
+    assert finish(child) == 0
+    child = spawn(tmp_path, "--style", "none", colours=True)
+    child.send("x+12\r")
+    child.expect_exact("?>")
+    child.send("nosuch\r")
+    child.expect(r"undefined error")
+    assert "\x1b[31m" not in child.before and "\x1b[0;36m" not in child.before
+    assert finish(child) == 0
+
+
+def test_terminal_suggests_from_history(tmp_path):
+    history = tmp_path / "hist"
+    history.write_text("\n# 2024-01-01 00:00:00\n+suggestedname::77\n")
+    child = spawn(tmp_path, history=history)
+    child.send("sugg")
+    child.send("\x1b[C")                                # Right arrow takes the suggestion
+    child.send("\r")
+    child.expect(r"77\r\n")
+    child.expect_exact("?>")
     assert finish(child) == 0
 
 
@@ -199,14 +284,24 @@ def test_piped_help():
 
 
 def test_piped_backend_and_timing():
-    r = kgpy_piped("]b\n]T +/!100\n]T:5 +/!100\n")
+    r = kgpy_piped("]b\n]T:5 +/!100\n")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "backend: numpy  device: cpu"
-    times = [re.fullmatch(r"total: (\S+) per: (\S+)", line) for line in lines[1:3]]
-    assert all(times), lines
-    total, per = (float(x) for x in times[1].groups())
-    assert per == pytest.approx(total / 5, rel=1e-3)
+    assert re.fullmatch(r"\d\S* (ns|µs|ms|s) ± \d\S* (ns|µs|ms|s) per loop "
+                        r"\(mean ± std\. dev\. of \d runs, 5 loops each\)", lines[1]), lines
+
+
+def test_piped_timing_chooses_the_loops():
+    r = kgpy_piped("]T +/!100\n]T\n]T:x 1\n")
+    line = r.stdout.splitlines()[0]
+    m = re.fullmatch(r"\S+ (ns|µs|ms|s) ± \S+ (ns|µs|ms|s) per loop "
+                     r"\(mean ± std\. dev\. of 7 runs, (\d+) loops each\)", line)
+    assert m, line
+    loops = int(m.group(3))
+    assert loops >= 10 and str(loops)[0] in "125" and set(str(loops)[1:]) <= {"0"}
+    assert "an expression to time is needed" in r.stderr
+    assert "must be a positive integer" in r.stderr
 
 
 def test_piped_load_with_blanks(tmp_path):
@@ -241,7 +336,7 @@ def test_piped_unknown_command():
     assert r.returncode == 1
 
 
-def test_commands_only_where_a_chunk_starts():
+def test_piped_commands_only_where_a_chunk_starts():
     r = kgpy_piped('"a\n]q\n"\n.comment("END")\n]q\nEND\n6*7\n')
     assert r.returncode == 0, r.stderr
     assert r.stdout == '"a\n]q\n"\n"END"\n42\n'
@@ -252,6 +347,50 @@ def test_piped_unfinished_chunk_is_reported():
     assert r.stdout == "2\n"
     assert "syntax" in r.stderr
     assert r.returncode == 1
+
+
+def test_piped_help_by_name_and_all():
+    r = kgpy_piped("]h Define\n]h grade-up\n]hall\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert out.startswith("a::b Define: store the value")
+    assert "<a   Grade-Up" in out
+    for key, text in helptable.HELP.items():             # ]hall: every text
+        assert text in out, key
+
+
+def test_piped_apropos_shows_the_matching_line():
+    r = kgpy_piped("]a sum\n")
+    lines = r.stdout.splitlines()
+    assert "+  a+b  Plus: sum; atomic." in lines
+    assert not any("Transpose" in line for line in lines)
+
+
+def test_piped_backend_argument():
+    r = kgpy_piped("]b torch\n]b numpy\n")
+    assert "kgpy --backend torch" in r.stderr and "KLONG_BACKEND=torch" in r.stderr
+    assert r.stdout == "backend: numpy  device: cpu\n"
+    assert r.returncode == 1
+
+
+def test_piped_input_prints_in_full_and_p_switches():
+    r = kgpy_piped("!1200\n]p on\n!1200\n]p 5\n!7\n]p full\n!1200\n]p wrong\n")
+    lines = r.stdout.splitlines()
+    assert lines[0] == write(KlongInterpreter().run("!1200"))   # piped input is scripting
+    assert lines[2] == "[0 1 2 ... 1197 1198 1199]  (1200 elements)"
+    assert lines[4] == "[0 1 2 ... 4 5 6]  (7 elements)"
+    assert lines[6].endswith(" 1199]") and "..." not in lines[6]
+    assert "]p: full, on or a number" in r.stderr
+
+
+def test_piped_transcript(tmp_path):
+    r = kgpy_piped("]t log.txt\na::6*7\nnosuch\n.p(\"out\")\n]t\n1+1\n", cwd=tmp_path)
+    assert r.stdout.startswith("transcript to log.txt\n")
+    assert (tmp_path / "log.txt").read_text() == (
+        "\ta::6*7\n42\n\tnosuch\nundefined error: nosuch is not defined\n"
+        '\t.p("out")\n"out"\n')
+    r = kgpy_piped("]t\n]t /nonexistent/dir/log\n", cwd=tmp_path)
+    assert "no transcript is open" in r.stderr and "cannot open" in r.stderr
 
 
 # ---------------------------------------------------------------- pieces, without a terminal
@@ -280,7 +419,7 @@ def test_completer():
     assert texts("1+verylo") == ["verylongname"]
     assert texts("very") == ["verylongname", "veryshort"]
     assert {".p", ".pc", ".py"} <= set(texts(".p"))
-    assert texts("]") == ["]h", "]a", "]l", "]!", "]T", "]i", "]b", "]q"]
+    assert texts("]") == ["]h", "]a", "]t", "]l", "]!", "]T", "]i", "]b", "]p", "]q"]
     assert texts("]h .com") == [".comment", ".compile", ".compilex"]
     assert texts("\\na") == ["\u2207"]
     assert texts("x\\partial") == ["\u2202"]
@@ -354,3 +493,129 @@ def test_help_table_covers_the_language():
     assert helptable.lookup("l") == helptable.HELP[".l"]
     assert helptable.lookup("nosuch") is None
     assert "/" in helptable.apropos("over")
+
+
+# ---------------------------------------------------------------- pasting, timing, colours
+
+def test_strip_transcript():
+    from klong.replcommands import strip_transcript
+    needs_more = KlongInterpreter.needs_more
+    session = "?> 2*3+4\n14\n?> f::{x+\n1}\n:monad\n?> f(1)\n2\n"
+    assert strip_transcript(session, needs_more) == "2*3+4\nf::{x+\n1}\nf(1)"
+    terminal = "?> g::{x*\n.. 2}\n:monad\n?>\n?> g(4)\n8"      # continuation prompts
+    assert strip_transcript(terminal, needs_more) == "g::{x*\n2}\n\ng(4)"
+    assert strip_transcript("  \n?> 1\n1", needs_more) == "1"
+    for plain in ("a::1\n?> 2", "1+1", '"?> not a prompt"', ""):
+        assert strip_transcript(plain, needs_more) == plain
+
+
+def test_docs_copy_button_copies_the_input():
+    """The mkdocs hook gives each Klong session block the input alone to copy."""
+    import html
+    import importlib.util
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import BashSessionLexer
+    from klong.highlight import KlongLexer
+    spec = importlib.util.spec_from_file_location("klong_copy",
+                                                  ROOT / "docs" / "_hooks" / "klong_copy.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    session = '?> a::"<b>"\n"<b>"\n?> f::{x,\n a}\n:monad\n?> f("c")\n"c<b>"\n'
+    page = "<p>text</p>" + highlight(session, KlongLexer(), HtmlFormatter(wrapcode=True))
+    shell = highlight("$ kgpy -e 1\n1\n", BashSessionLexer(), HtmlFormatter(wrapcode=True))
+    out = hook.on_page_content(page + shell, None, None, None)
+    copies = re.findall(r'data-copy="([^"]*)"', out)
+    assert [html.unescape(c) for c in copies] == ['a::"<b>"\nf::{x,\n a}\nf("c")']
+    assert out.count("<code>") == 2 and shell in out
+
+
+def test_time_units():
+    from klong.replcommands import time_text, timing_report
+    assert time_text(2.5) == "2.5 s"
+    assert time_text(0.0123) == "12.3 ms"
+    assert time_text(4.56e-6) == "4.56 µs"
+    assert time_text(7.1e-8) == "71 ns"
+    assert timing_report([1e-3, 1.2e-3, 0.8e-3], 100) == (
+        "1 ms ± 200 µs per loop (mean ± std. dev. of 3 runs, 100 loops each)")
+    assert timing_report([2.0], 1) == "2 s per loop (1 run, 1 loop)"
+
+
+def test_measure_grows_the_loops_and_repeats():
+    from klong.replcommands import measure
+    asked = []
+
+    def run(count):                     # a fake clock: each loop takes 1 ms
+        asked.append(count)
+        return count * 1e-3
+
+    per_loop, loops = measure(run)
+    assert asked[:9] == [1, 2, 5, 10, 20, 50, 100, 200, 200]
+    assert loops == 200 and len(per_loop) == 7 and all(t == 1e-3 for t in per_loop)
+    asked.clear()
+    per_loop, loops = measure(lambda n: asked.append(n) or 4.0 * n)   # slow: 4 s a loop
+    assert loops == 1 and len(per_loop) == 2                          # within ~10 s
+    per_loop, loops = measure(lambda n: 1e-3 * n, loops=3)
+    assert loops == 3 and len(per_loop) == 7
+
+
+def test_styles():
+    from prompt_toolkit.styles import BaseStyle
+    from klong.highlight import ANSI_STYLE, check_style
+    from klong.repl import prompt_style
+    from pygments.token import Name, Number, Operator
+    assert check_style(None) is None and check_style("ansi") is None
+    assert check_style("monokai") is None and check_style("none") is None
+    assert "unknown style 'nosuch'" in check_style("nosuch")
+    assert "navy" not in str(ANSI_STYLE) and ANSI_STYLE[Name.Variable] == "bold"
+    assert ANSI_STYLE[Number] != ANSI_STYLE[Operator]
+    assert all(part.startswith("ansi") or part in ("bold", "italic", "")
+               for value in ANSI_STYLE.values() for part in value.split() or [""])
+    assert isinstance(prompt_style("ansi"), BaseStyle)
+    assert isinstance(prompt_style("monokai"), BaseStyle)
+    assert prompt_style("none") is None
+
+
+def test_transcript_highlighting():
+    """Prompts and output are marked, so that the docs' copy button leaves them out."""
+    from pygments.token import Generic, Name
+    from klong.highlight import KlongLexer
+    text = "?> f::{x+\n1}\n:monad\n?> f(2)\n3\n"
+    tokens = list(KlongLexer().get_tokens(text))
+    assert "".join(v for _, v in tokens) == text
+    assert [v for t, v in tokens if t is Generic.Prompt] == ["?> ", "?> "]
+    assert [v for t, v in tokens if t is Generic.Output] == [":monad\n", "3\n"]
+    assert (Name.Function, "f") in tokens and (Name.Variable, "x") in tokens
+
+
+def test_completion_of_paths_and_commands(tmp_path, monkeypatch):
+    from klong.completion import complete
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "util.kg").write_text("")
+    (tmp_path / "lister.kg").write_text("")
+    interp = KlongInterpreter()
+
+    def texts(before):
+        return [m.text for m in complete(interp, before)]
+
+    assert texts("]l li") == ["lib/", "lister.kg"]
+    assert texts("]l lib/u") == ["util.kg"]
+    assert texts("]i li") == ["lib/"]
+    assert texts("]t li") == ["lib/", "lister.kg"]
+    assert texts("a::1\n]h .co") == [".comment", ".compile", ".compilex", ".cout", ".cols"]
+    assert texts("[1\n]") == []                          # closes a list: not a command
+
+
+def test_inspect():
+    from klong.completion import inspect
+    interp = KlongInterpreter()
+    interp("sq::{x*x};data::!3000")
+    assert inspect(interp, "1+2", 1).startswith("+a   Transpose")
+    assert inspect(interp, "a:=b", 2).startswith("a:=b Amend")
+    assert inspect(interp, ".p(1)", 1).startswith(".p(x)")
+    assert inspect(interp, "]T 1+1", 1).startswith("]T expr")
+    assert inspect(interp, "sq(2)", 1) == "sq: :monad"
+    from klong.display import Summary
+    assert inspect(interp, "data", 2, Summary()).endswith("(3000 elements)")
+    assert inspect(interp, "   ", 1) is None

@@ -147,8 +147,12 @@ def install(interp, define):
         x.close()
         return []
 
-    def emit(text, x):
-        state["to"].write(text)
+    def emit(form, x, end=""):
+        # at the REPL a long value is shortened on the screen (interp.summary); files and
+        # programs always get it in full
+        channel = state["to"]
+        summary = interp.summary if channel.std else None
+        channel.write(form(x, summary) + end)
         return x
 
     def read_string(x):
@@ -175,11 +179,11 @@ def install(interp, define):
     define(".tc", 1, lambda x: select("to", x, stdout, False))
     define(".cc", 1, close)
     define(".fl", 0, lambda: (state["to"].flush(), [])[1])
-    define(".w", 1, lambda x: emit(write(x), x))
-    define(".d", 1, lambda x: emit(show(x), x))
-    define(".p", 1, lambda x: emit(show(x) + "\n", x))
-    define(".bkd", 1, lambda x: emit(show(x), x))
-    define(".bkp", 1, lambda x: emit(show(x) + "\n", x))
+    define(".w", 1, lambda x: emit(write, x))
+    define(".d", 1, lambda x: emit(show, x))
+    define(".p", 1, lambda x: emit(show, x, "\n"))
+    define(".bkd", 1, lambda x: emit(show, x))
+    define(".bkp", 1, lambda x: emit(show, x, "\n"))
     define(".r", 0, lambda: on_backend(state["from"].read_object(), interp.backend))
     define(".rl", 0, lambda: state["from"].read_line())
     define(".rls", 0, lambda: state["from"].read_lines())
