@@ -8,6 +8,7 @@ kind of the numbers, their count and a digest of their shapes), so that every ra
 every disagreement and all of them raise the same error, instead of some waiting forever on
 a collective that cannot complete.
 """
+import math
 import os
 import sys
 import zlib
@@ -59,7 +60,7 @@ def _count(shapes):
     if shapes is None:
         return 0
     if isinstance(shapes, tuple):
-        return int(np.prod(shapes, dtype=np.int64))
+        return math.prod(shapes)
     return sum(_count(s) for s in shapes)
 
 
