@@ -46,6 +46,7 @@ def _run(args):
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2
+    interp.debug = args.debug
     from .highlight import check_style
     problem = check_style(args.style)
     if problem:

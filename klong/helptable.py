@@ -145,6 +145,13 @@ SYSTEM_FUNCTIONS = {
     ".cmodes": ".cmodes()       Torch only: the compile modes, backends and recommendations.",
     ".export": ".export(f;p;path)  Torch only: compile f, trace it at p and save the graph\n"
                "                   program to path; gives a dictionary describing the result.",
+    ".graph": ".graph(f;p)     Torch only: the text of f's graph, traced at p (no file written).",
+    ".customgrad": ".customgrad(f;df)  f, differentiated with the derivative df (same arguments;\n"
+                   "                   elementwise, the whole Jacobian, or one per argument).",
+    ".numgrad": ".numgrad(f)     f, differentiated by central differences where autograd\n"
+                "                cannot see into it.",
+    ".anomaly": ".anomaly(x)     1: a NaN in a gradient names the Klong function that made it;\n"
+                "                0: off. Gives the previous setting.",
     ".py": ".py(x)  Import the Python module, file or package x; its names become Klong names.",
     ".pyf": ".pyf(x;y)  Import only the names y (a string or list of strings) from module x.",
     ".pyc": ".pyc(x;y;z)  Call the Python callable x, or method [obj \"name\"], with positional\n"

@@ -74,6 +74,7 @@ class KlongInterpreter:
         self.compiler = Compiler(self)
         self.differentiation = Differentiation(self)
         self.strict = False
+        self.debug = False          # kgpy --debug: tracebacks, and torch's compiler warnings
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
         if sys.getrecursionlimit() < RECURSION_LIMIT:

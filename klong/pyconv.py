@@ -12,13 +12,27 @@ from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 class PyFunction(Function):
     """A Python callable used as a Klong function. Arguments are passed by position; the
     arity is the number of required positional parameters (a parameter named `klong`
-    receives the interpreter and is not counted)."""
-    __slots__ = ("fn", "arity", "most", "interp", "wants_klong", "wants_numpy")
+    receives the interpreter and is not counted).
+
+    Differentiating through Python code: a torch.autograd.Function subclass is called
+    through its `apply`; a callable with a `grad` attribute (fn.grad = dfn) is
+    differentiated with dfn, which takes the same arguments and returns the derivative."""
+    __slots__ = ("fn", "run", "arity", "most", "interp", "wants_klong", "wants_numpy",
+                 "wants_tensors", "derivative")
 
     def __init__(self, fn, interp=None):
         self.fn = fn
         self.interp = interp
-        self.arity, self.most, self.wants_klong = _arity_of(fn)
+        self.wants_tensors = _is_autograd_function(fn)     # numbers become 0-d tensors
+        if self.wants_tensors:
+            self.run = fn.apply
+            self.arity, self.most, self.wants_klong = _arity_of(fn.forward, skip="ctx")
+        else:
+            self.run = fn
+            self.arity, self.most, self.wants_klong = _arity_of(fn)
+        self.derivative = getattr(fn, "grad", None)
+        if not callable(self.derivative):
+            self.derivative = None
         # numpy's own functions get numpy arrays, also on the torch backend
         self.wants_numpy = isinstance(fn, np.ufunc) or \
             str(getattr(fn, "__module__", "") or "").split(".")[0] == "numpy"
@@ -27,17 +41,27 @@ class PyFunction(Function):
         if not self.arity <= len(args) <= self.most:
             expected = self.arity if self.arity == self.most else f"{self.arity} to {self.most}"
             raise KlongError("arity", f"wrong arity: Python function of {expected} called with {len(args)}")
+        kwargs = {"klong": self.interp} if self.wants_klong else {}
+        if self.derivative is not None:
+            return backends.current().custom_gradient(
+                lambda *a: self._invoke(self.run, a, kwargs),
+                lambda *a: self._invoke(self.derivative, a, {}), args)
+        return self._invoke(self.run, args, kwargs)
+
+    def _invoke(self, fn, args, kwargs):
         py_args = [to_python(a) for a in args]
         tracked = any(getattr(a, "requires_grad", False) for a in py_args)
         if self.wants_numpy:
             py_args = [values._to_host(a) if isinstance(a, values.ARRAY_TYPES) else a
                        for a in py_args]
-        kwargs = {"klong": self.interp} if self.wants_klong else {}
+        elif self.wants_tensors:
+            py_args = [backends.current().asarray(a, "f") if type(a) in (int, float) else a
+                       for a in py_args]
         try:
             with warnings.catch_warnings():
                 if tracked:      # torch warns when such code turns a tracked tensor into a float
                     warnings.simplefilter("ignore")
-                result = self.fn(*py_args, **kwargs)
+                result = fn(*py_args, **kwargs)
         except KlongError:
             raise
         except Exception as e:
@@ -45,13 +69,21 @@ class PyFunction(Function):
         if tracked and not getattr(result, "requires_grad", False):
             raise KlongError("type", "autograd chain broken: a Python function returned a value "
                                      "without a gradient; use .bkf functions inside "
-                                     "differentiated code")
+                                     "differentiated code, or give it a derivative "
+                                     "(fn.grad, .customgrad) or .numgrad")
         return to_klong(result, self.interp)
 
 
-def _arity_of(fn):
+def _is_autograd_function(fn):
+    """A torch.autograd.Function subclass (recognised without importing torch)."""
+    return isinstance(fn, type) and all(callable(getattr(fn, m, None))
+                                        for m in ("apply", "forward", "backward"))
+
+
+def _arity_of(fn, skip=None):
     """(required, most, wants_klong): how many positional arguments the callable needs and
-    accepts (at most 3 either way), and whether it takes the interpreter as `klong`."""
+    accepts (at most 3 either way), and whether it takes the interpreter as `klong`. A
+    first parameter named `skip` is not counted (the ctx of an autograd Function)."""
     nin = getattr(fn, "nin", None)               # numpy ufuncs have no signature
     if isinstance(nin, int):
         return min(nin, 3), min(nin, 3), False
@@ -61,7 +93,10 @@ def _arity_of(fn):
         return 0, 3, False
     required = optional = 0
     variadic = wants_klong = False
-    for p in sig.parameters.values():
+    params = list(sig.parameters.values())
+    if skip and params and params[0].name == skip:
+        params = params[1:]
+    for p in params:
         if p.name == "klong":
             wants_klong = True
         elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):

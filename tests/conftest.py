@@ -38,6 +38,8 @@ SLOW_TESTS = [
     "tests/test_repl.py::test_terminal_*",    # kgpy in a pseudo-terminal
     "tests/test_repl.py::test_piped_*",       # kgpy reading a pipe
     "tests/test_backends.py::test_kgpy_*",
+    "tests/test_autograd.py::test_custom_gradients_example*",   # examples/autograd programs
+    "tests/test_autograd.py::test_anomaly_example",
     "tests/test_docs.py::test_console_block*",
     "tests/test_docs.py::test_mkdocs_build",
     "tests/test_distributed.py::test_ranks_*",  # processes joined by torch.distributed
@@ -45,7 +47,7 @@ SLOW_TESTS = [
 
 
 # a docs example that calls one of these runs torch.compile
-COMPILING = (".compile", ".export")
+COMPILING = (".compile", ".export", ".graph")
 
 
 def _slow(item):

@@ -6,6 +6,8 @@ mode) and are checked to 1e-12; on numpy they are central differences and are ch
 1e-6. `∇` is numeric on both backends, which the test on 3∇{x^2} pins down to the digit.
 """
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ from klong import KlongError, KlongInterpreter
 from klong.autograd import gradients_of
 from klong.backends import list_backends
 
-from conftest import host  # noqa: E402
+from conftest import BACKENDS, ROOT, host  # noqa: E402
 
 HAS_TORCH = "torch" in list_backends()
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
@@ -432,8 +434,13 @@ def test_jacobian_parameter_list_scalar_loss(k):
 
 
 @needs_torch
-def test_jacobian_falls_back_to_numeric_on_torch(kt):
-    check(kt, '.pyf("numpy";"sin");1.0∂{sin(x)}', math.cos(1.0), tol=1e-6)
+def test_jacobian_reports_a_broken_chain_as_gradients_do(kt):
+    # no silent switch to numbers: ∂ agrees with :> (give the function a derivative instead)
+    for src in ('.pyf("numpy";"sin");1.0∂{sin(x)}', '.pyf("numpy";"sin");{sin(x)}:>1.0'):
+        with pytest.raises(KlongError) as info:
+            kt(src)
+        assert "autograd chain broken" in str(info.value)
+    check(kt, '.pyf("numpy";"sin");1.0∂.numgrad(sin)', math.cos(1.0), tol=1e-6)
 
 
 # ------------------------------------------------------------------ .gradcheck
@@ -521,6 +528,12 @@ def test_bad_operands_are_errors(k, src):
         k(src)
 
 
+@pytest.mark.parametrize("src", ["{x^2}:>10^400", ".jacobian({x^2};10^400)",
+                                 ".hessian({x^2};10^400)", "{+/x}:>(10^400),1"])
+def test_a_point_too_large_for_a_real_is_a_range_error(kerr, src):
+    assert kerr(src).kind == "range"
+
+
 @needs_torch
 def test_broken_autograd_chain_is_an_error(kt):
     # a Python function that turns the tensor into a float: no gradient can flow
@@ -602,3 +615,307 @@ def test_gradients_of_works_outside_klong_code(k):
     (g,) = gradients_of(k, "lm", ["M"])
     assert isinstance(g, k.backend.array_type)
     assert np.allclose(host(g), 3 * np.array([[1.0, 4.0], [9.0, 16.0]]), atol=1e-5)
+
+
+# ------------------------------------------------------------------ nested gradients
+
+NESTED = [
+    # an inner gradient of a function that captures the outer variable
+    ("{[s];s::x;{(x-s)^2}:>2.0}:>1.0", -2.0),
+    ("{[s];s::x;{s*x^3}:>2.0}:>1.0", 12.0),
+    ("{[s];s::x;.hessian({s*x^3};2.0)}:>1.0", 12.0),
+    ("{[s];s::x;+/,/[1.0 2.0]∂{s*x^2}}:>1.0", 6.0),
+    ("w::1.0;{[s];s::x;loss::{s*w^3};(loss:>[w])@0}:>2.0", 3.0),
+    # an inner gradient at a point the outer one tracks: a fresh variable, still connected
+    ("{[s];s::x;s*{x*s}:>s}:>1.0", 2.0),
+    ("{[s];s::x;{s*x^3}:>x}:>1.0", 9.0),
+    ("{[s];s::x;{s*x^3}:>x}:>2.0", 36.0),
+    ("{[s];s::x;(∇{s*x^3})(x)}:>1.0", 9.0),
+    ("{+/{[s];s::x;{s*x^2}:>x}'x}:>[1.0 2.0]", [4.0, 8.0]),
+]
+
+
+@pytest.mark.parametrize("src, expected", NESTED)
+def test_nested_gradients(k, src, expected):
+    check(k, src, expected)
+
+
+@pytest.mark.parametrize("fn", ["{[s];s::x;{s*x^3}:>x}", "{[s];s::x;s*{x*s}:>s}",
+                                "{[s];s::x;{(x-s)^2}:>2.0}"])
+def test_nested_gradient_agrees_with_central_differences(k, fn):
+    exact = k(f"{fn}:>1.5")
+    numeric = k(f"1.5∇{fn}")
+    assert abs(exact - numeric) < 1e-6
+
+
+@needs_torch
+def test_gradcheck_of_a_nested_gradient(kt):
+    assert kt(".gradcheck({[s];s::x;{s*x^3}:>x};1.0)") == 1
+    assert kt(".gradcheck({[s];s::x;s*{x*s}:>s};1.5)") == 1
+
+
+@needs_torch
+def test_top_level_gradients_carry_no_graph(kt):
+    g = kt.run("df::{{+/x^3}:>x};df([1.0 2.0])")
+    assert not g.requires_grad
+    assert not kt.run("{+/{[s];s::x;{s*x^3}:>x}'x}:>[1.0 2.0]").requires_grad
+
+
+# ------------------------------------------------------------------ names, text, edges
+
+def test_a_name_given_twice_gets_the_same_gradient(k):
+    check(k, "w::2.0;{w^2}:>[w w]", [4.0, 4.0])
+    check(k, "w::2.0;b::1.0;{(w^2)+3*b}:>[w b w]", [4.0, 3.0, 4.0])
+    j = k.run("w::2.0;[w w]∂{w^2}")
+    assert [float(host(v)) for v in j] == pytest.approx([4.0, 4.0], abs=TOL[k.backend.name])
+    assert k("w") == 2.0
+
+
+@needs_torch
+def test_text_made_from_a_differentiated_value_is_an_error(kt, capsys):
+    for src in ("{.rs($x)}:>2.0", "{.rs(10.3$x)}:>2.0", "{+/.rs(\"[\",($x),\"]\")}:>[1.0 2.0]"):
+        with pytest.raises(KlongError) as info:
+            kt(src)
+        assert "autograd chain broken" in str(info.value)
+    assert kt("{.p(x);x^2}:>3.0") == 6.0           # printing is fine
+    assert capsys.readouterr().out.strip().endswith("3.0")
+
+
+def test_text_round_trip_on_numpy_is_differentiated_numerically(kn):
+    check(kn, "{.rs($x)}:>2.0", 1.0)
+
+
+@pytest.mark.parametrize("src", ["{x^0.5}:>0.0", "{+/x^0.5}:>[0.0 1.0]", "0.0∂{x^0.5}",
+                                 "{x^1000}:>10.0", "0.0∇{x^0.5}"])
+def test_no_finite_gradient_is_a_domain_error(k, src):
+    with pytest.raises(KlongError) as info:
+        k(src)
+    assert info.value.kind == "domain" and "no finite gradient" in str(info.value)
+
+
+@pytest.mark.parametrize("point", ["1e-7", "1e-3", "0.5"])
+def test_gradient_near_the_edge_of_the_domain(k, point):
+    x = float(point)
+    value = k(f"{{x^0.5}}:>{point}")
+    assert abs(value - 0.5 / math.sqrt(x)) < 1e-6 * max(1.0, 0.5 / math.sqrt(x))
+
+
+@pytest.mark.parametrize("src, expected", [
+    ("{0.0++/x}:>[]", []),
+    ("{+/x}:>[]", []),
+    ("e::[];{0.0++/e}:>[e]", [[]]),
+])
+def test_empty_point_has_an_empty_gradient(kw, src, expected):
+    assert kw(src) == ("[[]]" if expected == [[]] else "[]")
+
+
+@needs_torch
+def test_python_math_agrees_between_jacobian_and_gradient(kt):
+    kt('.py("math")')
+    for src in ("4.0∂{sqrt(x)}", "{sqrt(x)}:>4.0"):
+        with pytest.raises(KlongError) as info:
+            kt(src)
+        assert "autograd chain broken" in str(info.value)
+
+
+# ------------------------------------------------------------------ custom derivatives
+
+def msqrt(x):
+    return math.sqrt(x)
+
+
+msqrt.grad = lambda x: 0.5 / math.sqrt(x)
+
+
+def hypot(x, y):
+    return math.hypot(x, y)
+
+
+hypot.grad = lambda x, y: [x / math.hypot(x, y), y / math.hypot(x, y)]
+
+
+def test_python_function_with_a_derivative(k):
+    k["msqrt"] = msqrt
+    k["hyp"] = hypot
+    check(k, "msqrt:>4.0", 0.25)
+    check(k, "{msqrt(x)*x}:>4.0", 3.0)
+    check(k, "{+/{msqrt(x)}'x}:>[4.0 9.0]", [0.25, 1 / 6])
+    check(k, "{hyp(x;4.0)}:>3.0", 0.6)
+    check(k, "{hyp(x;x)}:>1.0", math.sqrt(2))
+    assert k("msqrt(9.0)") == 3.0
+
+
+@needs_torch
+def test_the_attached_derivative_is_the_one_used(kt):
+    def double(x):
+        return float(x) * 2              # not torch-aware
+
+    double.grad = lambda x: 7.0          # deliberately not 2: shows which derivative runs
+    kt["double"] = double
+    assert kt("double:>1.0") == 7.0
+    kt["msqrt"] = msqrt
+    assert kt(".gradcheck(msqrt;4.0)") == 1
+    with pytest.raises(KlongError) as info:     # math has no second derivative to offer
+        kt("{msqrt:>x}:>4.0")
+    assert "autograd chain broken" in str(info.value)
+
+
+CUBE_MODULE = '''
+import torch
+
+
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * 3 * x ** 2
+'''
+
+
+@needs_torch
+def test_autograd_function_subclass_through_pyf(kt, tmp_path):
+    path = tmp_path / "klong_test_cubes.py"
+    path.write_text(CUBE_MODULE)
+    kt(f'.pyf("{path}";"Cube")')
+    assert kt("Cube(2.0)") == 8.0
+    assert kt("Cube:>2.0") == 12.0
+    check(kt, "{+/Cube(x)}:>[1.0 2.0]", [3.0, 12.0])
+    assert kt("{Cube:>x}:>2.0") == 12.0          # its backward is torch code: differentiable
+    assert kt(".gradcheck(Cube;1.5)") == 1
+
+
+def test_customgrad(k):
+    k("cube::.customgrad({x^3};{3*x^2})")
+    check(k, "cube(2.0)", 8.0)
+    check(k, "cube:>2.0", 12.0)
+    check(k, "{cube(x)*x}:>2.0", 32.0)
+    check(k, "{+/cube(x)}:>[1.0 2.0]", [3.0, 12.0])
+    check(k, "{cube:>x}:>2.0", 12.0)
+    k("mul::.customgrad({x*y};{y,x})")
+    check(k, "{mul(x;3.0)}:>2.0", 3.0)
+    check(k, "{mul(3.0;x)}:>2.0", 3.0)
+    check(k, "{mul(x;x)}:>2.0", 4.0)
+
+
+@needs_torch
+def test_customgrad_derivative_is_used_on_torch(kt):
+    # a straight-through estimator: rounding forward, the identity's derivative backward
+    kt("ste::.customgrad({_x+0.5};{1})")
+    assert kt("ste(2.7)") == 3
+    assert kt("ste:>2.7") == 1.0
+    check(kt, "{+/ste(x)*[1.0 2.0]}:>[0.2 1.7]", [1.0, 2.0])
+    assert kt("cube::.customgrad({x^3};{3*x^2});.gradcheck(cube;1.5)") == 1
+    # a derivative given as the whole Jacobian (shape of f(x), then shape of x)
+    kt("dbl::.customgrad({x*2};{2.0*[[1 0] [0 1]]})")
+    check(kt, "{+/dbl(x)*[1.0 10.0]}:>[1.0 2.0]", [2.0, 20.0])
+    with pytest.raises(KlongError) as info:
+        kt("bad::.customgrad({x*2};{[1.0 2.0 3.0]});{+/bad(x)}:>[1.0 2.0]")
+    assert info.value.kind == "length"
+
+
+def test_numeric_derivative_on_both_backends(k):
+    k('.py("math");ns::.numgrad(sqrt);na::.numgrad(atan2)')
+    check(k, "ns:>4.0", 0.25, tol=1e-6)
+    check(k, "{ns(x)*x}:>4.0", 3.0, tol=1e-6)
+    check(k, "{+/{ns(x)}'x}:>[4.0 9.0]", [0.25, 1 / 6], tol=1e-6)
+    check(k, "{na(x;4.0)}:>3.0", 0.16, tol=1e-6)
+    check(k, "4.0∂ns", 0.25, tol=1e-6)
+
+
+@needs_torch
+def test_numeric_derivative_within_a_millionth_of_exact(kt):
+    kt('.py("math");ns::.numgrad(sqrt)')
+    for x in (0.5, 1.0, 4.0, 9.0, 100.0):
+        assert abs(kt(f"ns:>{x}") - kt(f"{{x^0.5}}:>{x}")) < 1e-6
+    assert kt(".gradcheck(ns;4.0)") == 1
+    with pytest.raises(KlongError) as info:         # central differences are first order
+        kt("{ns:>x}:>4.0")
+    assert "autograd chain broken" in str(info.value)
+
+
+@pytest.mark.parametrize("src, kind", [
+    (".customgrad(3;{x})", "type"),
+    (".customgrad({x};3)", "type"),
+    (".customgrad({x*y};{x})", "arity"),
+    (".numgrad(3)", "type"),
+])
+def test_custom_derivative_errors(kerr, src, kind):
+    assert kerr(src).kind == kind
+
+
+# ------------------------------------------------------------------ anomaly detection
+
+@needs_torch
+def test_anomaly_names_the_klong_function(kt):
+    import torch
+    kt("root::{x^0.5};damped::{root(x)*0}")
+    with pytest.raises(KlongError) as info:
+        kt("damped:>0.0")
+    assert "no finite gradient" in str(info.value) and ".anomaly" in str(info.value)
+    assert kt(".anomaly(1)") == 0
+    with pytest.raises(KlongError) as info:
+        kt("damped:>0.0")
+    assert info.value.kind == "domain"
+    assert "NaN" in str(info.value) and "in root" in str(info.value)
+    with pytest.raises(KlongError) as info:
+        kt("{(x^0.5)*0}:>0.0")
+    assert "anonymous function" in str(info.value)
+    assert kt("{x^3}:>2.0") == 12.0                 # exact gradients are unchanged
+    assert kt(".anomaly(0)") == 1
+    assert not torch.is_anomaly_enabled()
+    with pytest.raises(KlongError) as info:
+        kt("damped:>0.0")
+    assert "in root" not in str(info.value)
+
+
+def test_anomaly_switch_on_numpy(kn):
+    assert kn(".anomaly(1)") == 0
+    check(kn, "{x^3}:>2.0", 12.0)
+    assert kn(".anomaly(0)") == 1
+
+
+# ------------------------------------------------------------------ .gradcheck precision
+
+@needs_torch
+def test_gradcheck_needs_float64(kt):
+    import torch
+    kt.backend.float_dtype = torch.float32     # an interpreter computing in float32
+    kt.backend._dtypes["f"] = torch.float32
+    with pytest.raises(KlongError) as info:
+        kt(".gradcheck({x^2};3.0)")
+    assert "float64" in str(info.value) and "float32" in str(info.value)
+
+
+# ------------------------------------------------------------------ the examples
+
+EXAMPLES = ROOT / "examples" / "autograd"
+
+
+def _run(args, cwd):
+    proc = subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                          timeout=600, cwd=cwd)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stdout.splitlines()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_custom_gradients_example(backend):
+    out = _run([str(ROOT / "kgpy"), "--backend", backend, "custom_gradients.kg"], EXAMPLES)
+    assert out == ["d/dx erf(x)^2 at 0.5: 0.914812", "d/dx norm(x;4) at 3: 0.6",
+                   "softplus'(0) = 0.5", "softplus'(2) = 0.880797",
+                   "second derivative at 0 = 0.25", "lgamma'(3) = 0.922784",
+                   "minimum at -0.211", "slope there: 0.0"]
+
+
+@needs_torch
+def test_anomaly_example():
+    out = _run([str(EXAMPLES / "anomaly.py")], ROOT)
+    assert out[0].startswith(".anomaly(0): domain error: no finite gradient")
+    assert out[1] == (".anomaly(1): domain error: NaN in the gradient: the backward of pow "
+                      "(PowBackward0) in root gave NaN")
+    assert out[2].startswith("with an epsilon: [0.0, 0.4999")

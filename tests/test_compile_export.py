@@ -3,6 +3,8 @@
 the "eager" compiler backend to stay fast; one test uses the default (inductor)."""
 import os
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -202,3 +204,146 @@ def test_export_failure_is_reported_in_the_dictionary(kt, tmp_path):
 def test_export_path_must_be_a_string(kt):
     with pytest.raises(KlongError):
         kt(".export({x^2};2.0;3)")
+
+
+# ------------------------------------------------------------------ differentiating compiled code
+
+@needs_torch
+def test_compiled_functions_differentiate(kt):
+    kt(f"ce::.compilex({{x^2}};3.0;{EAGER})")
+    assert kt("{ce(x)}:>2.0") == 4.0
+    assert kt("ce:>2.0") == 4.0
+    assert host(kt("{+/ce(x)}:>[1.0 2.0]")).tolist() == [2.0, 4.0]
+    assert host(kt("[1.0 2.0]∂ce")).tolist() == [[2.0, 0.0], [0.0, 4.0]]
+    # second derivatives: torch's compiled backward is first order, the function runs as Klong
+    assert kt("{ce:>x}:>2.0") == 2.0
+    assert kt(".hessian(ce;2.0)") == 2.0
+    assert kt("ce(3.0)") == 9.0
+
+
+@needs_torch
+def test_compiled_backward_with_aot_eager(kt):
+    kt('ca::.compilex({x^3};2.0;:{["backend" "aot_eager"]})')
+    assert kt("ca:>2.0") == 12.0
+    assert kt("{ca:>x}:>2.0") == 12.0
+    assert kt(".gradcheck(ca;1.5)") == 1
+
+
+@needs_torch
+def test_compiled_function_reading_a_differentiated_variable(kt):
+    kt(f"w::3.0;cw::.compilex({{x*w}};1.0;{EAGER});loss::{{cw(2.0)}}")
+    assert host(kt("loss:>[w]")).tolist() == [2.0]
+
+
+# ------------------------------------------------------------------ .graph, export shapes
+
+@needs_torch
+def test_graph_text_without_writing_a_file(kt, in_tmp):
+    g = kt('.graph({(x^3)+(2*x^2)+x};2.0)')
+    assert g.startswith("graph():") and "aten.pow" in g and "aten.mul" in g
+    assert list(in_tmp.iterdir()) == []
+    assert "placeholder" in kt('.graph({+/x^2};[1.0 2.0 3.0])')
+
+
+def test_graph_needs_torch(kn):
+    with pytest.raises(KlongError) as info:
+        kn(".graph({x^2};2.0)")
+    assert info.value.kind == "backend"
+
+
+def exported(kt, fn, example, path):
+    """.export's dictionary, and the program it saved, loaded back."""
+    import torch
+    info = kt(f'.export({fn};{example};"{path}")')
+    return info, torch.export.load(str(path)).module()
+
+
+@needs_torch
+def test_export_leading_dimension_is_dynamic(kt, tmp_path):
+    import torch
+    kt("f::{+/(x^2)-x}")
+    info, module = exported(kt, "f", "[1.0 2.0 3.0]", tmp_path / "dyn.pt2")
+    assert info["dynamic"] == 1 and info["input"] == "float64 [N]"
+    for point in ([1.0, 2.0, 3.0, 4.0], [0.5] * 7, [2.0, -1.0]):
+        src = "[" + " ".join(repr(v) for v in point) + "]"
+        got = module(torch.tensor(point, dtype=torch.float64))
+        assert abs(got.item() - kt(f"f({src})")) < 1e-12
+    info, module = exported(kt, "{x*x}", "[[1.0 2.0] [3.0 4.0]]", tmp_path / "rows.pt2")
+    assert info["input"] == "float64 [N 2]"
+    assert tuple(module(torch.ones(5, 2, dtype=torch.float64)).shape) == (5, 2)
+
+
+@needs_torch
+def test_export_keeps_the_example_shape_when_the_function_needs_it(kt, tmp_path):
+    import torch
+    info, module = exported(kt, "{(#x)*x}", "[1.0 2.0 3.0]", tmp_path / "fixed.pt2")
+    assert info["dynamic"] == 0 and info["input"] == "float64 [3]"
+    assert module(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).tolist() == [3.0, 6.0, 9.0]
+    with pytest.raises(Exception):
+        module(torch.ones(4, dtype=torch.float64))
+    scalar = kt(f'.export({{x^2}};2.0;"{tmp_path / "scalar.pt2"}")')
+    assert scalar["dynamic"] == 0 and scalar["input"] == "float64 []"
+
+
+@needs_torch
+def test_export_to_an_unwritable_path_is_an_io_error(kt, tmp_path):
+    target = tmp_path / "no" / "such" / "dir" / "m.pt2"
+    with pytest.raises(KlongError) as info:
+        kt(f'.export({{x^2}};2.0;"{target}")')
+    assert info.value.kind == "io" and str(target) in str(info.value)
+    assert not target.exists()
+
+
+@needs_torch
+def test_compiled_function_from_a_dictionary_called_both_ways(kt, tmp_path):
+    kt(f'info::.export({{(x^3)+(2*x^2)+x}};2.0;"{tmp_path / "p.pt2"}")')
+    assert kt('(info?"compiled_fn")(3.0)') == 48.0
+    assert kt('(info?"compiled_fn")@3.0') == 48.0
+
+
+# ------------------------------------------------------------------ what torch's compiler prints
+
+@needs_torch
+def test_compiler_warnings_only_in_debug_mode(kt, capfd):
+    assert kt(f"cp::.compilex({{.p(x);x}};1.0;{EAGER});cp(2.0)") == 2.0
+    out, err = capfd.readouterr()
+    assert out == "1.0\n2.0\n" and err == ""
+
+
+@needs_torch
+def test_compiler_warnings_with_debug(repo_root):
+    # a process of its own: torch prints each kind of warning once per process
+    src = f".compilex({{.p(x);x}};1.0;{EAGER})"
+    proc = subprocess.run([sys.executable, str(repo_root / "kgpy"), "--backend", "torch",
+                           "--debug", "-e", src], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "Graph break" in proc.stderr
+
+
+class _Terminal:
+    """A stand-in for stderr on a terminal."""
+
+    def __init__(self):
+        self.text = ""
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+@needs_torch
+def test_compiling_says_so_on_a_terminal(kt, monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    kt(f".compilex({{x+1}};1.0;{EAGER})")
+    assert terminal.text.startswith(".compilex: compiling ...") and terminal.text.endswith(" s\n")
+
+
+@needs_torch
+def test_compiling_is_silent_when_stderr_is_not_a_terminal(kt, capfd):
+    kt(f".compilex({{x+2}};1.0;{EAGER})")
+    assert capfd.readouterr().err == ""

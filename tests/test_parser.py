@@ -178,10 +178,18 @@ def test_calling_a_non_function(kerr):
     assert kerr("a::5; a(1)").kind == "type"
 
 
-@pytest.mark.parametrize("src", ["(f)(1;2)", "f::{x};(f)'[1]", "f::{x};f(1)(2)",
+@pytest.mark.parametrize("src", ["f::{x};(f)'[1]", "f::{x};f(1)(2)",
                                  "f::{x-y};f(1)'[1 2]", "f::{x};1 f (2)"])
 def test_bad_application_forms(kerr, src):
     assert kerr(src).kind == "syntax"
+
+
+def test_parenthesised_expression_with_arguments_is_a_call(kw, kerr):
+    # an extension (kg refuses an argument list after a parenthesis): (d?key)(x)
+    assert kw('d:::{};d,"sq",{x*x};(d?"sq")(3)') == "9"
+    assert kw("fs::{x*x},{x+1};(fs@1)(3)") == "4"
+    assert kw("({x-y})(5;2)") == "3"
+    assert kerr("f::{x};(f)(1;2)").kind == "arity"
 
 
 # ---------------------------------------------------------------- projections (3.10)

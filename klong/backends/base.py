@@ -8,11 +8,15 @@ libraries spell alike (a + b, a[i], a.shape, a.ndim, a.reshape, a.tolist()) are 
 directly. Work that only computes positions or counts (grading, grouping, searching) may run
 on host numpy (`to_host`), since nothing differentiable flows through it; work that moves
 values must stay on the backend so that torch keeps its autograd graph.
+
+Differentiation and compiling (gradient, jacobian, compile_function ...) come from
+NumericAutograd: central differences and no compiler, unless a backend overrides them.
 """
 from .group import ALONE
+from .numeric_autograd import NumericAutograd
 
 
-class Backend:
+class Backend(NumericAutograd):
     name = None
     device = "cpu"
     array_type = None        # the class of this backend's arrays

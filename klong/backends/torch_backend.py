@@ -8,6 +8,8 @@ import torch
 
 from . import torch_distributed
 from .base import Backend
+from .torch_autograd import TorchAutograd
+from .torch_compile import TorchCompilation
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
 
@@ -40,7 +42,7 @@ def pick_device(device=None):
     return dev
 
 
-class TorchBackend(Backend):
+class TorchBackend(TorchAutograd, TorchCompilation, Backend):
     name = "torch"
     array_type = torch.Tensor
 

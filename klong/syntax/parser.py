@@ -63,6 +63,12 @@ class _Build(Transformer):
     def paren(self, children):
         return children[1]
 
+    def paren_apply(self, children):
+        """(expr)(args): calls the function an expression gives, e.g. (d?"f")(3) (an
+        extension: the reference takes no argument list after a parenthesis)."""
+        fn, (tok, args) = children[1], children[3]
+        return ast.Apply(fn, args, line=tok.line, column=tok.column)
+
     def fun(self, children):
         lbrace, body = children[0], children[1]
         stmts = body.exprs if isinstance(body, ast.Seq) else [body]

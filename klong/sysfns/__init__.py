@@ -19,4 +19,7 @@ def install(interp):
     define(".jacobian", 2, lambda f, p: diff.jacobian(p, f))
     define(".hessian", 2, diff.hessian)
     define(".gradcheck", 2, diff.gradcheck)
+    define(".customgrad", 2, diff.custom)
+    define(".numgrad", 1, diff.numeric_backward)
+    define(".anomaly", 1, diff.set_anomaly)
     distributed.install(interp, define)

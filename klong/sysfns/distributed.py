@@ -29,7 +29,7 @@ INT64_MAX = 2 ** 63 - 1
 
 # ------------------------------------------------------------------ values as flat arrays
 
-def _numbers(x, what):
+def _numbers(x, what, backend):
     """(kind, shapes, leaves) of a number, a numeric list, or a list of these (gradients of
     several shapes, say): the numeric parts in order, and a shape per part, nested as x
     nests (a tuple for each part, a list for each list of parts)."""
@@ -40,15 +40,15 @@ def _numbers(x, what):
     elif type(x) is list:
         shapes, leaves = [], []
         for e in x:
-            shape, parts = _numbers(e, what)[1:]
+            shape, parts = _numbers(e, what, backend)[1:]
             shapes.append(shape)
             leaves += parts
     else:
         raise KlongError("type", f"{what}: a number, a list of numbers, or a list of these expected")
     if any(type(leaf) is int and not -INT64_MAX - 1 <= leaf <= INT64_MAX for leaf in leaves):
         raise KlongError("range", f"{what}: integers beyond 64 bits cannot be sent to other ranks")
-    if any(getattr(leaf, "requires_grad", False) for leaf in leaves):
-        # a value being differentiated on torch: the ranks cannot share its graph
+    if any(backend.is_tracked(leaf) for leaf in leaves):
+        # a value being differentiated exactly: the ranks cannot share its graph
         raise KlongError("type", f"{what}: collectives are not differentiable; take the "
                                  "gradient first, then average it (.allgrad)")
     real = any(values.is_real(leaf) if values.is_number(leaf) else values.array_kind(leaf) == "f"
@@ -162,11 +162,12 @@ class Collectives:
     def reduce(self, value, what, mean):
         """The sum or mean over the ranks of value() (computed here, so that a rank where it
         fails still tells the others)."""
+        group, backend = self.group, self.interp.backend
+
         def describe():
-            kind, shapes, leaves = _numbers(value(), what)
+            kind, shapes, leaves = _numbers(value(), what, backend)
             return ("f" if mean else kind), shapes, leaves, 0
         (shapes, leaves), rows = self._agree(what, describe)
-        group, backend = self.group, self.interp.backend
         if not _same_shapes(rows, rows[0]):
             each = group.exchange_objects(shapes)
             raise KlongError("length", f"{what}: the shapes differ across ranks: " +
@@ -182,8 +183,9 @@ class Collectives:
         return _rebuild(total, shapes, backend)
 
     def gather(self, x):
-        (shapes, leaves), rows = self._agree(".allgather", lambda: _numbers(x, ".allgather") + (0,))
         group, backend = self.group, self.interp.backend
+        (shapes, leaves), rows = self._agree(".allgather",
+                                             lambda: _numbers(x, ".allgather", backend) + (0,))
         kind = _common_kind(rows)
         each = [shapes] * group.size if _same_shapes(rows, rows[0]) \
             else group.exchange_objects(shapes)
@@ -202,9 +204,9 @@ class Collectives:
             if not values.is_int(root) or not 0 <= root < group.size:
                 raise KlongError("range", f".bcast: the root must be a rank, 0 to {group.size - 1}")
             if root == group.rank:
-                return _numbers(x, ".bcast") + (root,)
+                return _numbers(x, ".bcast", backend) + (root,)
             try:       # elsewhere x only tells whether the root's shapes are known already
-                return _numbers(x, ".bcast")[:2] + ([], root)
+                return _numbers(x, ".bcast", backend)[:2] + ([], root)
             except KlongError:
                 return "i", None, [], root
         (shapes, leaves), rows = self._agree(".bcast", describe)

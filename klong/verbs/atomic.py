@@ -426,9 +426,18 @@ def _comparison(op, num):
 
 # ---------------------------------------------------------------- Format, Format2, Form
 
+def _untracked(a):
+    """Text carries no gradient: making it from a value being differentiated exactly would
+    silently cut the derivative, so it is an error (as for Python code that drops it)."""
+    if B().is_tracked(a):
+        raise KlongError("type", "autograd chain broken: $ turns a value being differentiated "
+                                 "into text")
+    return a
+
+
 def _text(a):
     """The written text of an atom for Format, or UNDEFINED when it has none."""
-    a = _plain(a)
+    a = _plain(_untracked(a))
     t = type(a)
     if t is int:
         try:
@@ -449,7 +458,7 @@ def _text(a):
 def _format_array(a):
     if a.ndim != 1:
         return None
-    elems = B().to_host(a).tolist()
+    elems = B().to_host(_untracked(a)).tolist()
     if array_kind(a) == "f":
         return [format_real(x) for x in elems]
     return [str(x) for x in elems]
@@ -468,7 +477,7 @@ def _real_width(a):
 
 
 def _format2(a, b):
-    a, b = _plain(a), _plain(b)
+    a, b = _plain(a), _plain(_untracked(b))
     if not is_number(a):
         raise KlongError("type", "format width must be a number")
     text = _text(b)

@@ -11,7 +11,7 @@ setup happens outside the timed part; every test body runs on a fresh thread's s
 Groups:
 
 * ``grad_100k``: ``f:>v`` for ``f::{+/x^2}`` at 100,000 reals on torch, beside
-  ``torch.autograd.grad`` of ``(x**2).sum()``. The limit is 3x.
+  ``torch.autograd.grad`` of ``(x**2).sum()``. The limit is 1.6x.
 * ``descent_200_torch`` / ``descent_200_numpy``: 200 steps of scalar gradient descent on
   ``f::{((x-3)^2)+1}`` (``p::p-0.1*f:>p``), beside the same loop in raw torch autograd,
   and beside a Python loop with a central difference for numpy.
