@@ -44,7 +44,8 @@ def _numbers(x, what, backend):
             shapes.append(shape)
             leaves += parts
     else:
-        raise KlongError("type", f"{what}: a number, a list of numbers, or a list of these expected")
+        raise KlongError("type", f"{what}: a number, a list of numbers, "
+                                 "or a list of these expected")
     if any(type(leaf) is int and not -INT64_MAX - 1 <= leaf <= INT64_MAX for leaf in leaves):
         raise KlongError("range", f"{what}: integers beyond 64 bits cannot be sent to other ranks")
     if any(backend.is_tracked(leaf) for leaf in leaves):
@@ -151,10 +152,12 @@ class Collectives:
                                _digest(shapes)])
         refused = [r for r, row in enumerate(rows) if row[CALL] == 0]
         if refused:
-            raise KlongError("distributed", f"{what}: rank {refused[0]} could not take part (see its error)")
+            raise KlongError("distributed",
+                             f"{what}: rank {refused[0]} could not take part (see its error)")
         if len({row[CALL] for row in rows}) > 1:
             calls = ", ".join(f"rank {r} {FUNCTIONS[row[CALL]]}" for r, row in enumerate(rows))
-            raise KlongError("distributed", f"{what}: the ranks called different functions: {calls}")
+            raise KlongError("distributed",
+                             f"{what}: the ranks called different functions: {calls}")
         if len({row[ROOT] for row in rows}) > 1:
             raise KlongError("distributed", f"{what}: the ranks named different roots")
         return (shapes, leaves), rows
@@ -214,7 +217,10 @@ class Collectives:
         if not _same_shapes(rows, top):
             shapes = group.exchange_objects(shapes)[root]
         kind = KINDS[top[KIND]]
-        flat = _flat(leaves, kind, backend) if root == group.rank else backend.full(top[COUNT], 0, kind)
+        if root == group.rank:
+            flat = _flat(leaves, kind, backend)
+        else:
+            flat = backend.full(top[COUNT], 0, kind)
         return _rebuild(group.broadcast(flat, root), shapes, backend)
 
     def barrier(self):
