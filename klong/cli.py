@@ -18,8 +18,12 @@ def _parser():
     p.add_argument("-l", "--load", metavar="FILE", help="load FILE, then read interactively")
     p.add_argument("--backend", default=os.environ.get("KLONG_BACKEND") or None,
                    help="array backend: numpy (default) or torch")
-    p.add_argument("--device", default=os.environ.get("KLONG_DEVICE") or None,
-                   help="torch device: cpu, cuda, cuda:N or mps (default: best available)")
+    p.add_argument("--device",
+                   help="torch device: cpu, cuda, cuda:N or mps (default: KLONG_DEVICE, else "
+                        "the best available)")
+    p.add_argument("--dtype", default=os.environ.get("KLONG_DTYPE") or None,
+                   help="element type of reals: float64 (default), float32, or bfloat16 "
+                        "(torch only)")
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
     p.add_argument("--full", action="store_true",
                    help="at the prompt, print long values in full (]p switches later)")
@@ -42,7 +46,7 @@ def main(argv=None):
 def _run(args):
     from .interpreter import KlongInterpreter
     try:
-        interp = KlongInterpreter(backend=args.backend, device=args.device)
+        interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype)
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2
@@ -84,6 +88,14 @@ def _run(args):
 def _guarded(action, debug, filename=None):
     """Run `action`; a Klong error is reported on stderr and FAILED is returned."""
     return guarded(action, lambda e: print_error(e, filename), debug)
+
+
+def _device(args):
+    """The device asked for: --device, else KLONG_DEVICE for a backend that has devices (so
+    that KLONG_DEVICE=cuda does not stop numpy runs)."""
+    if args.device is not None or (args.backend or "numpy") == "numpy":
+        return args.device
+    return os.environ.get("KLONG_DEVICE") or None
 
 
 def _read_file(path):

@@ -6,13 +6,11 @@ function (None at top level). Names are resolved here, statically: a parameter o
 lookup `depth` frames up the lexical chain, anything else a global (renamed while a module
 is open, language.md 6.5).
 """
-import numpy as np
-
 from . import adverbs as adv
 from .errors import KlongError
 from .functions import PARENT, SELF, Lambda, call_value, project
 from .syntax import ast
-from .values import Dict, Function, is_true
+from .values import Dict, Function, is_array, is_true
 from .verbs import DYADS, MONADS
 
 PARAMS = ("x", "y", "z")
@@ -406,9 +404,9 @@ def _dyad(f, left, right, line, column):
 
 
 def on_backend(value, backend):
-    """A constant read by the lexer (numpy arrays inside) as a value of `backend`; parses
+    """A constant read by the lexer (host arrays inside) as a value of `backend`; parses
     are shared between interpreters, so the conversion happens here, once per compile."""
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return backend.from_host(value)
     if type(value) is list:
         return [on_backend(v, backend) for v in value]

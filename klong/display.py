@@ -9,12 +9,11 @@ the head and tail of each long list with "..." between, and a count after it, th
 numpy prints long arrays. The REPL and the notebook kernel print that way; programs never.
 The work done is proportional to the text produced, however large the value.
 """
+import math
 from itertools import islice
 
-import numpy as np
-
 from . import values
-from .values import Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
+from .values import HOST_SCALARS, Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
 
 
 def format_real(x):
@@ -57,12 +56,10 @@ def _atom_text(v, readable):
         return ":" + v
     if t is str:
         return '"' + v.replace('"', '""') + '"' if readable else v
-    if isinstance(v, (bool, np.bool_)):
+    if t is bool:
         return str(int(v))
-    if isinstance(v, np.integer):
-        return str(int(v))
-    if isinstance(v, np.floating):
-        return format_real(v)
+    if isinstance(v, HOST_SCALARS):         # an array library's scalar
+        return _atom_text(v.item(), readable)
     if isinstance(v, Function):
         return (":nilad", ":monad", ":dyad", ":triad")[min(v.arity, 3)]
     if v is UNDEFINED:
@@ -183,7 +180,7 @@ def size_estimate(v):
     """The number of atoms in v, exact for arrays, estimated for other lists from their
     first and last items (a few steps, whatever the size)."""
     if isinstance(v, values.ARRAY_TYPES):
-        return int(np.prod(v.shape)) if v.ndim else 1
+        return math.prod(v.shape)
     if type(v) is list:
         if not v:
             return 0

@@ -61,12 +61,16 @@ class KlongInterpreter:
 
     k = KlongInterpreter(); k("1+1") returns 2; k["a"] = [1, 2] defines a; k["f"](3) calls a
     Klong function. Errors raise KlongError.
+
+    backend  "numpy" (the default) or "torch"; device  a torch device ("cpu", "cuda", ...;
+    the best available when None); dtype  the element type of reals: "float64" (the
+    default), "float32", or on torch also "bfloat16".
     """
 
-    def __init__(self, backend=None, device=None):
+    def __init__(self, backend=None, device=None, dtype=None):
         from .sysfns import install
         try:
-            self.backend = backends.get_backend(backend, device)
+            self.backend = backends.get_backend(backend, device, dtype)
         except ValueError as e:
             raise KlongBackendError(str(e)) from None
         self.globals = {}
@@ -87,9 +91,8 @@ class KlongInterpreter:
 
     @property
     def np(self):
-        """The array module of the backend: numpy, or torch."""
-        import importlib
-        return importlib.import_module(self.backend.name)
+        """The array library of the backend, for Python code that calls it directly."""
+        return self.backend.array_module()
 
     # -- running source
     def __call__(self, source):

@@ -1,7 +1,5 @@
 """Match (`~`): Klong's whole-value equality, used by verbs and adverbs alike."""
-import numpy as np
-
-from . import values
+from . import backends, values
 from .values import Dict, is_number, is_real, key_of
 
 REAL_TOLERANCE = 1e-14
@@ -48,22 +46,16 @@ def match(a, b):
     return a is b
 
 
-def _host(a):
-    return a if isinstance(a, np.ndarray) else values._to_host(a)
-
-
 def _match_arrays(a, b):
     if not values.is_array(a):
         a, b = b, a
     if values.is_array(b):
         if tuple(a.shape) != tuple(b.shape):
             return False
-        a, b = _host(a), _host(b)
-        if a.dtype.kind == "f" or b.dtype.kind == "f":
-            with np.errstate(all="ignore"):
-                return bool(np.all((a == b) | (np.abs(a - b) <= REAL_TOLERANCE *
-                                                np.maximum(np.abs(a), np.abs(b)))))
-        return bool(np.array_equal(a, b))
+        backend = backends.current()
+        if not (backend.is_array(a) and backend.is_array(b)):   # compared from Python
+            a, b, backend = backends.to_host(a), backends.to_host(b), backends.HOST
+        return backend.equal(a, b, REAL_TOLERANCE)
     if type(b) is list:
         if len(b) != a.shape[0]:
             return False

@@ -1,4 +1,6 @@
-"""Conversion of values between Python and Klong (system.md B.3)."""
+"""Conversion of values between Python and Klong (system.md B.3), and the Python faces of
+functions: a Python callable as a Klong function (PyFunction), a Klong function as a Python
+callable (KlongFunction)."""
 import inspect
 import warnings
 
@@ -52,7 +54,7 @@ class PyFunction(Function):
         py_args = [to_python(a) for a in args]
         tracked = any(getattr(a, "requires_grad", False) for a in py_args)
         if self.wants_numpy:
-            py_args = [values._to_host(a) if isinstance(a, values.ARRAY_TYPES) else a
+            py_args = [backends.to_host(a) if isinstance(a, values.ARRAY_TYPES) else a
                        for a in py_args]
         elif self.wants_tensors:
             py_args = [backends.current().asarray(a, "f") if type(a) in (int, float) else a
@@ -110,8 +112,39 @@ def _arity_of(fn, skip=None):
     return min(required, 3), max(most, min(required, 3)), wants_klong
 
 
+class KlongFunction(Function):
+    """A Klong function as Python sees it: called with Python values, it returns a Python
+    value (system.md B.4), running on the backend of the interpreter that made it. Handed
+    back to Klong (or to klong's Python API) it is the function itself again."""
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+    @property
+    def arity(self):
+        return self.function.arity
+
+    @property
+    def backend(self):
+        return getattr(self.function, "backend", None)
+
+    def call(self, args):
+        return self.function.call(args)
+
+    def __call__(self, *args):
+        f = self.function
+        with backends.using(getattr(f, "backend", None) or backends.current()):
+            return to_python(f.call([to_klong(a) for a in args]))
+
+    def __repr__(self):
+        return f"<Klong function of {self.function.arity} argument(s)>"
+
+
 def to_klong(v, interp=None):
     """A Python value as a Klong value."""
+    if isinstance(v, KlongFunction):
+        return v.function
     if isinstance(v, (Char, Symbol, Dict, Function)) or v is UNDEFINED:
         return v
     if isinstance(v, bool) or isinstance(v, np.bool_):
@@ -123,7 +156,7 @@ def to_klong(v, interp=None):
     if isinstance(v, np.ndarray):
         if v.ndim == 0:
             return to_klong(v.item(), interp)
-        if v.dtype.kind in "iub":
+        if v.dtype.kind in "iub":      # a copy: the Klong value must not change with v
             return backends.current().from_host(v.astype(np.int64))
         if v.dtype.kind == "f":
             return backends.current().from_host(v.astype(np.float64))
@@ -143,16 +176,45 @@ def to_klong(v, interp=None):
     return v
 
 
-def to_python(v):
-    """A Klong value for Python: lists become numpy arrays (object dtype when mixed)."""
-    if isinstance(v, list):
-        out = np.empty(len(v), dtype=object)
-        for i, e in enumerate(v):
-            out[i] = to_python(e)
-        return out if v else np.array([], dtype=np.float64)
-    if isinstance(v, Dict):
-        return {_key(k): to_python(x) for k, x in v.pairs()}
+# Atoms that Python receives as they are: a list of only these fills its array at once.
+_PLAIN_ATOMS = {int, float, str, Char, Symbol}
+
+
+def to_python(v, _converted=None):
+    """A Klong value for Python: lists become numpy arrays (object dtype when mixed),
+    dictionaries dicts, functions callables. A list or dictionary held in several places
+    (one dictionary appended to many lists) is converted once, and is shared in the result
+    too."""
+    t = type(v)
+    if t is list or t is Dict:
+        if _converted is None:
+            _converted = {}
+        done = _converted.get(id(v))
+        return _container(v, _converted) if done is None else done
+    if isinstance(v, PyFunction):
+        return v.fn
+    if isinstance(v, Function) and not isinstance(v, KlongFunction):
+        return KlongFunction(v)
     return v
+
+
+def _container(v, converted):
+    """to_python of a list or dictionary, recorded in `converted` before its parts are
+    converted (so that a dictionary holding itself ends)."""
+    if type(v) is Dict:
+        out = converted[id(v)] = {}
+        for k, x in v.pairs():
+            out[_key(k)] = to_python(x, converted)
+        return out
+    if not v:
+        return np.array([], dtype=np.float64)
+    out = converted[id(v)] = np.empty(len(v), dtype=object)
+    if all(type(e) in _PLAIN_ATOMS for e in v):
+        out[:] = v
+    else:
+        for i, e in enumerate(v):
+            out[i] = to_python(e, converted)
+    return out
 
 
 def _key(k):

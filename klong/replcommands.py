@@ -469,18 +469,7 @@ _COMMANDS = {
 
 def _synchronize(interp):
     """Wait for queued device work, so that GPU timings are not just launch times."""
-    backend = interp.backend
-    if getattr(backend, "name", None) != "torch":
-        return
-    device = str(getattr(backend, "device", "cpu"))
-    try:
-        import torch
-        if device.startswith("cuda"):
-            torch.cuda.synchronize()
-        elif device.startswith("mps"):
-            torch.mps.synchronize()
-    except Exception:  # timing stays valid without it, merely less exact
-        pass
+    interp.backend.synchronize()
 
 
 def _columns(interp):

@@ -2,14 +2,15 @@
 
 Every Klong value is one of these Python objects:
 
-  integer     int (unbounded); numpy integer scalars are accepted too
-  real        float; numpy float scalars are accepted too
+  integer     int (unbounded); the array library's integer scalars are accepted too
+  real        float; the array library's float scalars are accepted too
   character   Char, a one-character str subclass
   symbol      Symbol, a str subclass (the text without the colon)
   string      str (exactly type str)
-  list        a numpy array (ndim >= 1, dtype int64 or float64) when every element is an
-              integer, or every element is a real, or every element is such an array of one
-              shape and dtype; otherwise a Python list of values.  Both forms may be empty.
+  list        an array of the active backend (ndim >= 1, int64 or the backend's real
+              dtype) when every element is an integer, or every element is a real, or every
+              element is such an array of one shape and dtype; otherwise a Python list of
+              values.  Both forms may be empty.
   dictionary  Dict
   function    Function (lambdas, projections, built-ins, wrapped Python callables)
   undefined   UNDEFINED
@@ -20,10 +21,15 @@ Every Klong value is one of these Python objects:
 string apart again.  Verbs must accept both list forms and must not mutate their arguments
 (dictionaries excepted, which are mutable by definition).
 """
-import numpy as np
-
 from . import backends as _backends
 from .errors import KlongError
+
+# Scalar classes of the host array library: indexing a host array gives them.
+_HOST_INTS = (int,) + _backends.HOST.integer_scalars
+_HOST_REALS = (float,) + _backends.HOST.real_scalars
+_HOST_BOOLS = (bool,) + _backends.HOST.bool_scalars
+HOST_SCALARS = _backends.HOST.integer_scalars + _backends.HOST.real_scalars + \
+    _backends.HOST.bool_scalars
 
 
 class _TaggedText(str):
@@ -49,6 +55,11 @@ class Char(_TaggedText):
     """A character (one-character text)."""
     __slots__ = ()
     prefix = "0c"
+
+
+# The characters of codes 0-255, made once: a list of characters from an array of codes
+# picks them from here (making a str subclass instance costs more than a lookup).
+BYTE_CHARS = [Char(chr(i)) for i in range(256)]
 
 
 class Symbol(_TaggedText):
@@ -77,13 +88,6 @@ class Function:
 
     def call(self, args):
         raise NotImplementedError
-
-    def __call__(self, *args):
-        # Called from Python: Python values in, Python values out (system.md B.4), on the
-        # backend of the interpreter that made the function.
-        from .pyconv import to_klong, to_python
-        with _backends.using(getattr(self, "backend", None) or _backends.current()):
-            return to_python(self.call([to_klong(a) for a in args]))
 
 
 class Dict:
@@ -125,14 +129,12 @@ def key_of(v):
     if isinstance(v, ARRAY_TYPES):
         if v.ndim == 0:
             return key_of(v.item())
-        return ("arr", array_kind(v), tuple(v.shape), _to_host(v).tobytes())
+        return ("arr", array_kind(v), tuple(v.shape), _backends.to_host(v).tobytes())
     if isinstance(v, list):
         return ("list", tuple(key_of(e) for e in v))
-    if isinstance(v, (bool, np.bool_)):
+    if isinstance(v, _HOST_INTS) or isinstance(v, _HOST_BOOLS):
         return ("int", int(v))
-    if isinstance(v, (int, np.integer)):
-        return ("int", int(v))
-    if isinstance(v, (float, np.floating)):
+    if isinstance(v, _HOST_REALS):
         return ("real", float(v))
     if type(v) is str:
         return ("str", v)
@@ -141,26 +143,18 @@ def key_of(v):
 
 # ---------------------------------------------------------------- arrays of the backends
 
-# The array classes of the backends in use: numpy's always, torch's once that backend loads.
-# The name is rebound then: read it as values.ARRAY_TYPES, never import the name itself.
-ARRAY_TYPES = (np.ndarray,)
-# for each array class, the backend class that knows its element kind and host copy (these
-# must work outside any interpreter too, when a value is printed or compared from Python)
-_ARRAY_BACKENDS = {}
+# The array classes of the backends loaded so far (numpy's always, torch's once that backend
+# loads): the backends rebind it through watch_array_types. Read it as values.ARRAY_TYPES,
+# never import the name itself.
+ARRAY_TYPES = ()
 
 
-def register_array_type(cls, backend_class):
+def _set_array_types(types):
     global ARRAY_TYPES
-    _ARRAY_BACKENDS[cls] = backend_class
-    if cls not in ARRAY_TYPES:
-        ARRAY_TYPES = ARRAY_TYPES + (cls,)
+    ARRAY_TYPES = types
 
 
-def _backend_class(a):
-    for cls, backend_class in _ARRAY_BACKENDS.items():
-        if isinstance(a, cls):
-            return backend_class
-    raise KlongError("type", f"unknown array type {type(a).__name__}")
+_backends.watch_array_types(_set_array_types)
 
 
 def is_array(v):
@@ -170,14 +164,7 @@ def is_array(v):
 
 def array_kind(a):
     """'i', 'f', 'b' or 'o' for the element type of a backend array."""
-    if isinstance(a, np.ndarray):
-        k = a.dtype.kind
-        return "i" if k in "iu" else (k if k in "fb" else "o")
-    return _backend_class(a).kind(a)
-
-
-def _to_host(a):
-    return a if isinstance(a, np.ndarray) else _backend_class(a).to_host(a)
+    return _backends.array_backend(a).kind(a)
 
 
 def _is_number_array(v):
@@ -190,13 +177,13 @@ def _is_number_array(v):
 def is_int(v):
     if type(v) is int:
         return True
-    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+    if isinstance(v, _HOST_INTS) and not isinstance(v, _HOST_BOOLS):
         return True
     return _is_number_array(v) and array_kind(v) == "i"
 
 
 def is_real(v):
-    if isinstance(v, (float, np.floating)):
+    if isinstance(v, _HOST_REALS):
         return True
     return _is_number_array(v) and array_kind(v) == "f"
 
@@ -205,8 +192,8 @@ def is_number(v):
     t = type(v)
     if t is int or t is float:
         return True
-    if isinstance(v, (int, float, np.integer, np.floating)):
-        return not isinstance(v, (bool, np.bool_))
+    if isinstance(v, _HOST_INTS) or isinstance(v, _HOST_REALS):
+        return not isinstance(v, _HOST_BOOLS)
     return _is_number_array(v)
 
 
@@ -270,23 +257,25 @@ NIL = []
 # ---------------------------------------------------------------- lists
 
 def scalar(v):
-    """numpy scalars (from indexing an array) become Python scalars; 0-d arrays too, unless
-    they carry a gradient."""
-    if isinstance(v, np.generic):
+    """The array library's scalars (from indexing an array) become Python scalars; 0-d
+    arrays too, unless they carry a gradient."""
+    if isinstance(v, HOST_SCALARS):
         return v.item()
     if isinstance(v, ARRAY_TYPES) and v.ndim == 0:
-        return _backends.current().item(v)
+        backend = _backends.current()
+        return backend.item(v) if isinstance(v, backend.array_type) else v.item()
     return v
 
 
 def items(v):
     """The elements of a list or the characters of a string, as a Python list."""
-    if isinstance(v, np.ndarray):
-        return v.tolist() if v.ndim == 1 else list(v)
     if type(v) is str:
         return [Char(c) for c in v]
     if isinstance(v, ARRAY_TYPES):
-        return _backends.current().items(v)
+        backend = _backends.current()
+        if isinstance(v, backend.array_type):
+            return backend.items(v)
+        return v.tolist() if v.ndim == 1 else list(v)     # another library's array
     return v
 
 
@@ -341,11 +330,11 @@ def make_list(elems):
                             and array_kind(e) == kind for e in elems):
             return backend.stack(elems)
         return elems
-    if isinstance(first, np.integer):
+    if isinstance(first, _HOST_INTS) and not isinstance(first, _HOST_BOOLS):
         if all(is_int(e) for e in elems):
             return _int_array(elems, backend)
         return elems
-    if isinstance(first, np.floating):
+    if isinstance(first, _HOST_REALS):
         if all(is_real(e) for e in elems):
             return backend.asarray([float(e) for e in elems], "f")
     return elems

@@ -13,6 +13,7 @@ marked `slow` here, in SLOW_TESTS, so that `python -m pytest -m "not slow"` give
 run while working; a plain `python -m pytest` runs everything.
 """
 import fnmatch
+import os
 import sys
 from pathlib import Path
 
@@ -65,6 +66,25 @@ def pytest_collection_modifyitems(config, items):
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 
 
+def _torch_device():
+    """The device of the torch interpreters: KLONG_DEVICE when it names one that is here
+    (`KLONG_DEVICE=cuda python -m pytest` runs on the GPU where there is one, on the CPU
+    otherwise), else torch's best. The kgpy processes that tests start get the same."""
+    wanted = os.environ.get("KLONG_DEVICE")
+    if not wanted or "torch" not in BACKENDS:
+        return None
+    from klong.backends.torch_backend import pick_device
+    try:
+        device = str(pick_device(wanted))
+    except ValueError:
+        device = "cpu"
+    os.environ["KLONG_DEVICE"] = device
+    return device
+
+
+TORCH_DEVICE = _torch_device()
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request):
     return request.param
@@ -72,7 +92,7 @@ def backend(request):
 
 @pytest.fixture
 def k(backend):
-    return KlongInterpreter(backend=backend)
+    return KlongInterpreter(backend=backend, device=TORCH_DEVICE if backend == "torch" else None)
 
 
 @pytest.fixture
@@ -80,7 +100,7 @@ def kt():
     """A torch interpreter (the test is skipped where torch is not installed)."""
     if "torch" not in BACKENDS:
         pytest.skip("torch is not installed")
-    return KlongInterpreter(backend="torch")
+    return KlongInterpreter(backend="torch", device=TORCH_DEVICE)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 
 import klong
 from klong import KlongError, KlongInterpreter
+from conftest import host  # noqa: E402
 
 
 # ---------------------------------------------------------------- k(src) results
@@ -77,7 +78,7 @@ def test_mixed_and_nested_lists(k):
     v = k("[[1 2] [3]]")
     assert v.dtype == object and v[0].tolist() == [1, 2] and v[1].tolist() == [3]
     v = k("[[1 2] [3 4]]")
-    assert np.asarray(v).tolist() == [[1, 2], [3, 4]]
+    assert host(v).tolist() == [[1, 2], [3, 4]]
 
 
 def test_dict_results(k):

@@ -5,6 +5,7 @@ import, and the registry functions of klong.backends."""
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,7 +36,8 @@ def _mps():
 
 
 def run_kgpy(args, **env):
-    full = {k: v for k, v in os.environ.items() if k not in ("KLONG_BACKEND", "KLONG_DEVICE")}
+    full = {k: v for k, v in os.environ.items()
+            if k not in ("KLONG_BACKEND", "KLONG_DEVICE", "KLONG_DTYPE")}
     full.update(env)
     return subprocess.run([sys.executable, KGPY, *args], capture_output=True, text=True,
                           env=full, cwd=ROOT, timeout=120)
@@ -208,6 +210,29 @@ def test_python_values_into_numpy_interpreter():
     assert isinstance(k("n*2"), np.ndarray) and k("n*2").tolist() == [3.0, 5.0]
 
 
+def test_values_shared_in_klong_are_converted_once(k):
+    # one dictionary in every element: converted once, and shared in the result as in Klong
+    r = k("d:::{};{d,x,x*2}'!2000")
+    assert len(r) == 2000 and all(e is r[0] for e in r) and len(r[0]) == 2000
+    assert r[0][1999] == 3998
+    d = k('e:::{};e,"a",1;e,"self",e;e')               # a dictionary that holds itself
+    assert d["self"] is d and d["a"] == 1
+    from klong.values import Char, Symbol
+    assert list(k('[1 "a" :b 0cc 2.5]')) == [1, "a", Symbol("b"), Char("c"), 2.5]
+
+
+def test_klong_functions_in_python_and_back(k):
+    f = k("{x*2}")
+    assert callable(f) and f.arity == 1 and f(21) == 42
+    k["g"] = f                                   # back in Klong: the function itself
+    assert k.globals["g"] is k.globals["g"] and k("g(4)") == 8
+    k["twice"] = lambda fn, x: fn(fn(x))         # Python code calling a Klong function
+    assert k("twice({x+1};5)") == 7
+    py = lambda x: x + 1                         # noqa: E731
+    k["inc"] = py
+    assert k["inc"] is py                        # a Python function comes back as itself
+
+
 # ------------------------------------------------------------------ registry
 
 def test_list_backends():
@@ -316,3 +341,138 @@ def test_import_klong_does_not_import_torch():
     r = subprocess.run([sys.executable, "-c", "import klong, sys; print('torch' in sys.modules)"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------ the dtype of reals
+
+@pytest.mark.parametrize("backend,dtype", [("numpy", "float32")] + (
+    [("torch", "float32"), ("torch", "bfloat16")] if HAS_TORCH else []))
+def test_dtype_makes_every_real_list_of_that_type(backend, dtype):
+    k = KlongInterpreter(backend=backend, dtype=dtype, device="cpu")
+    assert k.backend.dtype == dtype and dtype in repr(k.backend)
+    for src in ("[1.0 2.0]", "1.5*!3", "[1 2]%3", "(!3)+0.5", "a::[3.0 1.0 2.0];a@<a",
+                "?[1.0 2.0 1.0]", "[1.0 2.0],3.0", "3:^1.5", "(1.0*!4):=[9.5 1]",
+                '.bkf("exp");exp([1.0 2.0])', "{+/x^2}:>[1.0 2.0]"):
+        v = k.run(src)
+        assert str(v.dtype).endswith(dtype), (src, v.dtype)
+    assert str(k.run("_[1.5 2.5]").dtype).endswith("int64")    # integers stay int64
+    k["p"] = np.array([0.25, 0.5])                             # from Python too
+    assert str(k.run("p").dtype).endswith(dtype)
+    assert k("+/[1.5 2.5]") == 4.0 and k("[1.5 2.5]~[1.5 2.5]") == 1
+
+
+def test_default_dtype_is_float64():
+    assert KlongInterpreter().backend.dtype == "float64"
+    if HAS_TORCH:
+        k = KlongInterpreter(backend="torch", device="cpu")
+        assert k.backend.dtype == "float64" and str(k("[1.0]").dtype) == "torch.float64"
+
+
+@pytest.mark.parametrize("backend,dtype,words", [
+    ("numpy", "bfloat16", ["numpy", "bfloat16", "float32"]),
+    ("numpy", "float16", ["float16", "float64"]),
+    ("torch", "int8", ["int8", "bfloat16"]),
+])
+def test_unsupported_dtypes_are_refused(backend, dtype, words):
+    if backend == "torch" and not HAS_TORCH:
+        pytest.skip("torch is not installed")
+    with pytest.raises(KlongBackendError) as info:
+        KlongInterpreter(backend=backend, dtype=dtype)
+    assert all(w in str(info.value) for w in words)
+
+
+def test_kgpy_dtype_option_and_environment():
+    r = run_kgpy(["--dtype", "float32", "-e", "[1 2]%3"])
+    assert r.returncode == 0 and r.stdout == "[0.333333343267441 0.666666686534882]\n", r.stderr
+    r = run_kgpy(["-e", "[1 2]%3"], KLONG_DTYPE="float32")
+    assert r.stdout == "[0.333333343267441 0.666666686534882]\n", r.stderr
+    r = run_kgpy(["-e", "[1 2]%3"])
+    assert r.stdout == "[0.333333333333333 0.666666666666667]\n", r.stderr
+    r = run_kgpy(["--dtype", "bfloat16", "-e", "1"])
+    assert r.returncode == 2 and "bfloat16" in r.stderr
+
+
+@needs_torch
+def test_kgpy_bfloat16_on_torch():
+    r = run_kgpy(["--backend", "torch", "--dtype", "bfloat16", "-e", "[1 2]%3"])
+    assert r.returncode == 0 and r.stdout == "[0.333984375 0.66796875]\n", r.stderr
+
+
+def test_kgpy_device_variable_leaves_numpy_alone():
+    # KLONG_DEVICE is for the torch backend: a numpy run ignores it, an explicit --device not
+    r = run_kgpy(["-e", "+/!4"], KLONG_DEVICE="cuda")
+    assert r.returncode == 0 and r.stdout == "6\n", r.stderr
+    r = run_kgpy(["--device", "cuda", "-e", "1"])
+    assert r.returncode == 2 and "cuda" in r.stderr
+
+
+# ------------------------------------------------------------------ the backend interface
+
+def _required(cls):
+    """The Backend methods that a backend must write itself (the base raises)."""
+    import inspect
+    names = []
+    for name, fn in vars(cls).items():
+        if callable(fn) or isinstance(fn, staticmethod):
+            fn = fn.__func__ if isinstance(fn, staticmethod) else fn
+            if "raise NotImplementedError" in inspect.getsource(fn):
+                names.append(name)
+    return names
+
+
+def test_every_backend_implements_the_whole_interface():
+    required = _required(kb.Backend)
+    assert {"asarray", "argsort", "sort_columns", "codes", "row_ranks"} <= set(required)
+    classes = [type(kb.HOST)]
+    if HAS_TORCH:
+        classes.append(type(kb.get_backend("torch", device="cpu")))
+    for cls in classes:
+        missing = [n for n in required if getattr(cls, n) is getattr(kb.Backend, n)]
+        assert not missing, (cls.__name__, missing)
+
+
+@pytest.mark.parametrize("name", ["numpy", "torch"])
+def test_backend_primitives(name):
+    if name == "torch" and not HAS_TORCH:
+        pytest.skip("torch is not installed")
+    B = kb.get_backend(name, device="cpu")
+    a = B.asarray([3, 1, 2, 1])
+    assert B.argsort(a).tolist() == [1, 3, 2, 0]                    # stable
+    values, order = B.sort_order(a)
+    assert values.tolist() == [1, 1, 2, 3] and order.tolist() == [1, 3, 2, 0]
+    assert B.sort(a).tolist() == [1, 1, 2, 3]
+    assert B.take(a, B.asarray([[0, 1], [3, 3]])).tolist() == [[3, 1], [1, 1]]
+    assert B.put(B.full(3, 0, "i"), B.asarray([2, 0]), B.asarray([7, 8])).tolist() == [8, 0, 7]
+    assert [p.tolist() for p in B.split(a, [1, 3])] == [[3], [1, 2, 1]]
+    keys = B.asarray([[2, 0], [1, 3]])
+    assert B.sort_columns(keys, B.asarray([[10, 11], [12, 13]])).tolist() == [[12, 11], [10, 13]]
+    assert B.row_ranks(B.asarray([[1, 2], [0, 5], [1, 2]])).tolist() == [1, 0, 1]
+    assert B.text(B.codes("h\u00e9\u03b1!")) == "h\u00e9\u03b1!"
+    assert B.lookup(["x", "y", [1]], B.asarray([2, 0, 0])) == [[1], "x", "x"]
+    assert B.equal(B.asarray([0.1 + 0.2]), B.asarray([0.3]), 1e-14)
+    assert not B.equal(B.asarray([1, 2]), B.asarray([1, 3]), 1e-14)
+    assert B.flip(a).tolist() == [1, 2, 1, 3] and B.swap01(keys).tolist() == [[2, 1], [0, 3]]
+    B.synchronize()
+    assert B.array_module().__name__ == name
+
+
+# ------------------------------------------------------------------ one room knows the library
+
+ALLOWED = ("klong/backends/", "klong/pyconv.py", "klong/sysfns/python.py",
+           # the differentiation engine moves into klong/backends/ (another change)
+           "klong/autograd.py", "klong/sysfns/compiler.py")
+
+
+def test_only_the_backends_name_the_array_libraries():
+    import re
+    pattern = re.compile(r"^\s*(import|from)\s+(numpy|torch)\b|\b(np|numpy|torch)\.\w")
+    offenders = []
+    for path in sorted(Path(ROOT, "klong").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(ALLOWED):
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#")[0]
+            if pattern.search(code) and not code.strip().startswith(('"', "'")):
+                offenders.append(f"{rel}:{n}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)

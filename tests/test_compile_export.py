@@ -167,7 +167,7 @@ def test_export_writes_a_loadable_program(kt, tmp_path):
     module = torch.export.load(str(path)).module()
     for x in (2.0, 3.0, -1.5, 0.0):
         want = kt(f"poly({x})")
-        got = module(torch.tensor(x, dtype=torch.float64))
+        got = module(torch.tensor(x, dtype=torch.float64, device=kt.backend.device))
         assert abs(got.item() - want) < 1e-12
     assert kt('g::info?"compiled_fn";g(3.0)') == 48.0
 
@@ -181,11 +181,12 @@ def test_export_vector_function(kt, tmp_path):
     for point in ([1.0, 2.0, 3.0], [0.5, -1.0, 4.0]):
         src = "[" + " ".join(repr(v) for v in point) + "]"
         want = kt(f"f({src})")
-        got = module(torch.tensor(point, dtype=torch.float64))
+        got = module(torch.tensor(point, dtype=torch.float64, device=kt.backend.device))
         assert abs(got.item() - want) < 1e-12
     vec = tmp_path / "elementwise.pt2"
     kt(f'h::{{x*x+1}};.export(h;[1.0 2.0];"{vec}")')
-    out = torch.export.load(str(vec)).module()(torch.tensor([3.0, 4.0], dtype=torch.float64))
+    out = torch.export.load(str(vec)).module()(
+        torch.tensor([3.0, 4.0], dtype=torch.float64, device=kt.backend.device))
     assert out.tolist() == host(kt("h([3.0 4.0])")).tolist() == [12.0, 20.0]
 
 

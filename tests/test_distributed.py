@@ -85,6 +85,13 @@ def test_allgrad_is_the_gradient_alone(k):
     assert np.allclose(k.run(".allgrad({x^2};3.0)"), 6.0)
 
 
+def test_reals_of_the_backend_alone():
+    pytest.importorskip("torch")
+    k = KlongInterpreter(backend="torch", device="cpu", dtype="float32")
+    mean = k.run(".allmean([1 2])")
+    assert str(mean.dtype) == "torch.float32" and mean.tolist() == [1.0, 2.0]
+
+
 def test_collectives_are_not_differentiated(kt):
     with pytest.raises(KlongError, match="collectives are not differentiable"):
         kt.run("{.allsum(x^2)}:>3.0")
@@ -167,9 +174,10 @@ def finish(procs, limit=PROCESS_LIMIT_S):
     return results
 
 
-def run_ranks(tmp_path, source, ranks=2, extra_env=None, limit=PROCESS_LIMIT_S):
+def run_ranks(tmp_path, source, ranks=2, extra_env=None, limit=PROCESS_LIMIT_S, rank_env=None):
     """Run the Klong program `source` as `ranks` processes on the torch backend, each started
-    with the variables torchrun sets: [(exit code, stdout, stderr)] by rank."""
+    with the variables torchrun sets (and those of rank_env(rank)): [(exit code, stdout,
+    stderr)] by rank."""
     needs_torch_distributed()
     script = tmp_path / "program.kg"
     script.write_text(source, encoding="utf-8")
@@ -178,7 +186,8 @@ def run_ranks(tmp_path, source, ranks=2, extra_env=None, limit=PROCESS_LIMIT_S):
     for rank in range(ranks):
         env = launch_env({"RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": str(ranks),
                           "LOCAL_WORLD_SIZE": str(ranks), "MASTER_ADDR": "127.0.0.1",
-                          "MASTER_PORT": port, **(extra_env or {})})
+                          "MASTER_PORT": port, **(extra_env or {}),
+                          **(rank_env(rank) if rank_env else {})})
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "klong", "--backend", "torch", "--device", "cpu", str(script)],
             cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -244,6 +253,13 @@ def test_ranks_different_calls_fail_on_every_rank(tmp_path):
     (code0, _, err0), (code1, _, err1) = run_ranks(tmp_path, source)
     assert code0 == 1 and "type error: .allsum: a number" in err0
     assert code1 == 1 and "distributed error: .allsum: rank 0 could not take part" in err1
+    # ranks on different real types
+    results = run_ranks(tmp_path, "r::.rank()\n.p(.allsum(1.5))\n",
+                        rank_env=lambda rank: {"KLONG_DTYPE": ["float64", "float32"][rank]})
+    for code, out, err in results:
+        assert code == 1 and out == ""
+        assert ("distributed error: .allsum: the ranks compute with different reals: "
+                "rank 0 float64, rank 1 float32") in err
     # so does a gradient that fails on one rank
     source = 'r::.rank()\nw::1.0\nloss::{:[r=0;w+"x";w^2]}\n.p(.allgrad(loss;[w]))\n'
     (code0, _, err0), (code1, _, err1) = run_ranks(tmp_path, source)

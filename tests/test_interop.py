@@ -297,8 +297,9 @@ def test_bkf_keeps_the_torch_graph(kt):
     import torch
     kt('.bkf(["tanh" "sigmoid"]);W::[0.5 -0.5];net::{+/sigmoid(tanh(W*x))}')
     g = kt.run("net:>[1.0 2.0]")
-    w = torch.tensor([0.5, -0.5], dtype=torch.float64)
-    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, -0.5], dtype=torch.float64, device=kt.backend.device)
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, device=kt.backend.device,
+                     requires_grad=True)
     (want,) = torch.autograd.grad(torch.sigmoid(torch.tanh(w * x)).sum(), x)
     assert torch.allclose(g, want, rtol=0, atol=1e-12)
     assert kt(".gradcheck(net;[1.0 2.0])") == 1

@@ -21,7 +21,7 @@ from klong.display import write
 from klong.errors import KlongError
 from klong.match import match
 from klong.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
-from klong.verbs import structural
+from klong.verbs import ordering, structural
 from klong.verbs.structural import DYADS, MONADS
 
 C = Char
@@ -328,6 +328,137 @@ def test_grade_of_a_big_array_sorts():
     assert np.all(np.diff(a[g]) >= 0) and sorted(g.tolist()) == list(range(len(a)))
     g = host(MONADS[">"](A(a, "f")))
     assert np.all(np.diff(a[g]) <= 0)
+
+
+# ---------------------------------------------------------------- ordering on every path
+
+def _python(v):
+    """A Klong value as a Python value that compares as Grade compares (for the reference)."""
+    if isinstance(v, values.ARRAY_TYPES) and v.ndim:
+        return tuple(_python(e) for e in values.items(v))
+    if type(v) is list:
+        return tuple(_python(e) for e in v)
+    return values.scalar(v) if isinstance(v, values.ARRAY_TYPES) else v
+
+
+def _ordering_cases(rng):
+    """Lists that take each path of the ordering verbs, most with ties."""
+    n = int(rng.integers(1, 400))
+    small = rng.integers(0, max(1, n // int(rng.integers(1, 9))), n)
+    words = ["b", "ab", "a", "", "ba", "abc"]
+    return [
+        A(small),                                           # integers with ties
+        A(rng.permutation(n)),                              # distinct integers
+        A(small * 0.25 - 1),                                # reals with ties
+        A(rng.random(n)),                                   # distinct reals
+        "".join(chr(97 + int(v) % 7) for v in small),       # a string
+        "".join("a\u03b1\u2200b"[int(v) % 4] for v in small),  # beyond Latin-1
+        A(small.reshape(-1, 1) % np.array([2, 3])),         # rows of a matrix
+        make_list([words[int(v) % 6] for v in small]),      # strings
+        make_list([S(words[int(v) % 6] or "z") for v in small]),    # symbols
+        make_list([int(v) if k % 2 else float(v) for k, v in enumerate(small)]),
+        make_list([A(list(range(int(v) % 3 + 1))) + int(v) % 2 for v in small]),  # ragged
+    ]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_grade_reproduces_the_shell_sort_on_every_path(seed):
+    for a in _ordering_cases(np.random.default_rng(seed)):
+        elems = [_python(e) for e in values.items(a)]
+        for verb, desc in (("<", False), (">", True)):
+            got = MONADS[verb](a)
+            assert isinstance(got, backends.current().array_type) and got.dtype == A([0]).dtype
+            assert got.tolist() == _reference_grade(elems, desc), (verb, write(a)[:60])
+
+
+def test_grade_of_a_big_list_with_ties_reproduces_the_shell_sort():
+    a = np.random.default_rng(7).integers(0, 50, 3000)
+    assert MONADS["<"](A(a)).tolist() == _reference_grade(a.tolist(), False)
+    assert MONADS[">"](A(a)).tolist() == _reference_grade(a.tolist(), True)
+
+
+@pytest.mark.parametrize("a", ['[1 "a"]', '["a" 0ca]', '[[1 2] [1 "a"]]', "[:a 1]",
+                               '[[1] 1]'])
+def test_grade_of_elements_that_do_not_compare_is_a_type_error(a):
+    for verb in "<>":
+        with pytest.raises(KlongError) as e:
+            MONADS[verb](K(a))
+        assert e.value.kind == "type"
+
+
+def _reference_classes(elems):
+    """The classes of Match in first-occurrence order, each its positions ascending."""
+    classes = []
+    for i, e in enumerate(elems):
+        for members in classes:
+            if match(elems[members[0]], e):
+                members.append(i)
+                break
+        else:
+            classes.append([i])
+    return classes
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_group_and_range_match_the_reference_on_every_path(seed):
+    rng = np.random.default_rng(seed)
+    cases = _ordering_cases(rng) + [A(np.repeat(rng.random(5), 3) * (1 + 1e-16 * rng.random(15)))]
+    for a in cases:
+        elems = values.items(a)
+        classes = _reference_classes(elems)
+        groups = MONADS["="](a)
+        assert [host(g).tolist() for g in values.items(groups)] == classes, write(a)[:60]
+        r = MONADS["?"](a)
+        firsts = [elems[c[0]] for c in classes]
+        assert type(r) is type(a) if type(a) is str else values.is_list(r)
+        assert match(r, values.list_like(firsts, a)), write(a)[:60]
+
+
+def test_group_of_classes_of_one_size_is_a_matrix():
+    g = MONADS["="](A([5, 7, 5, 7]))
+    assert isinstance(g, backends.current().array_type) and g.tolist() == [[0, 2], [1, 3]]
+    assert write(MONADS["="](A([3, 1, 2]))) == "[[0] [1] [2]]"
+
+
+def test_find_a_character_in_any_string():
+    assert DYADS["?"]("ab\u03b1b\u03b1", C("\u03b1")).tolist() == [2, 4]
+    assert DYADS["?"]("abcb", C("\u03b1")).tolist() == []
+    assert DYADS["?"]("abcb", C("b")).tolist() == [1, 3]
+    assert DYADS["?"]("", C("b")).tolist() == []
+
+
+def test_find_a_row_of_a_matrix():
+    m = A([[1, 2], [3, 4], [1, 2]])
+    assert DYADS["?"](m, A([1, 2])).tolist() == [0, 2]
+    assert DYADS["?"](m, A([1.0, 2.0])).tolist() == [0, 2]       # Match: 1 is 1.0
+    assert DYADS["?"](A([[0.1 + 0.2, 1.0]]), A([0.3, 1.0])).tolist() == [0]
+    assert DYADS["?"](m, A([2, 1])).tolist() == []
+
+
+@pytest.mark.parametrize("b,want", [
+    ("[0 1 3]", "[1 0 3 0 5]"), ("[9 4]", "[1 2 3 4 9]"), ("[0 1 1]", "[1 0 3 4 5]"),
+    ("[0 3 1]", "[1 2 3 0 5]"), ("[0 3 1 4]", "range"), ("[0 1 5]", "range"),
+    ("[0 -1]", "[1 2 3 4 5]"), ("[0 2 -1]", "[1 2 0 4 5]"),
+    ("[1.5 0]", "[1.5 2 3 4 5]"), ("[7]", "[1 2 3 4 5]"),
+])
+def test_amend_with_an_index_array(b, want):
+    a = A([1, 2, 3, 4, 5])
+    b = K(b)
+    if want == "range":
+        with pytest.raises(KlongError) as e:
+            DYADS[":="](a, b)
+        assert e.value.kind == "range"
+    else:
+        assert write(DYADS[":="](a, b)) == want
+    assert write(a) == "[1 2 3 4 5]"
+
+
+def test_transpose_and_reverse_share_the_argument_memory_safely():
+    m = A(range(6)).reshape(2, 3)
+    t = MONADS["+"](m)
+    assert t.tolist() == [[0, 3], [1, 4], [2, 5]]
+    r = DYADS[":="](MONADS["|"](A(range(4))), K("[9 0]"))
+    assert write(r) == "[9 2 1 0]" and write(MONADS["+"](t)) == "[[0 1 2] [3 4 5]]"
 
 
 # ---------------------------------------------------------------- dyads
@@ -639,8 +770,8 @@ def test_big_arrays_take_vectorised_paths():
 def test_shell_grade_helper_matches_the_reference_procedure():
     # the generic path's own Shell sort and the vectorised one agree on strings with ties
     words = ["b", "a", "b", "c", "a", "b", "a", "c", "b"]
-    assert structural._shell_grade(words, False) == _reference_grade(words, False)
-    assert structural._shell_grade(words, True) == _reference_grade(words, True)
+    assert ordering._shell_grade(words, False) == _reference_grade(words, False)
+    assert ordering._shell_grade(words, True) == _reference_grade(words, True)
     assert MONADS["<"](make_list(words)).tolist() == _reference_grade(words, False)
 
 

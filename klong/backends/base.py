@@ -1,27 +1,43 @@
 """The backend interface: every array operation the verbs, adverbs and the value model need,
 for one array library on one device.
 
-A Klong list of uniform numbers is an array of the active backend (int64 or float64, or
-float32 where the device has no float64). Verbs never name numpy or torch: they ask the
-active backend (`klong.backends.current()`) to build and combine arrays. Operators that both
-libraries spell alike (a + b, a[i], a.shape, a.ndim, a.reshape, a.tolist()) are used
-directly. Work that only computes positions or counts (grading, grouping, searching) may run
-on host numpy (`to_host`), since nothing differentiable flows through it; work that moves
-values must stay on the backend so that torch keeps its autograd graph.
+A Klong list of uniform numbers is an array of the active backend (int64, or reals in the
+backend's `dtype`: float64 unless asked otherwise). Nothing outside `klong/backends/` (and the
+Python interop) names the array library: verbs ask the active backend
+(`klong.backends.current()`) to build, order and combine arrays. Operators that both
+libraries spell alike (a + b, a == b, a[i], a[i] = v, a.shape, a.ndim, a.reshape, a.min(),
+a.tolist()) are used directly. Everything stays on the backend's device: ordering, grouping
+and searching too, so that a GPU never waits for a round trip through the host; values keep
+their autograd graph where the library has one.
+
+The methods that raise NotImplementedError are what a backend must provide; the others are
+written here once in terms of those, and a backend overrides them where its library has a
+faster spelling.
 
 Differentiation and compiling (gradient, jacobian, compile_function ...) come from
 NumericAutograd: central differences and no compiler, unless a backend overrides them.
 """
+import contextlib
+
 from .group import ALONE
 from .numeric_autograd import NumericAutograd
+
+DTYPES = ("float64", "float32", "bfloat16")
 
 
 class Backend(NumericAutograd):
     name = None
     device = "cpu"
     array_type = None        # the class of this backend's arrays
-    float_dtype = None
+    float_dtype = None       # the library's dtype object for reals
+    dtype = "float64"        # its name: one of DTYPES that the backend supports
     group = ALONE            # the processes computing together (group.py): this one alone
+
+    # Scalar classes of the array library (what indexing one of its arrays may give besides
+    # Python numbers); the value model accepts them as integers, reals and truth values.
+    integer_scalars = ()
+    real_scalars = ()
+    bool_scalars = ()
 
     # -- creation, on this backend's device
     def asarray(self, data, kind=None):
@@ -44,18 +60,34 @@ class Backend(NumericAutograd):
         autograd graph of `a`)."""
         raise NotImplementedError
 
+    def codes(self, text):
+        """The character codes of a str as an integer vector (the narrowest integer type that
+        holds them: only for comparing and ordering, never a Klong value)."""
+        raise NotImplementedError
+
+    def text(self, codes):
+        """The str whose character codes are the integer vector `codes`."""
+        return "".join(map(chr, self.to_host(codes).tolist()))
+
+    def lookup(self, table, codes):
+        """[table[c] for c in codes] as a Python list: table is a sequence of Python objects,
+        codes an integer vector of valid positions in it."""
+        return [table[c] for c in self.to_host(codes).tolist()]
+
     # -- inspection and conversion
     def is_array(self, v):
         return isinstance(v, self.array_type)
 
-    def kind(self, a):
+    @staticmethod
+    def kind(a):
         """'i' integer, 'f' real, 'b' boolean, 'o' anything else."""
         raise NotImplementedError
 
     def astype(self, a, kind):
         raise NotImplementedError
 
-    def to_host(self, a):
+    @staticmethod
+    def to_host(a):
         """A numpy copy of `a`, detached from any autograd graph."""
         raise NotImplementedError
 
@@ -67,6 +99,10 @@ class Backend(NumericAutograd):
         """The elements of `a` along its first axis: Python numbers for a vector (0-d arrays
         when they carry a gradient), sub-arrays otherwise."""
         return a.tolist() if a.ndim == 1 else list(a)
+
+    def array_module(self):
+        """The array library itself (for Python code that wants to call it directly)."""
+        raise NotImplementedError
 
     # -- combining
     def concat(self, arrays):
@@ -80,13 +116,61 @@ class Backend(NumericAutograd):
         raise NotImplementedError
 
     def flip(self, a):
+        """`a` in reverse order along its first axis (a view where the library has them)."""
         raise NotImplementedError
 
     def roll(self, a, shift):
         raise NotImplementedError
 
     def swap01(self, a):
-        """The first two axes exchanged (a contiguous copy)."""
+        """The first two axes exchanged (a view where the library has them)."""
+        raise NotImplementedError
+
+    def take(self, a, positions):
+        """The elements of `a` (along its first axis) at an integer array of valid,
+        non-negative positions, laid out as positions are."""
+        return a[positions]
+
+    def put(self, a, positions, values):
+        """Write values (a number, or an array laid out as the positions) into `a` at an
+        integer vector of positions, in place; returns `a`. Only for a fresh array."""
+        a[positions] = values
+        return a
+
+    def split(self, a, sizes):
+        """`a` cut along its first axis into consecutive pieces of the given sizes (a list
+        of ints that add up to len(a)); the pieces may be views."""
+        pieces, start = [], 0
+        for size in sizes:
+            pieces.append(a[start:start + size])
+            start += size
+        return pieces
+
+    # -- order
+    def argsort(self, a, stable=True):
+        """The positions (int64) that put the vector `a` in ascending order. Stable: equal
+        elements keep their order. When `stable` is false ties may come out in any order,
+        which lets a library use its fastest sort."""
+        raise NotImplementedError
+
+    def sort_columns(self, keys, values):
+        """The matrix `values` with each column reordered as the same column of `keys` (a
+        matrix of its shape, unique within each column) sorts ascending."""
+        raise NotImplementedError
+
+    def sort(self, a):
+        """The vector `a` in ascending order."""
+        return self.take(a, self.argsort(a, stable=False))
+
+    def sort_order(self, a, stable=True):
+        """(the vector `a` in ascending order, the positions that put it so): argsort and
+        the gather in one, where the library's sort gives both."""
+        order = self.argsort(a, stable)
+        return self.take(a, order), order
+
+    def row_ranks(self, a):
+        """For an array of rank 2 or more: one int64 per row (along the first axis), equal
+        for equal rows, ordered as the rows are ordered lexicographically (row-major)."""
         raise NotImplementedError
 
     # -- arithmetic that has no operator
@@ -132,10 +216,33 @@ class Backend(NumericAutograd):
     def any(self, a):
         return bool(a.any())
 
+    def close(self, a, b, tolerance):
+        """Elementwise: a equals b, or differs from it by at most `tolerance` relative to the
+        larger magnitude (Match's equality of reals). b may be a number."""
+        # the builtin abs: b may be a Python number, a and b arrays of either library
+        return (a == b) | (abs(a - b) <= tolerance * self.maximum(abs(a), abs(b)))
+
+    def equal(self, a, b, tolerance):
+        """Do the arrays a and b (of one shape) match element by element, reals within
+        `tolerance`?"""
+        if self.kind(a) == "f" or self.kind(b) == "f":
+            with self.quiet():
+                return self.all(self.close(a, b, tolerance))
+        return self.all(a == b)
+
     def quiet(self):
         """A context in which floating-point overflow and division produce inf/nan silently."""
-        raise NotImplementedError
+        return contextlib.nullcontext()
 
     def math_function(self, name):
         """The array library's elementwise function `name` (exp, log, tanh ...), or None."""
         return None
+
+    # -- running
+    def synchronize(self):
+        """Wait until work queued on the device is done (for timing); a no-op on the CPU."""
+
+    def tracing(self):
+        """A context in which numbers stay 0-d arrays rather than Python numbers, so that a
+        tracer (a compiler) sees every operation. Nothing to do where there is no tracer."""
+        return contextlib.nullcontext()

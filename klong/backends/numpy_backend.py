@@ -1,56 +1,107 @@
-"""The numpy backend: arrays are numpy ndarrays on the CPU."""
+"""The numpy backend: arrays are numpy ndarrays on the CPU. It is also the host: list
+literals are read into numpy arrays, and other backends copy to and from it."""
 import numpy as np
 
 from .base import Backend
 
-_DTYPES = {"i": np.int64, "f": np.float64}
 _REDUCE = {"+": np.add, "*": np.multiply, "|": np.maximum, "&": np.minimum}
+_FLOATS = {"float64": np.float64, "float32": np.float32}
+_KINDS = {"i": "i", "u": "i", "f": "f", "b": "b"}
+
+
+def code_array(text):
+    """The character codes of a str as a numpy vector: bytes for Latin-1 text (a copy of the
+    str's own storage), 32-bit integers otherwise (code points are below 2**21)."""
+    try:
+        return np.frombuffer(text.encode("latin-1"), dtype=np.uint8)
+    except UnicodeEncodeError:
+        return np.frombuffer(text.encode("utf-32-le"), dtype=np.int32)
+
+
+def text_of(codes):
+    """The str of a numpy vector of character codes."""
+    if codes.size and codes.max() < 256:
+        return codes.astype(np.uint8).tobytes().decode("latin-1")
+    return codes.astype(np.int32).tobytes().decode("utf-32-le")
+
+
+def lookup(table, codes):
+    """[table[c] for c in codes] for a numpy vector of positions, at numpy's speed."""
+    objects = np.empty(len(table), dtype=object)
+    for i, entry in enumerate(table):       # one by one: an entry may itself be a sequence
+        objects[i] = entry
+    return objects[codes].tolist()
 
 
 class NumpyBackend(Backend):
     name = "numpy"
     device = "cpu"
     array_type = np.ndarray
-    float_dtype = np.float64
+    integer_scalars = (np.integer,)
+    real_scalars = (np.floating,)
+    bool_scalars = (np.bool_,)
 
-    def __init__(self, device=None):
+    def __init__(self, device=None, dtype=None):
         if device not in (None, "cpu"):
             raise ValueError(f"the numpy backend runs on the cpu only, not {device!r}")
+        self.dtype = dtype or "float64"
+        if self.dtype not in _FLOATS:
+            raise ValueError(f"the numpy backend has no real dtype {dtype!r}; "
+                             f"use {' or '.join(_FLOATS)}")
+        self.float_dtype = _FLOATS[self.dtype]
+        self._dtypes = {"i": np.int64, "f": self.float_dtype}
 
     def __repr__(self):
-        return "numpy backend (cpu)"
+        extra = "" if self.dtype == "float64" else f", {self.dtype}"
+        return f"numpy backend (cpu{extra})"
 
     def asarray(self, data, kind=None):
         if kind is None:
             a = np.asarray(data)
-            if a.dtype.kind == "b" or a.dtype.kind in "iu":
+            k = a.dtype.kind
+            if k == "b" or k in "iu":
                 return a.astype(np.int64, copy=False)
+            if k == "f":
+                return a.astype(self.float_dtype, copy=False)
             return a
-        return np.asarray(data, dtype=_DTYPES[kind])
+        return np.asarray(data, dtype=self._dtypes[kind])
 
     def from_host(self, a):
-        return a
+        if a.dtype.kind == "f":
+            return a.astype(self.float_dtype, copy=False)
+        return a.astype(np.int64, copy=False)
 
     def arange(self, n):
         return np.arange(n, dtype=np.int64)
 
     def full(self, shape, value, kind):
-        return np.full(shape, value, dtype=_DTYPES[kind])
+        return np.full(shape, value, dtype=self._dtypes[kind])
 
     def copy(self, a):
         return a.copy()
 
-    def kind(self, a):
-        k = a.dtype.kind
-        if k in "iu":
-            return "i"
-        return k if k in "fb" else "o"
+    def codes(self, text):
+        return code_array(text)
+
+    def text(self, codes):
+        return text_of(codes)
+
+    def lookup(self, table, codes):
+        return lookup(table, codes)
+
+    @staticmethod
+    def kind(a):
+        return _KINDS.get(a.dtype.kind, "o")
 
     def astype(self, a, kind):
-        return a.astype(_DTYPES[kind])
+        return a.astype(self._dtypes[kind])
 
-    def to_host(self, a):
+    @staticmethod
+    def to_host(a):
         return a
+
+    def array_module(self):
+        return np
 
     def concat(self, arrays):
         return np.concatenate(arrays)
@@ -62,13 +113,29 @@ class NumpyBackend(Backend):
         return np.repeat(a, counts, axis=0)
 
     def flip(self, a):
-        return a[::-1].copy()
+        return a[::-1]
 
     def roll(self, a, shift):
         return np.roll(a, shift, axis=0)
 
     def swap01(self, a):
-        return np.ascontiguousarray(np.swapaxes(a, 0, 1))
+        return np.swapaxes(a, 0, 1)
+
+    def split(self, a, sizes):
+        return np.split(a, np.cumsum(sizes[:-1]))
+
+    def argsort(self, a, stable=True):
+        return np.argsort(a, kind="stable" if stable else None).astype(np.int64, copy=False)
+
+    def sort_columns(self, keys, values):
+        return np.take_along_axis(values, np.argsort(keys, axis=0), axis=0)
+
+    def sort(self, a):
+        return np.sort(a)
+
+    def row_ranks(self, a):
+        inverse = np.unique(a.reshape(a.shape[0], -1), axis=0, return_inverse=True)[1]
+        return inverse.reshape(-1).astype(np.int64, copy=False)
 
     def reduce(self, op, a):
         r = _REDUCE[op].reduce(a, axis=0)

@@ -1,6 +1,6 @@
 """The torch backend: arrays are torch tensors on one device (CUDA, then Apple MPS, then
-the CPU, unless a device is named). Integers are int64; reals float64, or float32 on MPS,
-which has no float64."""
+the CPU, unless a device is named). Integers are int64; reals float64 unless another dtype is
+asked for (float32 on MPS, which has no float64)."""
 import contextlib
 
 import numpy as np
@@ -8,10 +8,16 @@ import torch
 
 from . import torch_distributed
 from .base import Backend
+from .numpy_backend import code_array, lookup, text_of
 from .torch_autograd import TorchAutograd
 from .torch_compile import TorchCompilation
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
+_FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
+_HOST_KINDS = {"i": np.int64, "f": np.float64}
+_KINDS = {**{t: "f" for t in (torch.float64, torch.float32, torch.float16, torch.bfloat16)},
+          **{t: "i" for t in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)},
+          torch.bool: "b"}
 
 
 def pick_device(device=None):
@@ -42,42 +48,56 @@ def pick_device(device=None):
     return dev
 
 
+def _pick_dtype(dtype, device):
+    if dtype is None:
+        return "float32" if device.type == "mps" else "float64"
+    if dtype not in _FLOATS:
+        raise ValueError(f"the torch backend has no real dtype {dtype!r}; "
+                         f"use {', '.join(_FLOATS)}")
+    if dtype == "float64" and device.type == "mps":
+        raise ValueError("Apple MPS has no float64; use float32 or bfloat16")
+    return dtype
+
+
 class TorchBackend(TorchAutograd, TorchCompilation, Backend):
     name = "torch"
     array_type = torch.Tensor
 
-    def __init__(self, device=None):
+    def __init__(self, device=None, dtype=None):
         self.device = pick_device(device if device is not None else torch_distributed.rank_device())
+        self.dtype = _pick_dtype(dtype, self.device)
         # while torch.compile or torch.export trace a function, numbers must stay tensors
         self.keep_tensors = False
-        self.float_dtype = torch.float32 if self.device.type == "mps" else torch.float64
+        self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
         self.group = torch_distributed.join(self.device)     # under torchrun, the ranks
 
     def __repr__(self):
-        return f"torch backend ({self.device})"
+        extra = "" if self.dtype == "float64" else f", {self.dtype}"
+        return f"torch backend ({self.device}{extra})"
 
     def asarray(self, data, kind=None):
         if isinstance(data, torch.Tensor):
-            t = data.to(self.device)
-        elif isinstance(data, np.ndarray):
-            t = self.from_host(data)
+            t = data if data.device == self.device else data.to(self.device)
         else:
-            # through numpy: torch would read Python floats as float32 and lose digits
-            t = self.from_host(np.asarray(data, dtype=None if kind is None else
-                                          (np.int64 if kind == "i" else np.float64)))
-        if kind is not None:
-            return t.to(self._dtypes[kind])
-        if t.dtype == torch.bool or not (t.is_floating_point() or t.dtype == torch.int64):
-            return t.to(self.float_dtype if t.is_floating_point() else torch.int64)
-        if t.is_floating_point() and t.dtype != self.float_dtype:
-            return t.to(self.float_dtype)
-        return t
+            # through numpy, which reads a list of numbers several times faster than torch,
+            # and as float64 (torch would read Python floats as float32 and lose digits)
+            t = self.from_host(np.asarray(data, dtype=_HOST_KINDS.get(kind)))
+        want = self._dtypes[kind] if kind is not None else self._normal_dtype(t)
+        return t if t.dtype == want else t.to(want)
+
+    def _normal_dtype(self, t):
+        return self.float_dtype if t.is_floating_point() else torch.int64
 
     def from_host(self, a):
-        if a.dtype.kind == "f":
-            return torch.as_tensor(a, dtype=self.float_dtype, device=self.device)
-        return torch.as_tensor(a.astype(np.int64, copy=False), device=self.device)
+        if a.dtype != np.float64 and a.dtype != np.int64:
+            a = a.astype(np.float64 if a.dtype.kind == "f" else np.int64)
+        elif not (a.flags.writeable and a.flags.c_contiguous):
+            a = a.copy()        # torch shares only writable memory laid out forwards
+        t = torch.from_numpy(a)
+        if t.dtype == torch.float64 and self.float_dtype != torch.float64:
+            t = t.to(self.float_dtype)
+        return t if self.device.type == "cpu" else t.to(self.device)
 
     def arange(self, n):
         return torch.arange(n, dtype=torch.int64, device=self.device)
@@ -89,22 +109,29 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
     def copy(self, a):
         return a.clone()
 
+    def codes(self, text):
+        host = code_array(text)
+        return torch.from_numpy(host.copy()).to(self.device)   # copy: the bytes are read-only
+
+    def text(self, codes):
+        return text_of(self.to_host(codes))
+
+    def lookup(self, table, codes):
+        return lookup(table, self.to_host(codes))
+
     @staticmethod
     def kind(a):
-        if a.is_floating_point():
-            return "f"
-        if a.dtype == torch.bool:
-            return "b"
-        if a.dtype in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8):
-            return "i"
-        return "o"
+        return _KINDS.get(a.dtype, "o")
 
     def astype(self, a, kind):
         return a.to(self._dtypes[kind])
 
     @staticmethod
     def to_host(a):
-        return a.detach().cpu().numpy()
+        a = a.detach().cpu()
+        if a.dtype == torch.bfloat16:       # numpy has no bfloat16
+            a = a.to(torch.float32)
+        return a.numpy()
 
     def item(self, a):
         return a if a.requires_grad or self.keep_tensors else a.item()
@@ -114,14 +141,23 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             return list(a.unbind(0))
         return a.tolist() if a.ndim == 1 else list(a.unbind(0))
 
+    def array_module(self):
+        return torch
+
     def concat(self, arrays):
-        return torch.cat([self.asarray(a) for a in arrays])
+        return torch.cat([self._tensor(a) for a in arrays])
 
     def stack(self, arrays):
-        return torch.stack([self.asarray(a) for a in arrays])
+        return torch.stack([self._tensor(a) for a in arrays])
+
+    def _tensor(self, a):
+        """An array of this backend: tensors on the device pass as they are."""
+        if isinstance(a, torch.Tensor) and a.device == self.device:
+            return a
+        return self.asarray(a)
 
     def repeat(self, a, counts):
-        return torch.repeat_interleave(a, self.asarray(counts, "i"), dim=0)
+        return torch.repeat_interleave(a, self._tensor(counts), dim=0)
 
     def flip(self, a):
         return torch.flip(a, (0,))
@@ -130,7 +166,40 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         return torch.roll(a, shift, 0)
 
     def swap01(self, a):
-        return a.transpose(0, 1).contiguous()
+        return a.transpose(0, 1)
+
+    # index_select and scatter_: several times faster than a[i] and a[i] = v on the CPU
+    def take(self, a, positions):
+        picked = a.index_select(0, positions.reshape(-1))
+        if positions.ndim == 1:
+            return picked
+        return picked.reshape(tuple(positions.shape) + tuple(a.shape[1:]))
+
+    def put(self, a, positions, values):
+        if a.ndim == 1 and isinstance(values, torch.Tensor) and values.shape == positions.shape:
+            return a.scatter_(0, positions, values)
+        a[positions] = values
+        return a
+
+    def split(self, a, sizes):
+        return list(torch.split(a, list(sizes)))
+
+    def argsort(self, a, stable=True):
+        return torch.argsort(a, stable=stable)
+
+    def sort_columns(self, keys, values):
+        # sorted along the last axis of the transpose: torch's CPU sort is faster that way
+        order = torch.argsort(keys.T.contiguous(), dim=1)
+        return values.T.gather(1, order).T
+
+    def sort(self, a):
+        return torch.sort(a).values
+
+    def sort_order(self, a, stable=True):
+        return tuple(torch.sort(a, stable=stable))
+
+    def row_ranks(self, a):
+        return torch.unique(a.reshape(a.shape[0], -1), dim=0, return_inverse=True)[1]
 
     def reduce(self, op, a):
         if op in _REDUCE:
@@ -183,8 +252,11 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         finally:
             self.keep_tensors = previous
 
-    def quiet(self):
-        return contextlib.nullcontext()
+    def synchronize(self):
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+        elif self.device.type == "mps":
+            torch.mps.synchronize()
 
     def _tensors(self, a, b):
         if not isinstance(a, torch.Tensor):

@@ -4,16 +4,13 @@ List and dictionary literals are read whole into one LIST / DICT token carrying 
 so the grammar never sees `[` (language.md 2.9). Newlines are whitespace here; the driver
 splits top-level lines before lexing (see `chunks`).
 """
-import numpy as np
 from lark import Token
 
 from .. import backends
-from ..backends.numpy_backend import NumpyBackend
 from ..errors import KlongError
-from ..values import Char, Symbol, make_list
+from ..values import Char, Symbol, element, make_list
 
 # ∇ (nabla), ∂ (partial) and ˙ (track) are this host's differentiation operators
-HOST = NumpyBackend()
 SINGLE_VERBS = set("!#$%&*+,-<=>?@^_|~") | {"\u2207", "\u2202", "\u02d9"}
 COLON_VERBS = set(":=-_#$@%+^>")          # ::  :=  :-  ...  :>
 COLON_ADVERBS = set("'/\\~*")
@@ -222,9 +219,9 @@ class Lexer:
                 raise self.error("unterminated list", start, incomplete=True)
             if self.text[self.pos] == "]":
                 self.pos += 1
-                # constants are host (numpy) values: parses are shared by interpreters of
-                # every backend, and each moves them onto its own when it compiles them
-                with backends.using(HOST):
+                # constants are host values: parses are shared by interpreters of every
+                # backend, and each moves them onto its own when it compiles them
+                with backends.using(backends.HOST):
                     return make_list(elems)
             elems.append(self.read_datum())
 
@@ -246,7 +243,7 @@ class Lexer:
             entry = self.read_list()
             if len(entry) != 2:
                 raise self.error("malformed dictionary entry", entry_pos)
-            pairs.append((_element(entry, 0), _element(entry, 1)))
+            pairs.append((element(entry, 0), element(entry, 1)))
 
     def read_datum(self):
         """One constant inside a list literal (or one object for .r / .rs)."""
@@ -271,10 +268,6 @@ class Lexer:
         if c in NAME_START:
             return Symbol(self.read_name())
         raise self.error(f"unexpected {c!r} in list literal", start)
-
-
-def _element(v, i):
-    return v[i].item() if isinstance(v, np.ndarray) and v.ndim == 1 else v[i]
 
 
 def tokenize(text, line_offset=0):

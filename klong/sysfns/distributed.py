@@ -16,11 +16,13 @@ import zlib
 import numpy as np
 
 from .. import backends, values
+from ..backends.base import DTYPES
 from ..backends.group import ALONE
 from ..errors import KlongError
 
-# a header is [function, root, kind, count, digest]; function 0: the rank refused its call
-CALL, ROOT, KIND, COUNT = range(4)
+# a header is [function, root, real type, kind, count, digest]; function 0: the rank refused
+# its call
+CALL, ROOT, REAL, KIND, COUNT = range(5)
 FUNCTIONS = [None, ".barrier", ".allsum", ".allmean", ".allgather", ".bcast"]
 KINDS = "if"
 NO_SHAPE = -1
@@ -144,12 +146,13 @@ class Collectives:
             kind, shapes, leaves, root = describe()
         except KlongError:
             try:
-                group.exchange([0, 0, 0, 0, NO_SHAPE])
+                group.exchange([0, 0, 0, 0, 0, NO_SHAPE])
             except KlongError:
                 pass
             raise
-        rows = group.exchange([FUNCTIONS.index(what), root, KINDS.index(kind), _count(shapes),
-                               _digest(shapes)])
+        real = DTYPES.index(self.interp.backend.dtype)
+        rows = group.exchange([FUNCTIONS.index(what), root, real, KINDS.index(kind),
+                               _count(shapes), _digest(shapes)])
         refused = [r for r, row in enumerate(rows) if row[CALL] == 0]
         if refused:
             raise KlongError("distributed",
@@ -160,6 +163,10 @@ class Collectives:
                              f"{what}: the ranks called different functions: {calls}")
         if len({row[ROOT] for row in rows}) > 1:
             raise KlongError("distributed", f"{what}: the ranks named different roots")
+        if len({row[REAL] for row in rows}) > 1:
+            reals = ", ".join(f"rank {r} {DTYPES[row[REAL]]}" for r, row in enumerate(rows))
+            raise KlongError("distributed", f"{what}: the ranks compute with different reals: "
+                                            f"{reals}")
         return (shapes, leaves), rows
 
     def reduce(self, value, what, mean):

@@ -572,7 +572,7 @@ def _char_array(a):
         return None
     if a.min() < 0 or a.max() > 255:
         raise KlongError("range", "character code out of range")
-    return [Char(chr(c)) for c in B().to_host(a).tolist()]
+    return B().lookup(values.BYTE_CHARS, a)
 
 
 def _match(a, b):

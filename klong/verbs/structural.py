@@ -1,28 +1,27 @@
-"""Klong's structural verbs: the verbs that look at their arguments as wholes (shape, order,
-selection, joining), as opposed to the atomic verbs in atomic.py.
+"""Klong's structural verbs: the verbs that look at their arguments as wholes (shape,
+selection, joining), as opposed to the atomic verbs in atomic.py; the ordering verbs (grade,
+group, range) are in ordering.py.
 
 Every verb takes Klong values and returns a Klong value (see values.py). Numeric lists held as
-arrays of the active backend (numpy or torch, `backends.current()`) take vectorised paths;
-everything else goes through plain Python on the items. The semantics, edge cases included,
-are those of spec/verbs.md.
+arrays of the active backend (`backends.current()`) take vectorised paths on the backend's
+device; everything else goes through plain Python on the items. The semantics, edge cases
+included, are those of spec/verbs.md.
 
 Verbs that move values (take, drop, @, join, reverse, rotate, reshape, transpose, first,
-amend, cut, split, range) pick them from the backend array itself, so that torch keeps their
-autograd graph. Verbs that only compute positions, counts or order (grade, group, find,
-expand, shape) may compute them on host numpy and hand back backend arrays of positions.
+amend, cut, split) pick them from the backend array itself, so that an autograd graph
+follows them.
 """
 import math
-
-import numpy as np
 
 from .. import backends, values
 from ..errors import KlongError
 from ..match import REAL_TOLERANCE, match
 from ..values import (
-    Char, Dict, Function, Symbol, UNDEFINED, array_kind, chars_to_string, element, empty_like,
+    Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like,
     is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like,
     make_list, scalar,
 )
+from . import ordering
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -66,12 +65,11 @@ def _slice(v, start, stop):
 
 
 def _pick(v, positions):
-    """The elements of v at `positions` (valid ints: a list or a host numpy array), as a list
-    of the kind of v. An array's elements are gathered on its backend."""
+    """The elements of v at `positions` (a list of valid ints), as a list of the kind of v.
+    An array's elements are gathered on its backend."""
     if is_array(v):
-        return v[backends.current().asarray(positions, "i")]
-    if isinstance(positions, np.ndarray):
-        positions = positions.tolist()
+        B = backends.current()
+        return B.take(v, B.asarray(positions, "i"))
     if type(v) is str:
         return "".join(v[i] for i in positions)
     return make_list([v[i] for i in positions])
@@ -84,13 +82,13 @@ def _count(a):
 
 def _plain(v):
     """A number as a plain Python number (a 0-d array, gradient or not, gives its value)."""
-    if isinstance(v, values.ARRAY_TYPES) or isinstance(v, np.generic):
+    if isinstance(v, values.ARRAY_TYPES) or isinstance(v, values.HOST_SCALARS):
         return v.item()
     return v
 
 
 def _scalar_kind(v):
-    """The numpy dtype kind a value can be stored under without changing it, if any."""
+    """The array kind ('i' or 'f') a value can be stored under without changing it, if any."""
     if is_int(v):
         return "i" if -2**63 <= int(v) < 2**63 else None
     if is_real(v):
@@ -110,15 +108,17 @@ def _int_array(ints):
     """A backend int64 vector from a Python list of ints (OverflowError beyond 64 bits)."""
     try:
         return backends.current().asarray(ints, "i")
-    except RuntimeError:              # torch's word for an int that does not fit
+    except RuntimeError:              # some libraries' word for an int that does not fit
         raise OverflowError("integer too large for an array") from None
 
 
 def _store(arr, positions, v):
-    """A copy of array `arr` with v written at `positions` (an int or a list of ints)."""
+    """A copy of array `arr` with v written at `positions` (an int, a list of ints or an
+    integer vector of the backend)."""
     B = backends.current()
     r = B.copy(arr)
-    r[positions if type(positions) is int else B.asarray(positions, "i")] = v
+    r[positions if type(positions) is int or B.is_array(positions)
+      else B.asarray(positions, "i")] = v
     return r
 
 
@@ -255,192 +255,6 @@ def shape(a):
     return _int_array(_shape_of(a))
 
 
-# ---------------------------------------------------------------- Grade-Up, Grade-Down
-
-def _fix_gap(k):
-    # The reference avoids gaps that are powers of two (from 4 up).
-    return k - 1 if k >= 4 and k & (k - 1) == 0 else k
-
-
-def _kind(v):
-    if is_number(v):
-        return "number"
-    t = type(v)
-    if t in (Char, str, Symbol):
-        return t
-    if is_list(v):
-        return "list"
-    raise _type_error("grade", "elements must be numbers, characters, strings, symbols or lists")
-
-
-def _compare(x, y):
-    """-1, 0 or 1: the order Grade uses. Elements of different kinds are a type error."""
-    kx, ky = _kind(x), _kind(y)
-    if kx != ky:
-        raise _type_error("grade", "cannot compare elements of different kinds")
-    if kx == "list":
-        xs, ys = items(x), items(y)
-        for e, f in zip(xs, ys):
-            c = _compare(e, f)
-            if c:
-                return c
-        return (len(xs) > len(ys)) - (len(xs) < len(ys))
-    if kx == "number":
-        x, y = _plain(x), _plain(y)
-    return (x > y) - (x < y)   # numbers by value, str kinds by character code
-
-
-def _shell_grade(elems, descending):
-    """The reference's Shell sort on an index vector, step by step (spec: Grade-Up)."""
-    want = 1 if descending else -1       # `before` is strictly less / strictly greater
-    n = len(elems)
-    p = list(range(n))
-    gap = _fix_gap(n // 2)
-    while gap > 0:
-        for i in range(gap, n):
-            j = i - gap
-            while j >= 0 and _compare(elems[p[j]], elems[p[j + gap]]) != want:
-                p[j], p[j + gap] = p[j + gap], p[j]
-                j -= gap
-        gap = _fix_gap(gap // 2)
-    return p
-
-
-def _shell_grade_ranks(ranks):
-    """The same Shell sort, vectorised, for dense integer sort keys (ascending).
-
-    One pass with gap g is an insertion sort of every chain of positions i, i+g, i+2g, ...
-    that moves each newcomer in front of all elements not smaller than it. So the pass leaves
-    each chain sorted by key, equal keys in the reverse of their order in the chain. Laid out
-    row-major in g columns, the chains are the columns, and a pass sorts each column by
-    (key, -row)."""
-    n = len(ranks)
-    if int(ranks.max()) - int(ranks.min()) + 1 == n:
-        return np.argsort(ranks, kind="stable")   # dense keys, no ties: the order is unique
-    p = np.arange(n, dtype=np.int64)
-    gap = _fix_gap(n // 2)
-    while gap > 0:
-        rows = -(-n // gap)
-        # one key per slot, unique within a column; the padding after n sorts last
-        key = np.full(rows * gap, np.iinfo(np.int64).max, dtype=np.int64)
-        key[:n] = ranks[p] * rows + (rows - 1 - np.arange(n, dtype=np.int64) // gap)
-        order = np.argsort(key.reshape(rows, gap), axis=0)
-        padded = np.zeros(rows * gap, dtype=np.int64)
-        padded[:n] = p
-        p = np.take_along_axis(padded.reshape(rows, gap), order, axis=0).reshape(-1)[:n]
-        gap = _fix_gap(gap // 2)
-    return p
-
-
-def _ranks(a):
-    """Dense integer keys that order the elements of a numeric array or string like _compare
-    (a host numpy vector; the order is computed on the host)."""
-    if type(a) is str:
-        codes = np.array([ord(c) for c in a], dtype=np.int64)
-        return np.unique(codes, return_inverse=True)[1].reshape(-1)
-    a = backends.current().to_host(a)
-    flat = a.reshape(a.shape[0], -1)
-    if flat.shape[1] == 0:
-        return np.zeros(a.shape[0], dtype=np.int64)   # all elements are []: all equal
-    if a.ndim == 1:
-        return np.unique(a, return_inverse=True)[1].reshape(-1)
-    # Elements of one shape compare like their flattened (row-major) contents.
-    return np.unique(flat, axis=0, return_inverse=True)[1].reshape(-1)
-
-
-def _grade(a, descending):
-    if not _is_seq(a):
-        raise _type_error("grade", "list or string expected")
-    B = backends.current()
-    if is_empty(a):
-        return B.arange(0)
-    if is_array(a) or type(a) is str:
-        ranks = _ranks(a).astype(np.int64)
-        if descending:
-            ranks = ranks.max() - ranks
-        return B.from_host(_shell_grade_ranks(ranks).astype(np.int64))
-    return _int_array(_shell_grade(items(a), descending))
-
-
-def grade_up(a):
-    return _grade(a, False)
-
-
-def grade_down(a):
-    return _grade(a, True)
-
-
-# ---------------------------------------------------------------- Group, Range
-
-def _group_key(v):
-    """A hashable key under which matching values meet (integers and equal reals included)."""
-    if is_number(v):
-        return ("num", _plain(v))    # Python's 1 == 1.0, with equal hashes
-    if is_list(v):
-        return ("list", tuple(_group_key(e) for e in items(v)))
-    if type(v) is str:
-        return ("str", v)
-    if isinstance(v, Dict):
-        return ("dict", frozenset((k, _group_key(val)) for k, (_, val) in v.table.items()))
-    return v   # characters, symbols, functions, the undefined value
-
-
-def _first_occurrence_order(ids):
-    """Renumber group ids so that groups are numbered by their first occurrence."""
-    _, first = np.unique(ids, return_index=True)
-    rank = np.empty(len(first), dtype=np.int64)
-    rank[np.argsort(first)] = np.arange(len(first))
-    return rank[ids]
-
-
-def _classify(a):
-    """For a non-empty list or string: the group id of every element (ids numbered by first
-    occurrence, elements grouped by Match) and the number of groups. Host numpy throughout:
-    only positions come out."""
-    if is_array(a):
-        a = backends.current().to_host(a)
-        flat = a.reshape(a.shape[0], -1)
-        if flat.shape[1] == 0:
-            return np.zeros(a.shape[0], dtype=np.int64), 1
-        if a.ndim == 1:
-            uniq, ids = np.unique(a, return_inverse=True)
-            ids = ids.reshape(-1)
-            if a.dtype.kind == "f" and len(uniq) > 1:
-                # neighbouring distinct reals that Match (tolerance) join one group
-                close = np.abs(np.diff(uniq)) <= REAL_TOLERANCE * np.maximum(
-                    np.abs(uniq[1:]), np.abs(uniq[:-1]))
-                ids = np.concatenate(([0], np.cumsum(~close)))[ids]
-        else:
-            ids = np.unique(flat, axis=0, return_inverse=True)[1].reshape(-1)
-        ids = _first_occurrence_order(ids)
-        return ids, int(ids.max()) + 1
-    seen = {}
-    ids = [seen.setdefault(_group_key(e), len(seen)) for e in items(a)]
-    return np.array(ids, dtype=np.int64), len(seen)
-
-
-def group(a):
-    if not _is_seq(a):
-        raise _type_error("group", "list or string expected")
-    if is_empty(a):
-        return []
-    ids, k = _classify(a)
-    order = np.argsort(ids, kind="stable")   # indices grouped, ascending within a group
-    bounds = np.cumsum(np.bincount(ids, minlength=k))[:-1]
-    B = backends.current()
-    return make_list([B.from_host(g) for g in np.split(order, bounds)])
-
-
-def range_(a):
-    if not _is_seq(a):
-        raise _type_error("range", "list or string expected")
-    if is_empty(a):
-        return empty_like(a)
-    ids, _ = _classify(a)
-    _, first = np.unique(ids, return_index=True)   # ids are in first-occurrence order
-    return _pick(a, first)
-
-
 # ---------------------------------------------------------------- At, Index-in-Depth
 
 def _apply(f, b):
@@ -465,7 +279,7 @@ def _index(a, b):
             if lo < 0 or hi >= n:
                 raise KlongError("index", f"index {lo if lo < 0 else hi} out of range 0..{n - 1}")
         if is_array(a):
-            return a[b]
+            return backends.current().take(a, b)
         if b.ndim == 1:
             return make_list([element(a, i) for i in b.tolist()])
     if is_list(b):
@@ -569,8 +383,9 @@ def take(a, b):
     # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
     start = 0 if n > 0 else size_b + n
     if is_array(b):
-        positions = backends.current().arange(abs(n))
-        return b[(positions + start if start else positions) % size_b]
+        B = backends.current()
+        positions = B.arange(abs(n))
+        return B.take(b, (positions + start if start else positions) % size_b)
     return _pick(b, [(start + i) % size_b for i in range(abs(n))])
 
 
@@ -605,8 +420,10 @@ def find(a, b):
         return a.get(b)           # the undefined value when missing
     if type(a) is str:
         if type(b) is Char:
-            ch = str(b)           # a Char never equals a plain one-character str
-            return _int_array([i for i, c in enumerate(a) if c == ch])
+            B = backends.current()
+            if str(b) not in a:   # (a Char never equals a plain one-character str)
+                return B.arange(0)
+            return B.where(B.codes(a) == ord(b))
         if type(b) is str:
             if not b:
                 return backends.current().arange(len(a) + 1)
@@ -620,6 +437,8 @@ def find(a, b):
         raise _type_error("find", "list, string or dictionary expected on the left")
     if is_array(a) and a.ndim == 1 and is_number(b):
         return _find_number(a, b)
+    if is_array(a) and is_array(b) and tuple(b.shape) == tuple(a.shape[1:]):
+        return _find_row(a, b)
     return _int_array([i for i, e in enumerate(items(a)) if match(e, b)])
 
 
@@ -631,9 +450,19 @@ def _find_number(a, b):
             return B.arange(0)            # beyond 64 bits: equals no element
         hits = a == int(b)
     else:
-        x, af = float(_plain(b)), B.astype(a, "f")
-        hits = (af == x) | (B.abs(af - x) <= REAL_TOLERANCE * B.maximum(B.abs(af), abs(x)))
+        hits = B.close(B.astype(a, "f"), float(_plain(b)), REAL_TOLERANCE)
     return B.where(hits)
+
+
+def _find_row(a, b):
+    """Positions of the elements of array `a` that Match the array b (of their shape)."""
+    B = backends.current()
+    if array_kind(a) == "f" or array_kind(b) == "f":
+        with B.quiet():
+            hits = B.close(a, b, REAL_TOLERANCE)
+    else:
+        hits = a == b
+    return B.where(hits.reshape(a.shape[0], -1).all(1))
 
 
 # ---------------------------------------------------------------- Split, Cut
@@ -718,6 +547,10 @@ def amend(a, b):
         raise _type_error("amend", "list or string expected on the left")
     if not is_list(b):
         raise _type_error("amend", "list [value index ...] expected on the right")
+    if is_array(a) and is_array(b) and b.ndim == 1 and array_kind(b) == "i":
+        r = _amend_array(a, b)
+        if r is not None:
+            return r
     parts = items(b)
     if len(parts) < 2:
         return a                  # no indices: unchanged
@@ -734,6 +567,23 @@ def amend(a, b):
     for i in positions:
         elems[i] = v
     return make_list(elems)
+
+
+def _amend_array(a, b):
+    """a:=b for an array a and an integer vector b, when the indices need no walk (in range
+    and in ascending order) and the value fits a: checked and written on the device. None
+    when the general path has to decide."""
+    n = b.shape[0]
+    if n < 2:
+        return None
+    v, indices = scalar(b[0]), b[1:]
+    if not _fits_row(v, a):
+        return None
+    if int(indices.min()) < 0 or int(indices.max()) >= a.shape[0]:
+        return None
+    if n > 2 and backends.current().any(indices[1:] < indices[:-1]):
+        return None
+    return _store(a, indices, v)
 
 
 def _amend_in(level, path, v):
@@ -827,7 +677,7 @@ def reshape(a, b):
         shape = tuple(dims) + tuple(b.shape[1:])
         if total == k:
             return b.reshape(shape)
-        return b[B.arange(total) % k].reshape(shape)
+        return B.take(b, B.arange(total) % k).reshape(shape)
     if k == 1 and _scalar_kind(b) is not None:
         if isinstance(b, values.ARRAY_TYPES):   # a number with a gradient: gather it
             return b.reshape(1)[B.full(tuple(dims), 0, "i")]
@@ -843,16 +693,13 @@ MONADS = {
     ",": list_,
     "!": enumerate_,
     "#": size,
-    "<": grade_up,
-    ">": grade_down,
-    "=": group,
     "*": first,
     "+": transpose,
     "|": reverse,
     "^": shape,
     "&": where,
-    "?": range_,
     ":_": undefined,
+    **ordering.MONADS,
 }
 
 DYADS = {
