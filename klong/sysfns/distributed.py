@@ -13,8 +13,6 @@ import os
 import sys
 import zlib
 
-import numpy as np
-
 from .. import backends, values
 from ..backends.base import DTYPES
 from ..backends.group import ALONE
@@ -101,13 +99,14 @@ def _rebuild(flat, shapes, backend):
 
 def _exact_sum(rows, backend):
     """The sum of the ranks' integer arrays, refused where it leaves 64 bits (never wrapped)."""
-    host = np.stack([backend.to_host(r) for r in rows])
+    stacked = backend.stack(rows)
     bound = INT64_MAX // len(rows)
-    if host.size and (host.max() > bound or host.min() < -bound):
-        exact = host.astype(object).sum(axis=0)
+    if stacked.shape[1] and (backend.reduce("|", stacked.reshape(-1)) > bound or
+                             backend.reduce("&", stacked.reshape(-1)) < -bound):
+        exact = [sum(column) for column in zip(*(row.tolist() for row in rows))]
         if any(not -INT64_MAX - 1 <= v <= INT64_MAX for v in exact):
             raise KlongError("range", ".allsum: the sum does not fit in 64 bits")
-    return backend.from_host(host.sum(axis=0))
+    return backend.reduce("+", stacked)
 
 
 def _same_shapes(rows, reference):
