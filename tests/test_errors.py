@@ -133,11 +133,14 @@ def test_locals_restored_after_error(k):
 
 
 def test_module_state_after_error(k):
-    # an error inside an open module does not leave a second module nested
+    # an error inside an open module closes it: no module is left open, none nests
     k(".module(:m)")
-    with pytest.raises(KlongError):
+    with pytest.raises(KlongError) as info:
         k("foo")
-    assert k(".module(0)") == 0
+    assert "module m closed" in info.value.message
+    with pytest.raises(KlongError, match="no module is open"):
+        k(".module(0)")
+    assert k(".module(:n);.module(0)") == 0
 
 
 def test_interpreter_usable_after_recursion_error(k):

@@ -143,8 +143,9 @@ def test_module_returns_argument(kw):
 
 def test_nested_module_is_an_error(k, kerr):
     k(".module(:a)")
-    assert kerr(".module(:b)").kind == "module"
-    assert k(".module(0)") == 0
+    err = kerr(".module(:b)")
+    assert err.kind == "module" and "module a closed" in err.message
+    assert kerr(".module(0)").kind == "module"       # the error closed :a
 
 
 def test_closing_without_module_is_an_error(kerr):
