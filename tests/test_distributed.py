@@ -18,6 +18,7 @@ from klong.sysfns.distributed import average_gradients
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "distributed" / "linear_regression.kg"
+OPTIMIZERS = ROOT / "examples" / "autograd"           # optimizers.py
 LAUNCH_VARIABLES = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR",
                     "MASTER_PORT", "KLONG_BACKEND", "KLONG_DEVICE", "KLONG_DIST_TIMEOUT")
 # the machine running the suite may be busy: generous limits, but limits
@@ -347,4 +348,37 @@ def test_ranks_two_train_as_one(tmp_path, nodes):
     w1, b1 = trained(one.stdout)
     w2, b2 = trained(out)
     assert abs(w1 - 3.0) < 0.01 and abs(b1 - 2.0) < 0.01     # it did learn the line
+    assert np.allclose([w2, b2], [w1, b1], rtol=1e-10, atol=1e-12)
+
+
+OPTIMIZED = """.pyf("optimizers";"DistributedAdamOptimizer")
+n::64;X::(!n)%n;Y::2+3*X
+k::n:%.world();mine::(k*.rank())+!k;Xs::X@mine;Ys::Y@mine
+w::0.0;b::0.0
+loss::{(+/((b+w*Xs)-Ys)^2)%#Xs}
+opt::DistributedAdamOptimizer(klong;["w" "b"];:{["lr" 0.05]})
+{x;opt(loss)}'!200
+.p0("w = ",$w)
+.p0("b = ",$b)
+"""
+
+
+def test_ranks_python_optimizer_averages(tmp_path):
+    """The Python optimizers of examples/autograd average their gradients over the ranks
+    (DistributedAdamOptimizer): two ranks on halves of the data take the steps of one."""
+    path = os.pathsep.join([str(ROOT), str(OPTIMIZERS)])
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "program.kg").write_text(OPTIMIZED, encoding="utf-8")
+    one = subprocess.run([sys.executable, "-m", "klong", "--backend", "torch", "program.kg"],
+                         cwd=alone, env=launch_env({"PYTHONPATH": path}), capture_output=True,
+                         text=True, timeout=PROCESS_LIMIT_S)
+    assert one.returncode == 0, one.stderr
+    results = run_ranks(tmp_path, OPTIMIZED, extra_env={"PYTHONPATH": path})
+    for code, _, err in results:
+        assert code == 0, err
+    assert results[1][1] == ""
+    w1, b1 = trained(one.stdout)
+    w2, b2 = trained(results[0][1])
+    assert 0.01 < abs(w1 - 3.0) < 1           # under way, not converged: the paths are compared
     assert np.allclose([w2, b2], [w1, b1], rtol=1e-10, atol=1e-12)
