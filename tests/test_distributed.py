@@ -107,6 +107,15 @@ def test_average_gradients_for_python_optimizers(k):
     assert np.allclose(np.asarray(grads[1].tolist()), [2.0, 4.0])
 
 
+def test_example_alone(k, capsys):
+    """The data-parallel example runs in a single process, on either backend."""
+    k.run(EXAMPLE.read_text(encoding="utf-8"))
+    out = capsys.readouterr().out
+    assert "ranks: 1" in out
+    w, b = trained(out)
+    assert abs(w - 3.0) < 0.01 and abs(b - 2.0) < 0.01
+
+
 def test_numpy_under_torchrun_warns_once(kn, monkeypatch, capsys):
     monkeypatch.setenv("WORLD_SIZE", "2")
     assert kn.run(".world()+.world()") == 2
