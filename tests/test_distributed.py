@@ -133,9 +133,7 @@ def test_ranks_not_joined_outside_torchrun():
             "k = klong.KlongInterpreter(backend='torch')\n"
             "assert k.backend.group is ALONE and k.run('.world()') == 1\n"
             "assert not torch.distributed.is_initialized()\n")
-    env = {k: v for k, v in os.environ.items() if k not in LAUNCH_VARIABLES}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", code], env=launch_env(), capture_output=True,
                           text=True, timeout=PROCESS_LIMIT_S)
     assert proc.returncode == 0, proc.stderr
 
