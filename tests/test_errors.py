@@ -43,7 +43,6 @@ from klong import KlongError, KlongInterpreter
     ("a::5;a(1)", "type"),
     ("1.5{x}:*2", "type"),
     ("5@1", "type"),
-    ("d:::{[1 2]};d@1", "type"),
     ("d:::{};d,[:{} 1]", "type"),
     # length
     ("[1 2]+[1 2 3]", "length"),

@@ -292,8 +292,8 @@ def test_dictionary_bad_key(kerr):
     assert kerr("d:::{};d,[:{} 1]").kind == "type"
 
 
-def test_dictionary_at_is_not_lookup(kerr):
-    assert kerr("d:::{[1 2]};d@1").kind == "type"
+def test_dictionary_at_is_lookup_an_extension(kw):
+    assert kw("d:::{[1 2]};d@1") == "2"
 
 
 def test_dictionary_from_python(k, kw):
