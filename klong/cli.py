@@ -36,6 +36,9 @@ def _parser():
 
 def main(argv=None):
     args = _parser().parse_args(_glue_expression(sys.argv[1:] if argv is None else argv))
+    if hasattr(sys.stdin, "reconfigure"):      # piped input may be Latin-1 as well as UTF-8
+        from .sysfns.io import LATIN1_FALLBACK
+        sys.stdin.reconfigure(errors=LATIN1_FALLBACK)
     try:
         return _run(args)
     except KeyboardInterrupt:
@@ -123,12 +126,11 @@ def _read_file(path):
     folder = os.path.dirname(os.path.abspath(path))
     if folder not in sys.path:
         sys.path.insert(0, folder)
+    from .sysfns.io import read_source
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
-        print(f"kgpy: cannot read {path}: {reason}", file=sys.stderr)
+        return read_source(path)
+    except OSError as e:
+        print(f"kgpy: cannot read {path}: {e.strerror}", file=sys.stderr)
         return None
 
 

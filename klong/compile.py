@@ -55,6 +55,10 @@ def op_forms(op):
 
 
 def function_forms(fn):
+    if _is_nilad(fn):
+        # our extension: a nilad under an adverb (f'!n, f/x) is called with no arguments,
+        # so f'!n runs f n times, as programs written for KlongPy expect
+        return VerbForms(lambda a: call_value(fn, []), lambda a, b: call_value(fn, []))
     forms = VerbForms(lambda a: call_value(fn, [a]), lambda a, b: call_value(fn, [a, b]))
     if isinstance(fn, Lambda):
         if fn.atomic_op is not None:
@@ -63,6 +67,12 @@ def function_forms(fn):
         if fn.elementwise:
             forms.whole_monad = forms.monad
     return forms
+
+
+def _is_nilad(fn):
+    """A function that takes no argument at all (a Python callable with optional
+    parameters still takes them)."""
+    return isinstance(fn, Function) and getattr(fn, "most", fn.arity) == 0
 
 
 def _predicate(p):
@@ -106,11 +116,13 @@ def derive(forms, adverb):
 
 
 class Scope:
-    """Static view of one function literal being compiled: its declared locals."""
-    __slots__ = ("locals",)
+    """Static view of one function literal being compiled: its declared locals, and which
+    of x, y, z are its parameters (an enclosing function may have declared them local)."""
+    __slots__ = ("locals", "params")
 
-    def __init__(self, local_names):
+    def __init__(self, local_names, outer_params=()):
         self.locals = set(local_names)
+        self.params = set(PARAMS) - set(outer_params)
 
 
 class Compiler:
@@ -135,10 +147,8 @@ class Compiler:
     def resolve(self, name):
         """(depth, name) for a parameter or local, or (None, global name)."""
         if self.scopes:
-            if name in PARAMS:
-                return 0, name
             for depth, scope in enumerate(reversed(self.scopes)):
-                if name in scope.locals:
+                if name in scope.locals or name in scope.params:
                     return depth, name
         return None, self.interp.modules.resolve(name, defining=False)
 
@@ -208,7 +218,7 @@ class Compiler:
         return run
 
     def c_Lambda(self, node):
-        self.scopes.append(Scope(node.locals))
+        self.scopes.append(Scope(node.locals, node.outer_params))
         try:
             body = _sequence([self.compile(s) for s in node.body])
         finally:
@@ -426,7 +436,7 @@ def _sequence(stmts):
 
 def _atomic_op(node):
     """'+' for {x+y}: a dyad whose body is exactly x OP y with an atomic OP."""
-    if node.arity != 2 or len(node.body) != 1 or node.locals:
+    if node.arity != 2 or len(node.body) != 1 or node.locals or node.outer_params:
         return None
     b = node.body[0]
     if isinstance(b, ast.Dyad) and b.verb.op in NUMERIC_DYADS and not b.verb.adverbs \

@@ -7,8 +7,8 @@ from .compile import Compiler
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .limits import Limits
 from .pyconv import to_klong, to_python
-from .syntax.lexer import Incomplete, bracket_depth, tokenize
-from .syntax.parser import parse
+from .syntax.lexer import Continuation
+from .syntax.parser import comment_hint, parse
 
 RECURSION_LIMIT = 12000
 
@@ -17,23 +17,46 @@ class Modules:
     """Module state (language.md 6.5): names defined at the top level of the open module are
     stored twice, privately as name`module and as the exported global; while a module is
     open, names read resolve to the private copy when the module defined them (or when no
-    global of that name exists yet, a forward reference)."""
+    global of that name exists yet, a forward reference).
+
+    An error while a module is open closes it and takes back what it defined since it was
+    opened (`abandon`): a half-loaded module never captures the names defined after it."""
 
     def __init__(self, interp):
         self.interp = interp
         self.current = None
         self.defined = {}
+        self.before = None          # the globals as they were when the module opened
 
     def open(self, name):
         if self.current is not None:
             raise KlongError("module", "nested module")
         self.current = str(name)
         self.defined.setdefault(self.current, set())
+        self.before = (dict(self.interp.globals), set(self.defined[self.current]))
 
     def close(self):
         if self.current is None:
             raise KlongError("module", "no module is open")
         self.current = None
+        self.before = None
+
+    def abandon(self):
+        """Close the open module, if any, restoring every name it (re)defined; returns
+        its name (None when no module was open)."""
+        module = self.current
+        if module is None:
+            return None
+        globals_before, defined_before = self.before
+        for name in self.defined[self.current]:
+            for key in (name, self._private(name)):
+                if key in globals_before:
+                    self.interp.globals[key] = globals_before[key]
+                else:
+                    self.interp.globals.pop(key, None)
+        self.defined[self.current] = defined_before
+        self.close()
+        return module
 
     def _private(self, name):
         return f"{name}`{self.current}"
@@ -85,6 +108,7 @@ class KlongInterpreter:
         self.debug = False          # kgpy --debug: tracebacks, and torch's compiler warnings
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
+        self.running_files = []          # the files being run, outermost first
         if sys.getrecursionlimit() < RECURSION_LIMIT:
             sys.setrecursionlimit(RECURSION_LIMIT)
         install(self)
@@ -105,27 +129,35 @@ class KlongInterpreter:
 
     def run(self, source, filename=None):
         """Run source text chunk by chunk (a chunk is a top-level line together with the
-        lines that continue an open bracket or string); returns the last value."""
+        lines that continue an open bracket, string or comment); returns the last value.
+        Klong's rule for comments applies: a comment ends at the next quote."""
         with backends.using(self.backend):
+            outer_comment, self.pending_comment = self.pending_comment, None
+            if filename is not None:
+                self.running_files.append(filename)
             try:
                 return self._run_lines(source.split("\n"), filename)
             except KlongError as e:
-                if filename and e.filename is None:
-                    e.filename = filename
+                self._after_error(e, filename)
                 raise
+            finally:
+                self.pending_comment = outer_comment
+                if filename is not None:
+                    self.running_files.pop()
 
     def _run_lines(self, lines, filename):
         result = None
         i = 0
+        reading = Continuation()
         while i < len(lines):
             start = i
-            text = lines[i]
-            i += 1
-            while i < len(lines) and self.needs_more(text):
-                text += "\n" + lines[i]
+            reading.reset()
+            while not reading.feed(lines[i]) and i + 1 < len(lines):
                 i += 1
+            i += 1
+            text = "\n".join(lines[start:i])
             if text.strip():
-                value = self._run_chunk(text, start)
+                value = self._run_chunk(text, start, False, filename)
                 if value is not None:
                     result = value
             if self.pending_comment is not None:
@@ -133,29 +165,45 @@ class KlongInterpreter:
         return result
 
     @staticmethod
+    def continuation():
+        """A Continuation for interactive input: feed it lines one at a time; it says
+        when they make a complete chunk, in time linear in the input."""
+        return Continuation(line_comments=True)
+
+    @staticmethod
     def needs_more(text):
-        """True while `text` ends inside a string, comment, list, dictionary, function,
-        conditional or parenthesis: the chunk continues on the next line."""
-        try:
-            return bracket_depth(tokenize(text)) > 0
-        except Incomplete:
-            return True
-        except KlongError:
-            return False
+        """True while interactive input `text` ends inside a string, list, dictionary,
+        function, conditional or parenthesis: the chunk continues on the next line. (A
+        comment typed at the prompt ends with its line.)"""
+        reading = KlongInterpreter.continuation()
+        complete = True
+        for line in text.split("\n"):
+            complete = reading.feed(line)
+        return not complete
 
     def run_chunk(self, text, line_offset=0, filename=None):
+        """Run one chunk of interactive input: as run(), but a comment that is not closed
+        on its line ends there (what a person typing at the prompt expects)."""
         with backends.using(self.backend):
-            return self._run_chunk(text, line_offset)
+            try:
+                return self._run_chunk(text, line_offset, True, filename)
+            except KlongError as e:
+                self.pending_comment = None       # the chunk that asked for it failed
+                self._after_error(e, filename)
+                raise
 
-    def _run_chunk(self, text, line_offset):
+    def _run_chunk(self, text, line_offset, line_comments, filename):
         try:
-            node = parse(text, line_offset)
+            node = parse(text, line_offset, line_comments, filename)
             if node is None:
                 return None
             code = self.compiler.compile_chunk(node)
             return code(None)
         except KlongError as e:
             self._locate(e, text, line_offset)
+            if e.kind != "syntax" and not line_comments \
+                    and getattr(e.line, "file", None) in (None, filename):
+                e.message += comment_hint(text, line_offset, e.line)
             raise
         except Exception as e:      # KeyboardInterrupt and SystemExit pass, as they should
             err = as_klong_error(e)
@@ -165,19 +213,31 @@ class KlongInterpreter:
     def _locate(self, err, text, line_offset):
         if err.line is None:
             err.line = line_offset + 1
-        if err.source_line is None:
+        if err.source_line is None and getattr(err.line, "file", None) is None:
             lines = text.split("\n")
             index = err.line - line_offset - 1
             if 0 <= index < len(lines):
                 err.source_line = lines[index]
 
+    def _after_error(self, err, filename):
+        """An error reached the top: name the file its line belongs to (code read from one
+        file may fail when called from another), and close a module left open."""
+        if err.filename is None:
+            err.filename = getattr(err.line, "file", None) or filename
+        module = self.modules.abandon()
+        if module is not None:
+            err.message += f"; module {module} closed"
+
     def _skip_comment(self, lines, i):
+        """Skip the lines of a .comment block, through the line that starts with its marker."""
         marker, self.pending_comment = self.pending_comment, None
+        opened = i
         while i < len(lines):
             if lines[i].startswith(marker):
                 return i + 1
             i += 1
-        raise KlongError("syntax", "undelimited comment")
+        raise KlongError("syntax", f"undelimited comment: no line starts with {marker!r}",
+                         opened)
 
     # -- Python access to globals
     def __getitem__(self, name):

@@ -63,14 +63,19 @@ class Session:
         self.interp = interp
         self.debug = debug
         self.colour = colour
-        self.pending = ""
+        self.lines = []                 # the chunk read so far
+        self.reading = interp.continuation()
         self.failed = False
         self.transcript = None
+
+    @property
+    def pending(self):
+        return "\n".join(self.lines)
 
     # -- input
     def feed(self, line):
         interp = self.interp
-        command = interp.pending_comment is None and not self.pending and is_command(line)
+        command = interp.pending_comment is None and not self.lines and is_command(line)
         if not (command and split_command(line)[0] == "t"):   # ]t lines stay out of it
             self.record("\t" + line)
         if interp.pending_comment is not None:
@@ -79,11 +84,11 @@ class Session:
             return True
         if command:
             return run_command(self, line)
-        text = self.pending + "\n" + line if self.pending else line
-        if interp.needs_more(text):
-            self.pending = text
+        self.lines.append(line)
+        if not self.reading.feed(line):
             return True
-        self.pending = ""
+        text = self.pending
+        self.reset()
         self.evaluate(text)
         return True
 
@@ -97,13 +102,15 @@ class Session:
     def finish(self):
         """Input ended: evaluate what is left of an unfinished chunk, so that its error is
         reported instead of being lost."""
-        text, self.pending = self.pending, ""
+        text = self.pending
+        self.reset()
         if text.strip():
             self.evaluate(text)
 
     def reset(self):
         """Forget a half-read chunk (after Ctrl-C)."""
-        self.pending = ""
+        self.lines = []
+        self.reading.reset()
 
     def wants_more(self, text):
         """True when `text`, fed after what has been read so far, would leave a chunk or a
@@ -173,15 +180,15 @@ class CellSession(Session):
         value (None when the last line had none) or FAILED; the error is in `self.error`.
         ]q returns None and sets `self.quit`."""
         self.value, self.last_error, self.quit = None, None, False
-        self.pending = ""
+        self.reset()
         for line in strip_transcript(text, self.interp.needs_more).split("\n"):
-            if not self.pending and is_command(line):
+            if not self.lines and is_command(line):
                 self.value = None                   # a command line has no value
             if not self.feed(line):
                 self.quit = True
                 return None
             if self.last_error is not None:
-                self.pending = ""
+                self.reset()
                 return FAILED
         self.finish()
         return FAILED if self.last_error is not None else self.value

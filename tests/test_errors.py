@@ -46,7 +46,6 @@ from klong.errors import MESSAGE_WIDTH, SHOWN_WIDTH, from_python, shown
     ("a::5;a(1)", "type"),
     ("1.5{x}:*2", "type"),
     ("5@1", "type"),
-    ("d:::{[1 2]};d@1", "type"),
     ("d:::{};d,[:{} 1]", "type"),
     # length
     ("[1 2]+[1 2 3]", "length"),
@@ -136,11 +135,14 @@ def test_locals_restored_after_error(k):
 
 
 def test_module_state_after_error(k):
-    # an error inside an open module does not leave a second module nested
+    # an error inside an open module closes it: no module is left open, none nests
     k(".module(:m)")
-    with pytest.raises(KlongError):
+    with pytest.raises(KlongError) as info:
         k("foo")
-    assert k(".module(0)") == 0
+    assert "module m closed" in info.value.message
+    with pytest.raises(KlongError, match="no module is open"):
+        k(".module(0)")
+    assert k(".module(:n);.module(0)") == 0
 
 
 def test_interpreter_usable_after_recursion_error(k):

@@ -112,3 +112,64 @@ PROGRAMS = {
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_language_examples(name, backend):
     assert run_example(f"examples/{name}", backend) == PROGRAMS[name]
+
+
+# ---------------------------------------------------------------- optimizers.py from Python
+
+@pytest.fixture
+def optimizers():
+    sys.path.insert(0, os.path.join(ROOT, "examples", "autograd"))
+    try:
+        import optimizers
+        yield optimizers
+    finally:
+        sys.path.pop(0)
+
+
+def interpreter_with(optimizers, name, backend="numpy"):
+    """A Klong interpreter in which the optimizer class `name` is defined."""
+    from klong import KlongInterpreter
+    k = KlongInterpreter(backend=backend)
+    k[name] = getattr(optimizers, name)
+    return k
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_optimizer_called_as_a_function_from_klong(optimizers, backend):
+    k = interpreter_with(optimizers, "SGDOptimizer", backend)
+    k("w::10.0;loss::{w^2}")
+    k('opt::SGDOptimizer(klong;["w"];:{["lr" 0.1]})')
+    k("{opt(loss)}'!50")
+    assert abs(k["w"]) < 1e-3
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_optimizer_older_form_still_works(optimizers, backend):
+    k = interpreter_with(optimizers, "AdamOptimizer", backend)
+    k("X::[1.0 2.0 3.0];Y::[2.0 4.0 6.0];w::0.0;loss::{(+/((w*X)-Y)^2)%#X}")
+    k('opt::AdamOptimizer([w];:{["lr" 0.1]})')
+    k("{x;.pyc(opt,\"step\";loss;:{})}'!300")
+    assert abs(float(k["w"]) - 2.0) < 1e-2
+
+
+def test_optimizer_rejects_unknown_options(optimizers):
+    from klong import KlongError
+    k = interpreter_with(optimizers, "SGDOptimizer")
+    k("w::1.0")
+    with pytest.raises(KlongError, match="unknown option rate"):
+        k('SGDOptimizer(klong;["w"];:{["rate" 0.1]})')
+
+
+def test_optimizer_gradients_go_through_one_method(optimizers):
+    # a subclass can change how gradients are found (say, average them across processes)
+    from klong import KlongInterpreter
+
+    class Halved(optimizers.SGDOptimizer):
+        def gradients(self, loss):
+            return [g / 2 for g in super().gradients(loss)]
+
+    k = KlongInterpreter()
+    k("w::3.0;loss::{w^2}")
+    opt = Halved(k, ["w"], {"lr": 0.5})
+    opt(k["loss"])
+    assert abs(k["w"] - 1.5) < 1e-6         # gradient 6, halved to 3, times 0.5

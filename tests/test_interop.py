@@ -303,3 +303,44 @@ def test_bkf_keeps_the_torch_graph(kt):
     (want,) = torch.autograd.grad(torch.sigmoid(torch.tanh(w * x)).sum(), x)
     assert torch.allclose(g, want, rtol=0, atol=1e-12)
     assert kt(".gradcheck(net;[1.0 2.0])") == 1
+
+
+# ------------------------------------------------------------------ where modules are found
+
+def test_pyf_finds_a_module_in_the_current_folder(k, in_tmp, clean_imports):
+    name = unique("here")
+    (in_tmp / f"{name}.py").write_text("def triple(x):\n    return 3 * x\n")
+    assert k(f'.pyf("{name}";"triple");triple(4)') == 12
+
+
+def test_pyf_finds_a_module_beside_the_running_script(k, tmp_path, in_tmp, clean_imports):
+    name = unique("beside")
+    folder = tmp_path / "prog"
+    folder.mkdir()
+    (folder / f"{name}.py").write_text("def double(x):\n    return 2 * x\n")
+    (folder / "main.kg").write_text(f'.py("{name}")\nr::double(21)\n')
+    k(f'.l("{folder / "main.kg"}")')
+    assert k("r") == 42
+
+
+def test_py_package_in_the_current_folder(k, in_tmp, clean_imports):
+    name = unique("pkg")
+    (in_tmp / name).mkdir()
+    (in_tmp / name / "__init__.py").write_text("answer = 42\n")
+    assert k(f'.py("{name}");answer') == 42
+
+
+# ------------------------------------------------------------------ the name klong
+
+def test_klong_names_the_interpreter_for_python(k):
+    received = []
+    k["take"] = lambda interp, names: received.append((interp, list(names))) or 0
+    k('take(klong;["w" "b"])')
+    assert received[0][0] is k and received[0][1] == ["w", "b"]
+
+
+def test_python_callable_comes_back_as_itself(k):
+    def f(x):
+        return x
+    k["f"] = f
+    assert k("f") is f

@@ -369,3 +369,139 @@ def test_token_positions():
 
 def test_unknown_character(kerr):
     assert kerr("1 ` 2").kind == "syntax"
+
+
+# ---------------------------------------------------------------- interactive comments
+
+def test_comment_typed_at_the_prompt_ends_with_its_line():
+    # the REPL's rule: an unclosed comment ends at the end of its input line
+    assert kinds_lc('f::{x^2}   :" square\nf(3)') == [
+        "NAME", "VERB", "LBRACE", "NAME", "VERB", "CONST", "RBRACE", "NAME", "LPAR", "CONST",
+        "RPAR"]
+    # a comment closed on its line ends at its quote, as always
+    assert kinds_lc(':"one" 1 :"two" 2') == ["CONST", "CONST"]
+    assert kinds_lc(':"a""b" 1') == ["CONST"]
+
+
+def test_comment_in_source_runs_to_the_next_quote():
+    assert kinds(':" two\nlines" 1') == ["CONST"]
+
+
+def kinds_lc(src):
+    return [t.type for t in tokenize(src, line_comments=True)]
+
+
+# ---------------------------------------------------------------- locals lists
+
+@pytest.mark.parametrize("src", ["{[a;b];a}", "{[a,b];a}", "{[a , b ; c];a}", "{[a b];a}"])
+def test_locals_lists_with_separators(src):
+    toks = tokenize(src)
+    assert toks[1].type == "CONST" and all(isinstance(s, Symbol) for s in toks[1].value)
+    assert toks[2].type == "SEMI"
+
+
+@pytest.mark.parametrize("src", ["[a;b]", "{[a;b]}", "{[a;1];a}", "x{[a;b];a}"])
+def test_separators_elsewhere_are_no_list(kerr, src):
+    # outside a function's first statement a list literal holds constants only
+    with pytest.raises(KlongError):
+        tokenize(src) if src != "x{[a;b];a}" else _parse(src)
+
+
+def _parse(src):
+    from klong.syntax.parser import parse
+    return parse(src)
+
+
+# ---------------------------------------------------------------- plain number lists
+
+@pytest.mark.parametrize("src", [
+    "[1 2 3]", "[-1 0 007 -0]", "[ 1\n 2\t3 ]", "[1.5 2. -0.25 1e3 2.5e-3 1.e+2]",
+    "[1 2.5]", "[1e5 2]", "[99999999999999999999 1]", "[1-2]", "[1 -2]", "[.5]", "[-.5]",
+    "[+5]", "[1e 2]", "[1.2.3]", "[5e]", "[0x10 1]", "[0c1]", "[1 :\"c\" 2]", "[1e400 1.0]",
+    "[-]", "[1 - 2]", "[123456789012345678]", "[1234567890123456789]",
+])
+def test_plain_number_lists_read_as_the_general_path_reads_them(src):
+    from klong.syntax import lexer as lx
+    fast = _read(src)
+    original, lx.Lexer._plain_numbers = lx.Lexer._plain_numbers, lambda self, start: None
+    try:
+        slow = _read(src)
+    finally:
+        lx.Lexer._plain_numbers = original
+    assert repr(fast) == repr(slow)
+    if isinstance(slow, np.ndarray):
+        assert isinstance(fast, np.ndarray) and fast.dtype == slow.dtype
+
+
+def _read(src):
+    try:
+        value = tokenize(src)[0].value
+    except KlongError as e:
+        return ("error", e.message)
+    return value if isinstance(value, np.ndarray) else ("other", repr(value))
+
+
+def test_long_line_positions():
+    src = "+".join(["1"] * 20000) + "\n;2"
+    toks = tokenize(src)
+    assert (toks[-1].line, toks[-1].column) == (2, 2)
+    assert (toks[-3].line, toks[-3].column) == (1, 39999)
+
+
+# ---------------------------------------------------------------- where chunks end
+
+def _lexer_says_more(text, line_comments):
+    """The definition Continuation follows: the text ends inside a bracket, a string, a
+    comment, a list or a dictionary. None for text that is wrong before it ends (more
+    closing brackets than opening ones, a lexical error): there the two may disagree on
+    where the chunk ends, and either way its error is reported."""
+    from klong.syntax.lexer import OPENERS, Incomplete, Lexer
+    depth = 0
+    try:
+        for tok in Lexer(text, line_comments=line_comments).tokens():
+            depth += OPENERS.get(tok.type, 0)
+            if depth < 0:
+                return None
+        return depth > 0
+    except Incomplete as e:
+        return None if e.message == "unexpected end after :" else True
+    except KlongError:
+        return None
+
+
+def _continuation_says_more(text, line_comments):
+    from klong.syntax.lexer import Continuation
+    reading = Continuation(line_comments)
+    complete = True
+    for line in text.split("\n"):
+        complete = reading.feed(line)
+    return not complete
+
+
+@pytest.mark.parametrize("line_comments", [False, True])
+@pytest.mark.parametrize("text", [
+    "{x+", "{x+\ny}", '"abc', '"a""b"', '"a\n""b', ':"c', ':"c\nd"', "::\"x\"", "a:0c\"",
+    "0c[", "[1 2\n3]", ":[1;2;3]", "f(1;\n2)", "a0c[", "0x0c[", "(1", ")", "1)(", "x:\"c\"\n[",
+    '[1 "]" 2', "0c", ":{[1 2]\n}", "{x}:(1)", ".comment(\"x\")", "1e0c[",
+])
+def test_continuation_agrees_with_the_lexer(text, line_comments):
+    expected = _lexer_says_more(text, line_comments)
+    if expected is not None:
+        assert _continuation_says_more(text, line_comments) == expected
+
+
+ALPHABET = '[](){}:;"0cx1 \n-,e.\'/\\~*|'
+
+
+@pytest.mark.parametrize("line_comments", [False, True])
+def test_continuation_agrees_with_the_lexer_on_any_text(line_comments):
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.text(alphabet=ALPHABET, max_size=30))
+    def check(text):
+        expected = _lexer_says_more(text, line_comments)
+        if expected is not None:
+            assert _continuation_says_more(text, line_comments) == expected
+
+    check()

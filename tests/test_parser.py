@@ -399,3 +399,29 @@ def test_locals_list_needs_names_and_a_following_statement(kw):
 
 def test_else_if_without_else_is_an_error(kerr):
     assert kerr(":[0;1:|1;2]").kind == "syntax"
+
+
+# ---------------------------------------------------------------- hints in syntax errors
+
+@pytest.mark.parametrize("src, name", [("x:1", "x"), ("total:1+2", "total"), ("a:b", "a"),
+                                       ("f:{x+1}", "f"), ("g:{[1 2]}", "g")])
+def test_single_colon_suggests_assignment(kerr, src, name):
+    err = kerr(src)
+    assert err.kind == "syntax"
+    assert f"assignment is ::, as in {name}::..." in err.message
+
+
+@pytest.mark.parametrize("src", ["1 2", "x 1", ":{[1 2 3]}", "f::{x};f 2"])
+def test_no_assignment_hint_without_a_single_colon_after_a_name(kerr, src):
+    assert "assignment" not in kerr(src).message
+
+
+def test_comment_that_swallowed_code_is_named(kerr):
+    err = kerr('a::1  :" set a\nb::2  :" set b\n')
+    assert err.line == 2
+    assert "the comment opened on line 1 ends on this line" in err.message
+
+
+def test_unterminated_comment_says_where_it_opened(kerr):
+    err = kerr('a::1\nb::2  :" open\nc::3')
+    assert err.message == "unterminated comment" and err.line == 2

@@ -143,8 +143,9 @@ def test_module_returns_argument(kw):
 
 def test_nested_module_is_an_error(k, kerr):
     k(".module(:a)")
-    assert kerr(".module(:b)").kind == "module"
-    assert k(".module(0)") == 0
+    err = kerr(".module(:b)")
+    assert err.kind == "module" and "module a closed" in err.message
+    assert kerr(".module(0)").kind == "module"       # the error closed :a
 
 
 def test_closing_without_module_is_an_error(kerr):
@@ -291,8 +292,8 @@ def test_dictionary_bad_key(kerr):
     assert kerr("d:::{};d,[:{} 1]").kind == "type"
 
 
-def test_dictionary_at_is_not_lookup(kerr):
-    assert kerr("d:::{[1 2]};d@1").kind == "type"
+def test_dictionary_at_is_lookup_an_extension(kw):
+    assert kw("d:::{[1 2]};d@1") == "2"
 
 
 def test_dictionary_from_python(k, kw):

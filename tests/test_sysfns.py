@@ -371,3 +371,44 @@ def test_long_list_round_trip(tmp_path, k, kw):
     k(f"a::!8192;f::{q(tmp_path / 'test.tmp')}")
     k(".tc(.oc(f));.w(a);.cc(.tc(0))")
     assert kw(".fc(.ic(f));r::.r();.fc(0);r~a") == "1"
+
+
+# ---------------------------------------------------------------- encodings of input
+
+def test_channels_read_latin1_and_utf8(tmp_path, kw):
+    f = tmp_path / "mixed.txt"
+    f.write_bytes('"caf\u00e9"\n'.encode("utf-8") + b'"\xb1 1"\n' + b"last \xd7 line\n")
+    kw(f".fc(.ic({q(f)}))")
+    assert kw(".r()") == '"caf\u00e9"'
+    assert kw(".r()") == '"\u00b1 1"'
+    assert kw(".rl()") == '"last \u00d7 line"'
+    kw(f".fc(.ic({q(f)}))")
+    assert kw("#.rls()") == "3"
+
+
+def test_load_latin1_file(tmp_path, k):
+    f = tmp_path / "old.kg"
+    f.write_bytes(b':"\xa9 1990"\ns::"\xe9t\xe9"\n#s\n')
+    assert k(f".l({q(f)})") == 3
+    assert k("s") == "\u00e9t\u00e9"
+
+
+# ---------------------------------------------------------------- .comment leaves no state
+
+def test_failed_chunk_with_comment_leaves_no_comment_open(k):
+    with pytest.raises(KlongError):
+        k('.comment("END");1+"a"')
+    assert k("1+1") == 2
+
+
+def test_comment_without_end_marker_names_its_line(k):
+    with pytest.raises(KlongError) as info:
+        k('a::1\n.comment("END")\nnot klong " at all\n')
+    assert info.value.line == 2 and "END" in info.value.message
+    assert k("a") == 1 and k("2+2") == 4
+
+
+def test_comment_in_a_loaded_file_does_not_reach_the_caller(tmp_path, k):
+    f = tmp_path / "c.kg"
+    f.write_text('.comment("END")\nskipped\nEND\nv::1\n')
+    assert k(f'.l({q(f)});v+1') == 2

@@ -37,9 +37,12 @@ class Apply(Node):
 
 @dataclass
 class Lambda(Node):
+    """A function literal. `outer_params` are the names among x, y, z that an enclosing
+    function declares local: here they name that variable, not a parameter."""
     body: List[Node]
     locals: List[str]
     arity: int
+    outer_params: List[str] = field(default_factory=list, kw_only=True)
 
 
 @dataclass

@@ -1,15 +1,23 @@
 """Klong's lexer: source text to lark Tokens.
 
 List and dictionary literals are read whole into one LIST / DICT token carrying their value,
-so the grammar never sees `[` (language.md 2.9). Newlines are whitespace here; the driver
-splits top-level lines before lexing (see `chunks`).
+so the grammar never sees `[` (language.md 2.9). Newlines are whitespace here; the reader
+splits source into chunks (a top-level line and the lines that continue it) with
+`Continuation`, which follows the same rules one line at a time.
+
+Two rules for comments: in source files and strings a `:"` comment ends at the next `"`, as
+Klong defines it; in interactive input (`line_comments`) a comment that is not closed on its
+line ends with the line, so a trailing remark cannot swallow the lines typed after it.
 """
+import re
+from bisect import bisect_right
+
 from lark import Token
 
 from .. import backends
 from ..errors import KlongError
 from ..limits import int_from_text, real_from_text
-from ..values import Char, Symbol, element, make_list
+from ..values import Char, Dict, Symbol, element, make_list
 
 # ∇ (nabla), ∂ (partial) and ˙ (track) are this host's differentiation operators
 SINGLE_VERBS = set("!#$%&*+,-<=>?@^_|~") | {"\u2207", "\u2202", "\u02d9"}
@@ -20,6 +28,16 @@ NAME_CHARS = NAME_START | set("0123456789")
 DIGITS = set("0123456789")
 BLANKS = set(" \t\r\f\n\v")
 OPENERS = {"LPAR": 1, "LBRACE": 1, "COND": 1, "RPAR": -1, "RBRACE": -1, "RBRACK": -1}
+PUNCTUATION = {"(": "LPAR", ")": "RPAR", "{": "LBRACE", "}": "RBRACE", "]": "RBRACK", ";": "SEMI"}
+
+# A list literal of plain numbers (data read by .rs and .r, long literals in programs) is
+# converted by numpy in one call instead of number by number; anything else in the brackets
+# takes the general path. These characters are all such a list may hold.
+_NOT_NUMERIC = re.compile(r"[^0-9 \t\n\r\f\v.e+-]")
+_BLANKS_TO_SPACE = str.maketrans("\t\n\r\f\v", "     ")
+# the starts of words that numpy reads as reals but Klong does not read as numbers
+_BAD_REAL_STARTS = (" .", " +", " e", "-.", "-e", "-+", "--")
+_INT64_DIGITS = 18                       # longer integers may not fit: the general path
 
 
 class Incomplete(KlongError):
@@ -29,19 +47,41 @@ class Incomplete(KlongError):
         super().__init__("syntax", message, line, column, source_line)
 
 
+class Line(int):
+    """A line number that remembers the file it belongs to, so that an error raised by code
+    read from one file and run from another names the right file."""
+    def __new__(cls, number, file):
+        line = super().__new__(cls, number)
+        line.file = file
+        return line
+
+
 class Lexer:
-    def __init__(self, text, line_offset=0):
+    def __init__(self, text, line_offset=0, line_comments=False, filename=None):
         self.text = text
         self.pos = 0
         self.line_offset = line_offset
+        self.line_comments = line_comments
+        self.filename = filename
+        self.long_comments = []        # (start, end) of comments that run over several lines
+        self._newlines = None          # where the newlines are, found on first use
+        self._lines = {}               # Line objects by number, when there is a filename
 
     # -- positions and errors
+    def _line_and_column(self, pos):
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        index = bisect_right(self._newlines, pos - 1)
+        start = self._newlines[index - 1] + 1 if index else 0
+        return index + 1 + self.line_offset, pos - start + 1, start
+
+    def line_of(self, pos):
+        return self._line_and_column(pos)[0]
+
     def where(self, pos):
-        line = self.text.count("\n", 0, pos) + 1
-        start = self.text.rfind("\n", 0, pos) + 1
+        line, column, start = self._line_and_column(pos)
         end = self.text.find("\n", pos)
-        source_line = self.text[start:end if end >= 0 else len(self.text)]
-        return line + self.line_offset, pos - start + 1, source_line
+        return line, column, self.text[start:end if end >= 0 else len(self.text)]
 
     def error(self, message, pos, incomplete=False):
         line, column, source_line = self.where(pos)
@@ -50,7 +90,9 @@ class Lexer:
         return KlongError("syntax", message, line, column, source_line)
 
     def token(self, kind, value, start):
-        line, column, _ = self.where(start)
+        line, column, _ = self._line_and_column(start)
+        if self.filename is not None:
+            line = self._lines.get(line) or self._lines.setdefault(line, Line(line, self.filename))
         # the token reads as its source text; its value may be any Klong value (a number
         # of any size, a list), which str() could not always turn into text
         tok = Token(kind, self.text[start:self.pos], start_pos=start, line=line,
@@ -72,20 +114,28 @@ class Lexer:
 
     def skip_comment(self):
         start = self.pos
+        text = self.text
         self.pos += 2
+        line_end = text.find("\n", self.pos) if self.line_comments else -1
         while True:
-            end = self.text.find('"', self.pos)
+            end = text.find('"', self.pos)
+            if self.line_comments and (end < 0 or 0 <= line_end < end):
+                self.pos = line_end if line_end >= 0 else len(text)
+                return
             if end < 0:
                 raise self.error("unterminated comment", start, incomplete=True)
-            if self.text.startswith('""', end):
+            if text.startswith('""', end):
                 self.pos = end + 2
                 continue
             self.pos = end + 1
+            if text.find("\n", start, end) >= 0:
+                self.long_comments.append((start, end))
             return
 
     # -- the token stream
     def tokens(self):
         text = self.text
+        previous = None
         while True:
             self.skip_blanks()
             if self.pos >= len(text):
@@ -94,34 +144,35 @@ class Lexer:
             c = text[start]
             nxt = text[start + 1] if start + 1 < len(text) else ""
             if c in DIGITS:
-                yield self.token("CONST", self.read_number(), start)
+                tok = self.token("CONST", self.read_number(), start)
             elif c == '"':
-                yield self.token("CONST", self.read_string(), start)
+                tok = self.token("CONST", self.read_string(), start)
             elif c in NAME_START:
-                yield self.token("NAME", self.read_name(), start)
+                tok = self.token("NAME", self.read_name(), start)
             elif c == "[":
-                yield self.token("CONST", self.read_list(), start)
+                names = self.read_locals() if previous == "LBRACE" else None
+                tok = self.token("CONST", self.read_list() if names is None else names, start)
             elif c == ":":
-                yield self.colon_token(nxt, start)
+                tok = self.colon_token(nxt, start)
             elif c == "\\" and nxt in ("~", "*"):
                 self.pos += 2
-                yield self.token("ADVERB", c + nxt, start)
+                tok = self.token("ADVERB", c + nxt, start)
             elif c in "'/\\":
                 self.pos += 1
-                yield self.token("ADVERB", c, start)
+                tok = self.token("ADVERB", c, start)
             elif c in SINGLE_VERBS:
                 self.pos += 1
-                yield self.token("VERB", c, start)
+                tok = self.token("VERB", c, start)
             else:
-                kind = {"(": "LPAR", ")": "RPAR", "{": "LBRACE", "}": "RBRACE",
-                        "]": "RBRACK", ";": "SEMI"}.get(c)
+                kind = PUNCTUATION.get(c)
                 if kind is None:
                     raise self.error(f"unexpected character {c!r}", start)
                 self.pos += 1
-                yield self.token(kind, c, start)
+                tok = self.token(kind, c, start)
+            previous = tok.type
+            yield tok
 
     def colon_token(self, nxt, start):
-        text = self.text
         if nxt in NAME_START and nxt:
             self.pos += 1
             return self.token("CONST", Symbol(self.read_name()), start)
@@ -217,6 +268,9 @@ class Lexer:
     def read_list(self):
         """A list literal, starting at '['; returns its value."""
         start = self.pos
+        numbers = self._plain_numbers(start)
+        if numbers is not None:
+            return numbers
         self.pos += 1
         elems = []
         while True:
@@ -230,6 +284,59 @@ class Lexer:
                 with backends.using(backends.HOST):
                     return make_list(elems)
             elems.append(self.read_datum())
+
+    def _plain_numbers(self, start):
+        """The list literal at `start` as one host array when it holds only integers that
+        fit in 64 bits, or only reals; None when it holds anything else. (The host's array
+        library reads the numerals itself, with Python's rules for them.)"""
+        end = self.text.find("]", start + 1)
+        if end < 0:
+            return None
+        body = self.text[start + 1:end]
+        if _NOT_NUMERIC.search(body):
+            return None
+        words = body.split()
+        if not words:
+            return None
+        try:
+            if "." in body or "e" in body or "+" in body:
+                array = _reals(body, words)
+            elif max(map(len, words)) <= _INT64_DIGITS:
+                array = backends.HOST.asarray(words, "i")
+            else:
+                return None
+        except ValueError:                 # a word that is not one number: "1-2", "-"
+            return None
+        if array is None:
+            return None
+        self.pos = end + 1
+        return array
+
+    def read_locals(self):
+        """The declared locals of a function, `{[a b];...}`, whose names Klong also lets be
+        separated by `;` or `,` (`{[a;b];...}`, `{[a,b];...}`); None when the bracket holds
+        anything else (a list literal), or is not followed by `;`."""
+        start = self.pos
+        self.pos += 1
+        names = []
+        while True:
+            self.skip_blanks()
+            c = self.text[self.pos] if self.pos < len(self.text) else ""
+            if c in NAME_START and c:
+                names.append(Symbol(self.read_name()))
+            elif c in (";", ","):
+                self.pos += 1
+            elif c == "]" and names:
+                self.pos += 1
+                self.skip_blanks()
+                if self.text.startswith(";", self.pos):
+                    with backends.using(backends.HOST):
+                        return make_list(names)
+                break
+            else:
+                break
+        self.pos = start
+        return None
 
     def read_dict(self):
         """A dictionary literal, starting at ':{'; returns its list of (key, value) pairs."""
@@ -248,7 +355,8 @@ class Lexer:
                 raise self.error("malformed dictionary entry", entry_pos)
             entry = self.read_list()
             if len(entry) != 2:
-                raise self.error("malformed dictionary entry", entry_pos)
+                raise self.error(f"malformed dictionary entry: {len(entry)} elements where "
+                                 "a [key value] pair has 2", entry_pos)
             pairs.append((element(entry, 0), element(entry, 1)))
 
     def read_datum(self):
@@ -266,7 +374,6 @@ class Lexer:
         if c == "[":
             return self.read_list()
         if c == ":" and nxt == "{":
-            from ..values import Dict
             return Dict(self.read_dict())
         if c == ":" and nxt in NAME_START and nxt:
             self.pos += 1
@@ -276,9 +383,99 @@ class Lexer:
         raise self.error(f"unexpected {c!r} in list literal", start)
 
 
-def tokenize(text, line_offset=0):
-    return list(Lexer(text, line_offset).tokens())
+def _reals(body, words):
+    """The words as a float64 array when every one is a Klong real (it has a point or an
+    exponent); None otherwise. Mixed with integers, the list keeps each element's type
+    and is no array of reals."""
+    n = len(words)
+    points, exponents = body.count("."), body.count("e")
+    if not ((points == n and exponents in (0, n)) or (points == 0 and exponents == n)):
+        return None
+    spaced = " " + body.translate(_BLANKS_TO_SPACE)
+    if any(bad in spaced for bad in _BAD_REAL_STARTS):
+        return None
+    return backends.HOST.asarray(words, "f")
+
+
+def tokenize(text, line_offset=0, line_comments=False):
+    return list(Lexer(text, line_offset, line_comments).tokens())
 
 
 def bracket_depth(tokens):
     return sum(OPENERS.get(t.type, 0) for t in tokens)
+
+
+# ---------------------------------------------------------------- where chunks end
+
+# what the continuation scan stops at: brackets, quotes, the shift character, and a 0c
+# character literal (its character may be any of the others)
+_INTERESTING = re.compile(r'[\[\](){}":]|(?<![A-Za-z0-9.])0[cC]')
+_DEPTH = {"[": 1, "(": 1, "{": 1, "]": -1, ")": -1, "}": -1}
+_SHIFT_PAIRS = COLON_VERBS | COLON_ADVERBS | {"|"}
+
+
+class Continuation:
+    """Follows source one line at a time and says whether the text so far ends inside a
+    bracket, parenthesis, brace, conditional, list, dictionary, string or comment: then the
+    next line continues the same chunk. It applies the lexer's rules for where strings,
+    comments and character literals begin and end, in one pass over each line, so reading
+    long input stays linear."""
+
+    def __init__(self, line_comments=False):
+        self.line_comments = line_comments
+        self.depth = 0
+        self.inside = None            # '"' in a string, ':' in a comment
+        self.char_pending = False     # a line ended with 0c: its character is the newline
+
+    def feed(self, line):
+        """Take one line (without its newline); True when the chunk is complete."""
+        pos = 0
+        self.char_pending = False
+        n = len(line)
+        while pos < n:
+            if self.inside is not None:
+                pos = self._close(line, pos)
+                if pos < 0:
+                    break
+                continue
+            m = _INTERESTING.search(line, pos)
+            if m is None:
+                break
+            c = m.group()
+            pos = m.end()
+            if c in _DEPTH:
+                self.depth += _DEPTH[c]
+            elif c == '"':
+                self.inside = '"'
+            elif c == ":":
+                nxt = line[pos:pos + 1]
+                if nxt == '"':
+                    self.inside, pos = ":", pos + 1
+                elif nxt in _SHIFT_PAIRS and nxt:
+                    pos += 1                          # "::" before a quote is no comment
+            elif pos >= n:                            # 0c at the end of the line
+                self.char_pending = True
+            else:
+                pos += 1                              # the character after 0c
+        if self.inside == ":" and self.line_comments:
+            self.inside = None
+        return self.complete()
+
+    def _close(self, line, pos):
+        """Past the quote that ends the open string or comment, or -1 when the line ends
+        first."""
+        while True:
+            end = line.find('"', pos)
+            if end < 0:
+                return -1
+            if line.startswith('""', end):
+                pos = end + 2
+                continue
+            self.inside = None
+            return end + 1
+
+    def complete(self):
+        return self.inside is None and self.depth <= 0 and not self.char_pending
+
+    def reset(self):
+        self.depth, self.inside, self.char_pending = 0, None, False

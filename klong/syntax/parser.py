@@ -10,7 +10,7 @@ from lark.lexer import Lexer as LarkLexer
 from ..errors import SHOWN_WIDTH, KlongError, one_line
 from ..values import Symbol, is_list, items
 from . import ast
-from .lexer import tokenize
+from .lexer import Lexer, tokenize
 
 PARAMS = ("x", "y", "z")
 # after the first adverb of a chain the derived verb is a monad: only these can follow
@@ -40,6 +40,7 @@ class _Build(Transformer):
     """Builds AST nodes bottom-up."""
 
     def start(self, children):
+        _bind_parameters(children[0], frozenset())
         return children[0]
 
     def seq(self, children):
@@ -78,12 +79,9 @@ class _Build(Transformer):
                 and len(first.value) and all(isinstance(s, Symbol) for s in items(first.value)):
             local_names = [str(s) for s in items(first.value)]
             stmts = stmts[1:]
-        for name in local_names:
-            if name in PARAMS:
-                raise _syntax(f"'{name}' cannot be a local variable", lbrace)
-        arity = _arity(stmts)
-        _check_read_only(stmts)
-        return ast.Lambda(stmts, local_names, arity, line=lbrace.line, column=lbrace.column)
+        # arity and read-only parameters are settled once the whole chunk is read, see
+        # _bind_parameters: an enclosing function may declare x, y or z local
+        return ast.Lambda(stmts, local_names, 0, line=lbrace.line, column=lbrace.column)
 
     def slot(self, children):
         return children[0] if children else None
@@ -184,18 +182,34 @@ def _nodes_in(stmts):
             yield from _walk_no_lambdas(s)
 
 
-def _arity(stmts):
+def _bind_parameters(node, declared):
+    """Settle the parameters of every function literal under `node`. As in the reference,
+    x, y or z declared local (`{[y];...}`) is a variable like any other, in that function
+    and in the functions nested in it: it does not count towards their arity and may be
+    assigned. `declared` holds those names declared by the functions enclosing `node`."""
+    for n in _walk_no_lambdas(node):
+        if isinstance(n, ast.Lambda):
+            n.outer_params = sorted(declared - set(n.locals))
+            variables = set(n.locals) | declared
+            n.arity = _arity(n.body, variables)
+            _check_read_only(n.body, variables)
+            inner = declared | {name for name in n.locals if name in PARAMS}
+            for stmt in n.body:
+                _bind_parameters(stmt, inner)
+
+
+def _arity(stmts, local_names):
     highest = 0
     for n in _nodes_in(stmts):
-        if isinstance(n, ast.Name) and n.name in PARAMS:
+        if isinstance(n, ast.Name) and n.name in PARAMS and n.name not in local_names:
             highest = max(highest, PARAMS.index(n.name) + 1)
     return highest
 
 
-def _check_read_only(stmts):
+def _check_read_only(stmts, local_names):
     for n in _nodes_in(stmts):
         if isinstance(n, ast.Dyad) and n.verb.op == "::" and isinstance(n.left, ast.Name) \
-                and n.left.name in PARAMS:
+                and n.left.name in PARAMS and n.left.name not in local_names:
             raise _syntax(f"'{n.left.name}' is read-only", n.left)
 
 
@@ -243,28 +257,66 @@ def _describe(err):
 
 
 @lru_cache(maxsize=4096)
-def parse(text, line_offset=0):
+def parse(text, line_offset=0, line_comments=False, filename=None):
     """Parse a chunk of Klong source into an AST node (an expression or a Seq).
+    `line_offset` is the number of lines before the chunk; `line_comments` selects the
+    interactive rule for comments (see lexer.py); `filename` goes with the line numbers.
     Raises KlongError('syntax') with the position and source line of the problem."""
-    tokens = tokenize(text, line_offset)
-    if not tokens:
-        return None
+    lexer = Lexer(text, line_offset, line_comments, filename)
+    tokens = []
     try:
+        tokens.extend(lexer.tokens())
+        if not tokens:
+            return None
         return _parse_tokens(tokens)
     except KlongError as err:
-        raise _with_source(err, text, line_offset) from None
+        raise _explained(err, text, lexer, tokens) from None
     except VisitError as e:
         err = e.orig_exc
         if isinstance(err, KlongError):
-            raise _with_source(err, text, line_offset) from None
+            raise _explained(err, text, lexer, tokens) from None
         raise
     except UnexpectedInput as e:
         tok = getattr(e, "token", None)
         line, column = getattr(tok, "line", None), getattr(tok, "column", None)
         if line is None or getattr(tok, "type", "") == "$END":
             line, column = _end_position(text, line_offset)
-        err = KlongError("syntax", _describe(e), line, column)
-        raise _with_source(err, text, line_offset) from None
+        message = _describe(e) + _assignment_hint(text, tokens, tok)
+        raise _explained(KlongError("syntax", message, line, column), text, lexer,
+                         tokens) from None
+
+
+def _assignment_hint(text, tokens, tok):
+    """`x:1` reads as x followed by the number :1, `f:{x}` as f and a dictionary: when the
+    offending token starts with the shift character right after a name, the writer most
+    likely meant to assign."""
+    start = getattr(tok, "start_pos", None)
+    if start is None or not text.startswith(":", start):
+        return ""
+    before = [t for t in tokens if t.end_pos is not None and t.end_pos <= start]
+    if before and before[-1].type == "NAME" and before[-1].end_pos == start:
+        return f" (assignment is ::, as in {before[-1]}::...)"
+    return ""
+
+
+def _comment_hint(lexer, line):
+    for start, end in lexer.long_comments:
+        if lexer.line_of(end) == line:
+            return (f"; the comment opened on line {lexer.line_of(start)} ends on this line: "
+                    "did it swallow code?")
+    return ""
+
+
+def comment_hint(text, line_offset, line):
+    """For an error on `line` of a chunk read by Klong's rule: where a comment that ends on
+    that line opened, when it ran over several lines; else ''."""
+    lexer = Lexer(text, line_offset)
+    try:
+        for _ in lexer.tokens():
+            pass
+    except KlongError:
+        pass
+    return _comment_hint(lexer, line)
 
 
 def _end_position(text, line_offset):
@@ -272,10 +324,17 @@ def _end_position(text, line_offset):
     return len(lines) + line_offset, len(lines[-1]) + 1
 
 
-def _with_source(err, text, line_offset):
+def _explained(err, text, lexer, tokens):
+    """The error with its source line and, when a comment that ran over several lines ends on
+    the line of the error, where that comment opened: it has most likely swallowed code."""
     if err.line is not None and err.source_line is None:
         lines = text.split("\n")
-        index = err.line - line_offset - 1
+        index = err.line - lexer.line_offset - 1
         if 0 <= index < len(lines):
             err.source_line = lines[index]
+    if err.line is not None:
+        err.message += _comment_hint(lexer, err.line)
+    if err.kind == "syntax" and "malformed dictionary" in err.message and tokens \
+            and tokens[-1].type == "NAME" and text.startswith(":{", tokens[-1].end_pos):
+        err.message += f" (assignment is ::, as in {tokens[-1]}::...)"
     return err

@@ -5,6 +5,7 @@ import sys
 import time
 
 from ..errors import KlongError
+from .io import read_source
 from ..values import EOF, Symbol, is_string, is_symbol, is_true
 
 DEFAULT_KLONGPATH = ".:lib"
@@ -31,8 +32,10 @@ def install(interp, define):
         if not is_string(name):
             raise KlongError("type", ".l: file name must be a string")
         path = find_source(name)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        try:
+            text = read_source(path)
+        except OSError as e:
+            raise KlongError("io", f"cannot read {name}: {e.strerror}") from None
         result = interp.run(text, filename=path)
         return [] if result is None else result
 

@@ -1,4 +1,8 @@
-"""I/O channels and the system functions that read and write them (system.md A.1)."""
+"""I/O channels and the system functions that read and write them (system.md A.1).
+
+Klong source and data may be in any 8-bit encoding: text is read as UTF-8, and what is not
+UTF-8 as Latin-1 (the encoding of the reference's own library files)."""
+import codecs
 import sys
 
 from ..compile import on_backend
@@ -6,6 +10,28 @@ from ..display import show, write
 from ..errors import KlongError
 from ..syntax.lexer import Incomplete, Lexer
 from ..values import EOF, UNDEFINED, is_string, is_true
+
+
+def _latin1_fallback(error):
+    """Codec error handler: bytes that are not UTF-8 are read as Latin-1 characters."""
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+LATIN1_FALLBACK = "klong-latin1"
+codecs.register_error(LATIN1_FALLBACK, _latin1_fallback)
+
+
+def decode_source(data):
+    """The text of a source file's bytes: UTF-8 when they are UTF-8, else Latin-1."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_source(path):
+    with open(path, "rb") as f:
+        return decode_source(f.read())
 
 
 class Channel:
@@ -122,7 +148,8 @@ def install(interp, define):
         if not is_string(name):
             raise KlongError("type", "file name must be a string")
         try:
-            stream = open(name, mode, encoding="utf-8", newline="")
+            stream = open(name, mode, encoding="utf-8", newline="",
+                          errors=LATIN1_FALLBACK if is_input else "strict")
         except FileNotFoundError:
             raise KlongError("io", f"file does not exist: {name}") from None
         except OSError as e:

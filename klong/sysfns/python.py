@@ -11,8 +11,10 @@ from ..pyconv import to_klong, to_python
 from ..values import Dict, Function, is_string
 
 
-def _import(spec):
-    """A module from a name, a path to a .py file, or a package directory."""
+def _import(spec, folders=()):
+    """A module from a name, a path to a .py file, or a package directory. A name is also
+    looked for in `folders` (beside the running script, then the current folder), as
+    Python finds modules beside the script it runs."""
     if not is_string(spec):
         raise KlongError("type", "module name must be a string")
     try:
@@ -22,14 +24,24 @@ def _import(spec):
                 parent, name = os.path.split(path.rstrip(os.sep))
             else:
                 parent, name = os.path.dirname(path), os.path.basename(path)[:-3]
-            if parent not in sys.path:
-                sys.path.insert(0, parent)   # so the module finds its siblings
+            _on_path(parent)                 # so the module finds its siblings
             return importlib.import_module(name)
+        top = spec.split(".")[0]
+        for folder in folders:
+            if os.path.isfile(os.path.join(folder, top + ".py")) or \
+                    os.path.isfile(os.path.join(folder, top, "__init__.py")):
+                _on_path(folder)
+                break
         return importlib.import_module(spec)
     except KlongError:
         raise
     except Exception as e:
         raise KlongError("io", f"failed to load module: {spec} ({type(e).__name__}: {e})") from None
+
+
+def _on_path(folder):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
 
 
 def _exports(module):
@@ -57,12 +69,22 @@ def _host(v):
     return to_python(v)
 
 
+def _module_folders(interp):
+    """Where .py and .pyf look for a module by name: the folders of the files being run,
+    innermost first, then the current folder."""
+    files = [os.path.dirname(os.path.abspath(f)) for f in reversed(interp.running_files)]
+    return list(dict.fromkeys(files + [os.getcwd()]))
+
+
 def install(interp, define):
     def bind(name, value):
         interp.globals[name] = to_klong(value, interp)
 
+    def load(spec):
+        return _import(spec, _module_folders(interp))
+
     def py(spec):
-        module = _import(spec)
+        module = load(spec)
         for name, value in _exports(module).items():
             if isinstance(value, types.ModuleType) and name.startswith("_"):
                 continue
@@ -73,7 +95,7 @@ def install(interp, define):
         return 1
 
     def pyf(spec, names):
-        module = _import(spec)
+        module = load(spec)
         wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else None
         if wanted is None or not all(is_string(n) for n in wanted):
             raise KlongError("type", ".pyf: names must be a string or a list of strings")
@@ -136,6 +158,9 @@ def install(interp, define):
             interp.globals[name] = BackendFunction(name, fn, interp.backend)
         return None
 
+    # the name klong is the running interpreter, for Python code that works with it:
+    # SGDOptimizer(klong;["w"];:{["lr" 0.1]})
+    define("klong", to_klong(interp, interp))
     define(".py", 1, py)
     define(".pyf", 2, pyf)
     define(".pyc", 3, pyc)

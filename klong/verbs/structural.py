@@ -294,6 +294,10 @@ def _index(a, b):
 def at(a, b):
     if isinstance(a, Function):
         return _apply(a, b)
+    if isinstance(a, Dict):
+        # our extension (kg refuses d@k): At looks a key up as Find does, because the torch
+        # guide's programs read dictionaries that way (info@"graph")
+        return a.get(b)
     if not _is_seq(a):
         raise _type_error("at", "list, string or function expected on the left")
     if is_list(b) and is_empty(b):
