@@ -1,13 +1,14 @@
 """Klong's adverbs (language.md section 4).
 
 Each adverb takes the verb it modifies as a Python callable (`f(a)` or `f(a, b)`) and the
-operands. `fold` folds a whole list at once (Join's `,/`), `fast` names the backend reduction ('+', '*', '|' or '&', see Backend.reduce) that folding
-with the verb equals, when there is one (for `+/` on a numeric array, say), `whole` a way
-to apply the verb to a whole array at once (it may return None: not here), and `rows` the
-matrix-vector product that applying an inner product to the rows of a matrix equals: these are
-shortcuts to the same results, never different semantics.
+operands. `fast` names the backend reduction ('+', '*', '|' or '&', see Backend.reduce) that
+folding with the verb equals, when there is one (for `+/` on a numeric array, say); `fold`
+folds a whole list at once (Join's `,/`, or a dyad {x+g(y)}); `whole` applies the verb to a
+whole array at once; `rows` is the matrix-vector product that an inner product applied to
+the rows of a matrix equals. Each may return None (not here); they are shortcuts to the same
+results, never different semantics.
 """
-from . import backends, values
+from . import backends, limits, values
 from .errors import KlongError
 from .match import match
 from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
@@ -50,7 +51,9 @@ def each2(f, a, b, whole=None):
         return [] if type(a) is not str and is_atom(a) or type(b) is not str and is_atom(b) else ""
     if whole is not None and _numeric(a) and _numeric(b):
         n = min(a.shape[0], b.shape[0])
-        return whole(a[:n], b[:n])
+        r = whole(a[:n], b[:n])
+        if r is not None:
+            return r
     results = [f(x, y) for x, y in zip(items(a), items(b))]
     template = a if type(a) is str else b
     return list_like(results, template)
@@ -88,7 +91,7 @@ def over(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a
     if fast is not None and _numeric(a):
-        return backends.current().reduce(fast, a)
+        return limits.fold(fast, a)
     if fold is not None and values.length(a) > 1:
         r = fold(a)
         if r is not None:
@@ -98,6 +101,17 @@ def over(f, a, fast=None, fold=None):
     for e in elems[1:]:
         acc = f(acc, e)
     return acc
+
+
+def join_pairs(a, b):
+    """a,'b for two numeric arrays of one kind and length, with one or two axes, as one
+    array operation (item i of the result is a's item i joined to b's); None otherwise."""
+    if a.ndim > 2 or b.ndim > 2 or values.array_kind(a) != values.array_kind(b):
+        return None
+    backend = backends.current()
+    # as columns: a vector is one column, a matrix's rows are its columns transposed
+    columns = [x.reshape(1, -1) if x.ndim == 1 else backend.swap01(x) for x in (a, b)]
+    return backend.swap01(backend.concat(columns))
 
 
 def join_all(a):
@@ -124,7 +138,7 @@ def over_neutral(f, a, b, fast=None):
     if not _iterable(b):
         return a if is_seq(b) else f(a, b)
     if fast is not None and _numeric(b) and b.ndim == 1 and _same_kind(a, b):
-        return f(a, backends.current().reduce(fast, b))
+        return f(a, limits.fold(fast, b))
     acc = a
     for e in items(b):
         acc = f(acc, e)
@@ -135,7 +149,7 @@ def scan(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a if is_seq(a) else make_list([a])
     if fast is not None and _numeric(a) and a.ndim == 1:
-        return backends.current().accumulate(fast, a)
+        return limits.running_fold(fast, a)
     if fold is not None and values.length(a) > 1:
         r = fold(a)
         if r is not None:
@@ -215,6 +229,7 @@ def scan_iterate(f, n, b):
     count = iterations(n)
     if count == 0:
         return b
+    limits.check_elements(count + 1)
     out = [b]
     for _ in range(count):
         b = f(b)

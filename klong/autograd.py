@@ -66,6 +66,7 @@ class Differentiation:
 
     def _with_variable(self, f, name):
         """fn(x) that binds the global `name` to x and passes x to f (variable mode)."""
+        self._caller(f)                        # a type error unless f is a function
         g = self.interp.globals
 
         def fn(x):

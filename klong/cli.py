@@ -35,7 +35,7 @@ def _parser():
 
 
 def main(argv=None):
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_glue_expression(sys.argv[1:] if argv is None else argv))
     if hasattr(sys.stdin, "reconfigure"):      # piped input may be Latin-1 as well as UTF-8
         from .sysfns.io import LATIN1_FALLBACK
         sys.stdin.reconfigure(errors=LATIN1_FALLBACK)
@@ -44,6 +44,21 @@ def main(argv=None):
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+
+
+def _glue_expression(argv):
+    """argv with `-e EXPR` written `--expr=EXPR`: an expression may start with '-' (-x,
+    -[]), which argparse would take for an option. Only kgpy's own options are looked at,
+    not the program's arguments after the file."""
+    argv = list(argv)
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
+        if argv[i] in ("-e", "--expr") and i + 1 < len(argv):
+            argv[i:i + 2] = [f"--expr={argv[i + 1]}"]
+        elif argv[i] in ("-l", "--load", "--backend", "--device", "--dtype", "--style"):
+            i += 1                    # its value, which may start with '-' too
+        i += 1
+    return argv
 
 
 def _run(args):
@@ -61,12 +76,9 @@ def _run(args):
         return 2
     try:
         if args.expr is not None:
-            value = _guarded(lambda: interp.run(args.expr), args.debug)
-            if value is FAILED:
-                return 1
-            if value is not None:
-                print(write(value))
-            return 0
+            # printing is guarded too: a full disk is an error like any other
+            value = _guarded(lambda: _print_value(interp.run(args.expr)), args.debug)
+            return 1 if value is FAILED else 0
         if args.file is not None:
             words = args.args[1:] if args.args[:1] == ["--"] else list(args.args)
             interp.globals[".a"] = words
@@ -91,6 +103,14 @@ def _run(args):
 def _guarded(action, debug, filename=None):
     """Run `action`; a Klong error is reported on stderr and FAILED is returned."""
     return guarded(action, lambda e: print_error(e, filename), debug)
+
+
+def _print_value(value):
+    """Print a value in readable form (nothing for None); returns the value."""
+    if value is not None:
+        print(write(value))
+        sys.stdout.flush()
+    return value
 
 
 def _device(args):

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from . import adverbs as adv
 from . import vectorize
-from .errors import KlongError
+from .errors import KlongError, from_python
 from .functions import Lambda, call_value, project
 from .match import match
 from .syntax import ast
@@ -41,7 +41,7 @@ class Where:
     """The Klong source position of one generated line, and what to say if it fails:
     the name it reads (an undefined name), the verb or callee it runs and the Python
     expressions of its operands (evaluated in the failing frame only when it fails)."""
-    __slots__ = ("line", "column", "name", "verb", "operands")
+    __slots__ = ("line", "column", "name", "verb", "operands", "inlined")
 
     def __init__(self, node, name=None, verb=None, operands=None):
         self.line = node.line or None
@@ -49,6 +49,7 @@ class Where:
         self.name = name
         self.verb = verb
         self.operands = operands
+        self.inlined = ()       # labels of the literals inlined here (a loop's), innermost first
 
 
 _PYTHON_NAME = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
@@ -67,13 +68,15 @@ def failure(e, table, function):
         if isinstance(e, (NameError, KeyError)):
             e = KlongError("undefined", _undefined_message(e, where, tb.tb_frame))
         elif isinstance(e, OverflowError):
-            e = KlongError("range", "number too large")
+            e = from_python(e)
         else:
             return e
     if where is not None:
         e.located(where.line, where.column, None)
         if where.verb is not None and e.verb is None and not e.functions:
             e.in_verb(where.verb, _operands(where, tb.tb_frame))
+        for label in where.inlined:      # as if each literal had run as a function
+            e.within(label)
     if function is not None:
         e.within(function.info.label())
     return e
@@ -148,8 +151,17 @@ class Scope:
         self.function = parent.function if inline else self
         self.nonlocals = set()
         self.temps = 0
+        self.label = None                   # an inlined literal's label in messages
         self.reads = set()                  # globals read, nested literals included
         self.effects = False                # assigns something but its own locals
+
+    def inlined_labels(self):
+        """The labels of the inlined literals this scope is in, innermost first."""
+        labels, scope = [], self
+        while scope.function is not scope:
+            labels.append(scope.label)
+            scope = scope.parent
+        return tuple(labels)
 
     @property
     def in_function(self):
@@ -228,6 +240,8 @@ class Generator:
 
     # -- writing
     def emit(self, text, where=None):
+        if where is not None and self.scope is not None and self.scope.function is not self.scope:
+            where.inlined = self.scope.inlined_labels()
         self.lines.append(Line(self.indent, text, where))
 
     def temp(self):
@@ -236,7 +250,9 @@ class Generator:
     def const(self, value):
         """A Python expression for a constant value."""
         t = type(value)
-        if t is int or (t is float and value == value and abs(value) != float("inf")):
+        # (a big integer stays a named constant: Python refuses the text of the longest)
+        if (t is int and value.bit_length() <= 64
+                or t is float and value == value and abs(value) != float("inf")):
             text = repr(value)
             return f"({text})" if text.startswith("-") else text
         key = id(value)
@@ -408,6 +424,9 @@ class Generator:
         if facts is not None and facts.scalar_dyad:
             guard = _are_numbers(a, b)
             fast = facts.scalar_dyad.format(a=a, b=b)
+            if facts.scalar_guard:
+                extra = facts.scalar_guard.format(a=a, b=b)
+                guard = extra if guard is None else f"{guard} and {extra}"
             if guard is None:
                 return self.assign(fast, where)
             return self.assign(f"({fast}) if {guard} else {f}({a}, {b})", where)
@@ -578,6 +597,7 @@ class Generator:
         """Emit the body of a function literal with its parameters bound to the Python names
         `args`; returns its value (or, as_condition, the pair condition() gives)."""
         scope = Scope(self.scope, literal, inline=True)
+        scope.label = self.compiler.lambda_info(literal).label()
         scope.names.update(zip(("x", "y", "z"), args))
         outer, self.scope = self.scope, scope
         try:

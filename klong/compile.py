@@ -58,7 +58,7 @@ def op_forms(op):
     return VerbForms(facts.monad or _no_monad(op), facts.dyad or _no_dyad(op),
                      fast=facts.reduce, fold=facts.fold,
                      whole_monad=facts.monad if facts.atomic_monad else None,
-                     whole_dyad=facts.dyad if facts.atomic_dyad else None)
+                     whole_dyad=facts.dyad if facts.atomic_dyad else facts.each)
 
 
 def function_forms(fn):

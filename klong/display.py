@@ -13,6 +13,7 @@ import math
 from itertools import islice
 
 from . import values
+from .limits import int_text
 from .values import HOST_SCALARS, Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
 
 
@@ -47,7 +48,7 @@ def _atom_text(v, readable):
     """The text of a value that is not a list or dictionary."""
     t = type(v)
     if t is int:
-        return str(v)
+        return int_text(v)
     if t is float:
         return format_real(v)
     if t is Char:
@@ -105,9 +106,8 @@ class _Printer:
             if v.ndim == 0:
                 out.append(_atom_text(v.item(), self.readable))
             elif v.ndim == 1:
-                fmt = format_real if array_kind(v) == "f" else str
                 out.append("[")
-                self._run(v, lambda part: out.append(" ".join(fmt(e) for e in part.tolist())))
+                self._run(v, lambda part: out.append(_numbers_text(part)))
                 out.append("]")
             else:
                 self._list(v)                     # a matrix: a list of rows
@@ -157,6 +157,14 @@ class _Printer:
         emit(items[:cut])
         self.out.append(" ... ")
         emit(items[len(items) - cut:])
+
+
+def _numbers_text(v, chunk=65536):
+    """The elements of a numeric vector, separated by blanks; made a chunk at a time so
+    that a long vector needs memory for its text, not for a Python object per element."""
+    fmt = format_real if array_kind(v) == "f" else str
+    return " ".join(" ".join(map(fmt, v[i:i + chunk].tolist()))
+                    for i in range(0, v.shape[0], chunk))
 
 
 class _DictItems:

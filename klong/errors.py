@@ -1,27 +1,54 @@
 """KlongError: the one exception a user of the language ever sees."""
+import re
+
+# A message is one line of at most this many characters; longer ones end in "...".
+MESSAGE_WIDTH = 200
+# A value or source text shown inside a message gets at most this many characters.
+SHOWN_WIDTH = 60
+# A syntax error's source line is cut to this many characters around the caret.
+SOURCE_WIDTH = 100
+
+_BREAKS = "\r\n\v\f\x1c-\x1e\x85\u2028\u2029"       # what str.splitlines splits at
+_LINE_BREAKS = re.compile(rf"\s*[{_BREAKS}]\s*")
+_ODD_BLANKS = re.compile(rf"[\t{_BREAKS}]")
 
 
-TRACE_DEPTH = 4        # functions named in a message
-OPERANDS_WIDTH = 40    # characters of operands shown in a message
+def one_line(text, width=MESSAGE_WIDTH):
+    """`text` on one line (line breaks and the blanks around them become one space) and
+    at most `width` characters long."""
+    text = _LINE_BREAKS.sub(" ", str(text)).strip()
+    if len(text) > width:
+        text = text[:width - 3] + "..."
+    return text
 
 
-def _short(value):
-    """The written form of an error's operands, cut to fit one line."""
-    from .display import write
-    try:
-        text = write(value)
-    except Exception:       # never let the message itself fail
-        return "..."
-    text = " ".join(text.split())
-    return text if len(text) <= OPERANDS_WIDTH else text[:OPERANDS_WIDTH - 3] + "..."
+def shown(value, width=SHOWN_WIDTH):
+    """A Klong value as a message shows it: its written form, cut to `width` characters.
+    Klong's written form is always one line, however deep the value (as kg shows values in
+    its messages)."""
+    from .display import write           # display sits above this module
+    if type(value) is list:              # a verb's two operands
+        return one_line("[" + " ".join(shown(v, width) for v in value) + "]", width)
+    if type(value) is int and value.bit_length() > width * 10 // 3:   # more digits than width
+        # too long to show, and its full text (up to a million digits) is slow to make
+        return f"(~{int(value.bit_length() * 0.30103) + 1} digits)"
+    return one_line(write(value), width)
+
+
+# A runtime error names the Klong functions it passed through, innermost first, this many.
+TRACE_DEPTH = 4
 
 
 class KlongError(Exception):
     """A Klong error with a kind (syntax, undefined, type, length, range, index, arity,
     domain, io, module, recursion, ...), a one-line message and, when known, where in the
-    source it happened (line and column, 1-based, and the source line itself)."""
+    source it happened (line and column, 1-based, and the source line itself).
+
+    The message is made one line here, whoever raises the error: a message never spans
+    lines, however it was built."""
 
     def __init__(self, kind, message, line=None, column=None, source_line=None):
+        message = one_line(message)
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -37,7 +64,7 @@ class KlongError(Exception):
     def __str__(self):
         head, message = f"{self.kind} error: ", self.message
         if self.verb:
-            operands = "" if self.operands is None else " " + _short(self.operands)
+            operands = "" if self.operands is None else " " + shown(self.operands)
             head += f"{self.verb}{operands}: "
             message = message.removeprefix(f"{self.verb}: ")    # said once is enough
         return head + message + self._trace()
@@ -79,8 +106,51 @@ class KlongError(Exception):
             where = f"{filename}:{self.line}: " if self.line else f"{filename}: "
         head = f"{where}{self}"
         if self.kind == "syntax" and self.source_line is not None and self.column:
-            return f"{head}\n{self.source_line}\n{' ' * (self.column - 1)}^"
+            text, column = _around(self.source_line, self.column)
+            return f"{head}\n{text}\n{' ' * (column - 1)}^"
         return head
+
+
+def _around(source_line, column):
+    """A long source line cut to SOURCE_WIDTH characters around `column` (1-based); returns
+    the text and the caret's column in it. Tabs and stray line breaks (a lone carriage
+    return) become blanks, one for one, so that the caret lines up."""
+    text = _ODD_BLANKS.sub(" ", source_line)
+    if len(text) <= SOURCE_WIDTH:
+        return text, column
+    start = max(0, min(column - 1 - SOURCE_WIDTH // 2, len(text) - SOURCE_WIDTH))
+    piece = text[start:start + SOURCE_WIDTH]
+    if start > 0:
+        piece = "..." + piece[3:]
+    if start + SOURCE_WIDTH < len(text):
+        piece = piece[:-3] + "..."
+    return piece, column - start
+
+
+def from_python(exc):
+    """The Klong error a Python exception raised while running Klong stands for, or None
+    when it can only be a bug. These are conditions of the machine, not of the program's
+    logic: any verb may meet them, so they are recognised once, here."""
+    if isinstance(exc, RecursionError):
+        return KlongError("recursion", "recursion too deep")
+    if isinstance(exc, OverflowError):
+        return KlongError("range", "number too large")
+    if isinstance(exc, MemoryError):
+        return KlongError("range", "out of memory")
+    if isinstance(exc, UnicodeError):
+        return KlongError("io", f"text that cannot be read or written here: {exc.reason}")
+    if isinstance(exc, OSError):
+        reason = exc.strerror or type(exc).__name__
+        return KlongError("io", f"{reason}: {exc.filename}" if exc.filename else reason)
+    return None
+
+
+def as_klong_error(exc):
+    """Any exception as the KlongError to report: itself, the condition it stands for, or,
+    for a bug of ours, an "internal" error (still one line, never a traceback)."""
+    if isinstance(exc, KlongError):
+        return exc
+    return from_python(exc) or KlongError("internal", f"{type(exc).__name__}: {exc}")
 
 
 class KlongBackendError(KlongError, ValueError):

@@ -5,7 +5,8 @@ import sys
 from . import backends
 from .autograd import Differentiation
 from .compile import Compiler
-from .errors import KlongBackendError, KlongError
+from .errors import KlongBackendError, KlongError, as_klong_error
+from .limits import Limits
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
@@ -88,17 +89,20 @@ class KlongInterpreter:
 
     backend  "numpy" (the default) or "torch"; device  a torch device ("cpu", "cuda", ...;
     the best available when None); dtype  the element type of reals: "float64" (the
-    default), "float32", or on torch also "bfloat16"; codegen  False runs Klong as a tree of
-    closures instead of generated Python code (so does the environment variable
-    KLONG_CODEGEN=0).
+    default), "float32", or on torch also "bfloat16"; max_elements  the most elements a
+    list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of memory);
+    codegen  False runs Klong as a tree of closures instead of generated Python code (so
+    does the environment variable KLONG_CODEGEN=0).
     """
 
-    def __init__(self, backend=None, device=None, dtype=None, codegen=None):
+    def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None):
         from .sysfns import install
         try:
             self.backend = backends.get_backend(backend, device, dtype)
         except ValueError as e:
             raise KlongBackendError(str(e)) from None
+        # the size guard and what is known of integer magnitudes (limits.py)
+        self.backend.limits = Limits(max_elements)
         self.globals = {}
         self.modules = Modules(self)
         # Klong compiled to Python source (codegen.py), or to closures: KLONG_CODEGEN=0 or
@@ -209,12 +213,10 @@ class KlongInterpreter:
                     and getattr(e.line, "file", None) in (None, filename):
                 e.message += comment_hint(text, line_offset, e.line)
             raise
-        except RecursionError:
-            raise KlongError("recursion", "recursion too deep", line_offset + 1) from None
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except Exception as e:  # a bug of ours: still a one-line Klong error, never a traceback
-            raise KlongError("internal", f"{type(e).__name__}: {e}", line_offset + 1) from e
+        except Exception as e:      # KeyboardInterrupt and SystemExit pass, as they should
+            err = as_klong_error(e)
+            self._locate(err, text, line_offset)
+            raise err from (None if isinstance(e, RecursionError) else e)
 
     def _locate(self, err, text, line_offset):
         if err.line is None:

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from . import backends, values
-from .errors import KlongError
+from .errors import KlongError, as_klong_error
 from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 
 
@@ -135,7 +135,13 @@ class KlongFunction(Function):
     def __call__(self, *args):
         f = self.function
         with backends.using(getattr(f, "backend", None) or backends.current()):
-            return to_python(f.call([to_klong(a) for a in args]))
+            try:
+                return to_python(f.call([to_klong(a) for a in args]))
+            except Exception as e:            # only Klong errors leave Klong code
+                err = as_klong_error(e)
+                if err is e:
+                    raise
+                raise err from e
 
     def __repr__(self):
         return repr(self.function)          # a Klong function shows its source
@@ -218,4 +224,7 @@ def _container(v, converted):
 
 
 def _key(k):
-    return tuple(k.tolist()) if isinstance(k, np.ndarray) else (tuple(k) if isinstance(k, list) else k)
+    """A dictionary key as Python can hash it: a list of any depth as nested tuples."""
+    if isinstance(k, values.ARRAY_TYPES) and k.ndim:
+        k = backends.to_host(k).tolist()
+    return tuple(_key(e) for e in k) if isinstance(k, list) else k

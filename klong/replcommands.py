@@ -16,7 +16,7 @@ import time
 
 from . import helptable
 from .display import Summary, write
-from .errors import KlongError
+from .errors import as_klong_error
 
 PROMPT = "?> "
 CONTINUATION = ".. "
@@ -26,21 +26,25 @@ FAILED = object()
 
 
 def guarded(action, report, debug=False):
-    """Run `action`; a Klong error is handed to `report` and FAILED is returned."""
+    """Run `action`; an error is handed to `report` as a Klong error and FAILED is
+    returned. Any exception: the session survives whatever happens, printing included."""
     try:
         return action()
-    except KlongError as e:
+    except Exception as e:
         if debug:
             import traceback
             traceback.print_exc()
-        report(e)
+        report(as_klong_error(e))
         return FAILED
 
 
 def print_error(error, filename=None, colour=False):
     """An error report on stderr: one line (plus the source and a caret for a syntax
     error), red when `colour`."""
-    sys.stdout.flush()
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass                          # the error reported may be that very stdout
     text = error.report(filename)
     print(f"\x1b[31m{text}\x1b[0m" if colour else text, file=sys.stderr)
     sys.stderr.flush()
@@ -129,12 +133,13 @@ class Session:
         """Run one chunk; show its value (kept in `it`) or report its error."""
         if not text.strip():
             return None
-        value = self.guarded(lambda: self.interp.run_chunk(text))
-        if value is FAILED or value is None:
+        def run_and_show():           # showing is guarded too: a value may be huge
+            value = self.interp.run_chunk(text)
+            if value is not None:
+                self.interp.globals["it"] = value
+                self.show(value)
             return value
-        self.interp.globals["it"] = value
-        self.show(value)
-        return value
+        return self.guarded(run_and_show)
 
     def guarded(self, action):
         value = guarded(action, self.report, self.debug)

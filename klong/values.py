@@ -21,6 +21,8 @@ Every Klong value is one of these Python objects:
 string apart again.  Verbs must accept both list forms and must not mutate their arguments
 (dictionaries excepted, which are mutable by definition).
 """
+import math
+
 from . import backends as _backends
 from .errors import KlongError
 
@@ -147,6 +149,10 @@ def key_of(v):
 # loads): the backends rebind it through watch_array_types. Read it as values.ARRAY_TYPES,
 # never import the name itself.
 ARRAY_TYPES = ()
+
+# The most axes a list held as one array may have (numpy allows 64): a deeper list is a
+# Python list of arrays, on every backend alike.
+MAX_DIMS = 32
 
 
 def _set_array_types(types):
@@ -326,8 +332,11 @@ def make_list(elems):
                 return _array_of_numbers(elems, backend, kind)
             return elems
         shape, kind = first.shape, array_kind(first)
-        if shape[0] and all(isinstance(e, ARRAY_TYPES) and e.shape == shape
-                            and array_kind(e) == kind for e in elems):
+        if shape[0] and first.ndim < MAX_DIMS and all(
+                isinstance(e, ARRAY_TYPES) and e.shape == shape and array_kind(e) == kind
+                for e in elems):
+            from .limits import check_elements       # limits builds on this module
+            check_elements(len(elems) * math.prod(shape))
             return backend.stack(elems)
         return elems
     if isinstance(first, _HOST_INTS) and not isinstance(first, _HOST_BOOLS):

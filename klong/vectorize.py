@@ -29,7 +29,7 @@ small enough that a float64 product is exact (its magnitude bound below 2^53); o
 Klong spelling runs as written. Reals are summed in the library's order, not left to right:
 results may differ from the loop's in the last bits, as `+/` on an array already does.
 """
-from . import backends, values
+from . import backends, limits, values
 from .functions import Lambda
 from .syntax import ast
 from .values import Dict, Function
@@ -132,9 +132,8 @@ def mapped_fold(op, mapped, running):
         rest = mapped(a[1:])
         if rest is None or rest.ndim != 1 or running and _kind(rest) != _kind(a):
             return None
-        backend = backends.current()
-        joined = backend.concat([a[:1], rest])
-        return backend.accumulate(op, joined) if running else backend.reduce(op, joined)
+        joined = backends.current().concat([a[:1], rest])
+        return limits.running_fold(op, joined) if running else limits.fold(op, joined)
     return fold
 
 

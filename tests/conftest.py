@@ -43,6 +43,7 @@ SLOW_TESTS = [
     "tests/test_autograd.py::test_anomaly_example",
     "tests/test_docs.py::test_console_block*",
     "tests/test_docs.py::test_mkdocs_build",
+    "tests/test_distributed.py::test_ranks_*",  # processes joined by torch.distributed
 ]
 
 

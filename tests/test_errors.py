@@ -1,8 +1,11 @@
 """Errors (language.md section 8): every failure is a KlongError with a kind; the state
 before the failing statement is kept; no Python exception other than KlongError escapes."""
+import os
+
 import pytest
 
 from klong import KlongError, KlongInterpreter
+from klong.errors import MESSAGE_WIDTH, SHOWN_WIDTH, from_python, shown
 
 
 @pytest.mark.parametrize("src, kind", [
@@ -195,3 +198,217 @@ def test_only_klong_errors_escape(src):
     except KlongError as e:
         assert e.kind and e.kind != "internal", (src, e.kind, e.message)
         assert isinstance(e.message, str) and "\n" not in e.message
+
+
+# ---------------------------------------------------------------- the proper kind, never "internal"
+
+@pytest.mark.parametrize("src, kind", [
+    ("_!0", "type"),                         # an empty array is [], no number
+    (":#!0", "type"),
+    ("-!0", "type"),
+    ('"xyz"$!0', "type"),
+    ("(!0)=!0", "type"),
+    ("a::1.0;8:>a", "type"),                 # the operands of :> swapped
+    ("{x^2}:>10^400", "range"),              # a point no real can hold
+    (".jacobian({x^2};10^400)", "range"),
+    ("!10^30", "range"),                     # more elements than the size guard allows
+    ("(-10^400)#[1 2 3]", "range"),
+    ("(10^400):^[1 2 3]", "range"),
+    ("(10^400)+0.5", "range"),
+    ("1e400", "range"),                      # a real literal beyond float64 (docs: numbers)
+    ('1.0:$"1e400"', "range"),
+    ("40{x*x}:*3", "range"),                 # an integer of more than MAX_INT_BITS bits
+    ("2^10^9", "range"),
+])
+def test_proper_kind_for_former_internal_errors(kerr, src, kind):
+    err = kerr(src)
+    assert err.kind == kind, err.message
+    assert len(err.message.splitlines()) == 1
+
+
+def test_empty_array_is_an_atom_for_atomic_verbs(kw):
+    assert kw("$!0") == ":undefined"         # as $[]
+    assert kw("~!0") == "1"
+
+
+def test_nesting_deeper_than_arrays_allow(kw):
+    # numpy arrays have at most 64 axes; deeper lists are lists of arrays on every backend
+    assert kw("65{,x}:*1") == "[" * 65 + "1" + "]" * 65
+    assert kw("*65{,x}:*[1 2]") == "[" * 65 + "1 2" + "]" * 65
+    assert kw("(70#[1]):^7") == "[" * 70 + "7" + "]" * 70
+
+
+def test_write_to_a_full_device_is_an_io_error(k):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    k('c::.oc("/dev/full");.tc(c)')
+    with pytest.raises(KlongError) as info:
+        k(".d(!100000);.fl()")
+    assert info.value.kind == "io"
+    k(".tc(0)")
+    assert k("1+1") == 2
+
+
+def test_python_machine_errors_are_klong_errors():
+    assert from_python(OverflowError("x")).kind == "range"
+    assert from_python(MemoryError()).kind == "range"
+    err = from_python(OSError(28, "No space left on device"))
+    assert err.kind == "io" and err.message == "No space left on device"
+    assert from_python(UnicodeDecodeError("utf-8", b"\xe9", 0, 1, "invalid")).kind == "io"
+    assert from_python(ValueError("x")) is None          # a bug: stays "internal"
+
+
+# ---------------------------------------------------------------- one line
+
+@pytest.mark.parametrize("src", [
+    "v[[1 2][3 4]]", "^[[]][4 5[[1 2][3 4]]]", "1:\n2", "a:\n", "1+[[1 2] [3 4]] 5",
+    '"abc" [[1 2][3 4]]',
+])
+def test_syntax_messages_are_one_line(kerr, src):
+    err = kerr(src)
+    assert err.kind == "syntax"
+    assert len(err.message.splitlines()) == 1 and err.message == err.message.strip()
+    assert "array(" not in err.message
+    assert len(err.report().splitlines()) == 3          # message, source line, caret
+
+
+def test_report_lines_stay_three_with_odd_blanks(kerr):
+    err = kerr("1\r+\t)")
+    lines = err.report().splitlines()
+    assert len(lines) == 3 and lines[1] == "1 + )" and lines[2] == "    ^"
+
+
+def test_unexpected_token_is_shown_as_written(kerr):
+    assert kerr("^[[]][4 5[[1 2][3 4]]]").message == "unexpected [4 5[[1 2][3 4]]]"
+
+
+def test_message_made_one_line_whoever_raises():
+    err = KlongError("type", "first\nsecond\r\n  third\u2028fourth")
+    assert err.message == "first second third fourth"
+    assert str(err) == "type error: first second third fourth"
+    long = KlongError("type", "x" * 1000)
+    assert len(long.message) == MESSAGE_WIDTH and long.message.endswith("...")
+
+
+def test_values_in_messages_are_short_written_forms():
+    import numpy as np
+    assert shown(np.array([[1, 2], [3, 4]])) == "[[1 2] [3 4]]"
+    assert shown("a\nb") == '"a b"'
+    text = shown(np.arange(1000))
+    assert len(text) == SHOWN_WIDTH and text.endswith("...")
+
+
+def test_long_source_line_cut_around_the_caret(kerr):
+    src = "1+" * 200 + ")" + "1+" * 200 + "1"
+    err = kerr(src)
+    assert err.column == 401
+    report = err.report().splitlines()
+    assert len(report) == 3
+    assert len(report[1]) <= 100 and report[1].startswith("...") and report[1].endswith("...")
+    assert report[1][report[2].index("^")] == ")"
+
+
+# ---------------------------------------------------------------- kgpy survives any value
+
+def run_kgpy(*args, **options):
+    from test_cli import kgpy
+    return kgpy(*args, **options)
+
+
+@pytest.mark.parametrize("expr, rc, out, err", [
+    ("-x", 1, "", "undefined error: x is not defined\n"),     # not taken for an option
+    ("-[]", 1, "", "type error: negate []: number expected\n"),
+    ("--1", 0, "1\n", ""),
+    ("-1", 0, "-1\n", ""),
+])
+def test_expression_may_start_with_a_minus(expr, rc, out, err):
+    r = run_kgpy("-e", expr)
+    assert (r.returncode, r.stdout, r.stderr) == (rc, out, err)
+
+
+def test_program_arguments_after_the_file_stay_the_programs(tmp_path):
+    script = tmp_path / "args.kg"
+    script.write_text(".p(.a)\n")
+    r = run_kgpy(str(script), "-e", "-x")
+    assert r.stdout == '[-e -x]\n' and r.returncode == 0
+
+
+@pytest.mark.parametrize("expr, digits", [("10^5000", 5001), ("2^20000", 6021)])
+def test_huge_integers_print(expr, digits):
+    r = run_kgpy("-e", expr)
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.strip()) == digits
+    r = run_kgpy("-e", f".p({expr});1")
+    assert r.returncode == 0 and len(r.stdout.split("\n")[0]) == digits
+
+
+def test_piped_session_survives_a_huge_value():
+    r = run_kgpy(stdin="a::7\n10^5000\n3^9999\na+1\n")
+    lines = r.stdout.splitlines()
+    assert lines[1] == "1" + "0" * 5000 and len(lines[2]) == 4771        # 3^9999
+    assert lines[-1] == "8" and r.returncode == 0 and "Traceback" not in r.stderr
+
+
+def test_prompt_prints_inside_the_error_guard(capsys):
+    from klong.replcommands import Session
+    k = KlongInterpreter()
+    session = Session(k)
+    session.feed("x::10^5000")
+    assert capsys.readouterr().out == "1" + "0" * 5000 + "\n"
+    assert k("x=10^5000") == 1
+
+
+def test_prompt_survives_a_value_that_fails_to_print(capsys, monkeypatch):
+    from klong.replcommands import Session
+    k = KlongInterpreter()
+    session = Session(k)
+    monkeypatch.setattr(Session, "show", lambda self, value: 1 / 0)
+    session.feed("a::5")
+    monkeypatch.undo()
+    assert session.failed and "internal error: ZeroDivisionError" in capsys.readouterr().err
+    session.feed("a+1")
+    assert capsys.readouterr().out == "6\n"
+
+
+def test_script_that_is_not_utf8_gives_no_traceback(tmp_path):
+    script = tmp_path / "latin.kg"
+    script.write_bytes(b'.p("caf\xe9")\n')
+    r = run_kgpy(str(script))
+    assert "Traceback" not in r.stderr
+    assert r.stderr.count("\n") <= 1
+
+
+def test_printing_to_a_full_device(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    import subprocess
+    import sys
+    from test_cli import KGPY, ROOT
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, str(KGPY), "-e", "1+1"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 1
+    assert r.stderr.startswith("io error: ") and "Traceback" not in r.stderr
+
+
+def test_klong_functions_called_from_python_raise_only_klong_errors(monkeypatch):
+    k = KlongInterpreter()
+    k("f::{x+1}")
+    f = k["f"]
+    assert f(1) == 2
+    with pytest.raises(KlongError) as info:
+        f("a")
+    assert info.value.kind == "type"
+
+    def broken(self, args):
+        raise MemoryError()
+    monkeypatch.setattr(type(k.globals["f"]), "call", broken)
+    with pytest.raises(KlongError) as info:
+        f(1)
+    assert info.value.kind == "range" and info.value.message == "out of memory"
+
+
+def test_dictionary_with_nested_list_keys_reaches_python(k):
+    assert k(':{[[[]] 2]}') == {((),): 2}
+    assert k(':{[[[1 2] [3 4]] 5] [[1 [2 3]] 6]}') == {((1, 2), (3, 4)): 5, (1, (2, 3)): 6}

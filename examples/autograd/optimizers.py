@@ -15,6 +15,7 @@ across processes), and `update(name, value, grad)` gives a parameter's new value
 """
 from klong import KlongInterpreter
 from klong.autograd import gradients_of
+from klong.sysfns.distributed import average_gradients
 
 
 class Optimizer:
@@ -96,3 +97,20 @@ class AdamOptimizer(Optimizer):
         m_hat = self.m[name] / (1 - self.beta1 ** self.t)
         v_hat = self.v[name] / (1 - self.beta2 ** self.t)
         return value - self.lr * m_hat / (v_hat ** 0.5 + self.eps)
+
+
+class AveragedAcrossRanks:
+    """Mixed into an optimizer, for data-parallel training under torchrun: the gradients of
+    each rank's loss are averaged over the ranks before every update, so that all ranks take
+    the same step (docs/distributed.md). Alone, the average is the gradient itself."""
+
+    def gradients(self, loss):
+        return average_gradients(self.klong, super().gradients(loss))
+
+
+class DistributedSGDOptimizer(AveragedAcrossRanks, SGDOptimizer):
+    """SGDOptimizer with gradients averaged over the ranks."""
+
+
+class DistributedAdamOptimizer(AveragedAcrossRanks, AdamOptimizer):
+    """AdamOptimizer with gradients averaged over the ranks."""

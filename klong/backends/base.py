@@ -19,6 +19,7 @@ NumericAutograd: central differences and no compiler, unless a backend overrides
 """
 import contextlib
 
+from .group import ALONE
 from .numeric_autograd import NumericAutograd
 
 DTYPES = ("float64", "float32", "bfloat16")
@@ -30,6 +31,8 @@ class Backend(NumericAutograd):
     array_type = None        # the class of this backend's arrays
     float_dtype = None       # the library's dtype object for reals
     dtype = "float64"        # its name: one of DTYPES that the backend supports
+    group = ALONE            # the processes computing together (group.py): this one alone
+    limits = None            # the interpreter's klong.limits.Limits, set by it
 
     # Scalar classes of the array library (what indexing one of its arrays may give besides
     # Python numbers); the value model accepts them as integers, reals and truth values.

@@ -6,6 +6,7 @@ import contextlib
 import numpy as np
 import torch
 
+from . import torch_distributed
 from .base import Backend
 from .numpy_backend import code_array, lookup, text_of
 from .torch_autograd import TorchAutograd
@@ -63,12 +64,13 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
     array_type = torch.Tensor
 
     def __init__(self, device=None, dtype=None):
-        self.device = pick_device(device)
+        self.device = pick_device(device if device is not None else torch_distributed.rank_device())
         self.dtype = _pick_dtype(dtype, self.device)
         # while torch.compile or torch.export trace a function, numbers must stay tensors
         self.keep_tensors = False
         self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
+        self.group = torch_distributed.join(self.device)     # under torchrun, the ranks
 
     def __repr__(self):
         extra = "" if self.dtype == "float64" else f", {self.dtype}"

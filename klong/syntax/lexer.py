@@ -16,6 +16,7 @@ from lark import Token
 
 from .. import backends
 from ..errors import KlongError
+from ..limits import int_from_text, real_from_text
 from ..values import Char, Dict, Symbol, element, make_list
 
 # ∇ (nabla), ∂ (partial) and ˙ (track) are this host's differentiation operators
@@ -92,7 +93,12 @@ class Lexer:
         line, column, _ = self._line_and_column(start)
         if self.filename is not None:
             line = self._lines.get(line) or self._lines.setdefault(line, Line(line, self.filename))
-        return Token(kind, value, start_pos=start, line=line, column=column, end_pos=self.pos)
+        # the token reads as its source text; its value may be any Klong value (a number
+        # of any size, a list), which str() could not always turn into text
+        tok = Token(kind, self.text[start:self.pos], start_pos=start, line=line,
+                    column=column, end_pos=self.pos)
+        tok.value = value
+        return tok
 
     # -- skipping
     def skip_blanks(self):
@@ -232,14 +238,15 @@ class Lexer:
                 break
         lexeme = text[start:pos]
         self.pos = pos
-        if lexeme.isdigit():
-            value = int(lexeme)
-        else:
+        if not lexeme.isdigit():
             mantissa, _, exponent = lexeme.partition("e")
             if (mantissa.count(".") > 1 or not mantissa[0].isdigit()
                     or ("e" in lexeme and not exponent.lstrip("+-").isdigit())):
                 raise self.error(f"invalid number: {lexeme}", start)
-            value = float(lexeme)
+        try:
+            value = int_from_text(lexeme) if lexeme.isdigit() else real_from_text(lexeme)
+        except KlongError as e:           # beyond what a number can hold
+            raise e.located(*self.where(start)) from None
         return -value if negative else value
 
     def read_string(self):

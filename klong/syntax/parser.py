@@ -7,7 +7,7 @@ from lark import Lark, Transformer, Token
 from lark.exceptions import UnexpectedInput, UnexpectedToken, UnexpectedEOF, VisitError
 from lark.lexer import Lexer as LarkLexer
 
-from ..errors import KlongError
+from ..errors import SHOWN_WIDTH, KlongError, one_line
 from ..values import Symbol, is_list, items
 from . import ast
 from .lexer import Lexer, tokenize
@@ -252,7 +252,9 @@ def _describe(err):
             and getattr(err.token, "type", None) == "$END":
         return "unexpected end of input"
     tok = getattr(err, "token", None)
-    return f"unexpected {tok}" if tok is not None else "syntax error"
+    if tok is None:
+        return "syntax error"
+    return f"unexpected {one_line(tok, SHOWN_WIDTH)}"     # the token as written
 
 
 @lru_cache(maxsize=4096)

@@ -1,7 +1,7 @@
 """The dot-functions and system variables, grouped by topic. `install` binds them all as
 globals of a new interpreter."""
 from ..functions import Builtin
-from . import compiler, core, io, python
+from . import compiler, core, distributed, io, python
 
 
 def install(interp):
@@ -22,3 +22,4 @@ def install(interp):
     define(".customgrad", 2, diff.custom)
     define(".numgrad", 1, diff.numeric_backward)
     define(".anomaly", 1, diff.set_anomaly)
+    distributed.install(interp, define)

@@ -3,7 +3,7 @@ about a verb (its name in each form, its implementation, whether adverbs and com
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
 from . import atomic, structural
-from ..adverbs import join_all
+from ..adverbs import join_all, join_pairs
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
 DYADS = {**atomic.DYADS, **structural.DYADS}
@@ -20,18 +20,21 @@ class Verb:
                        (never raises on numbers, keeps numbers numbers)
     reduce             the backend reduction (Backend.reduce) that folding with the dyad equals
     fold               folds a whole list of items with the dyad at once, or returns None
+    each               Each of the dyad over two numeric lists of one length at once, or None
     scalar_monad/dyad  Python expression for two plain Python numbers (int or float) giving
                        exactly the verb's result; {a} and {b} stand for the operands
+    scalar_guard       a further Python condition on the two numbers for scalar_dyad (else
+                       the verb itself runs)
     compare            the Python comparison operator that the dyad is, on two numbers
     host               the interpreter provides this form (the differentiation operators)
     """
     __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
-                 "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "scalar_monad",
-                 "scalar_dyad", "compare", "host_monad", "host_dyad")
+                 "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "each", "scalar_monad",
+                 "scalar_dyad", "scalar_guard", "compare", "host_monad", "host_dyad")
 
     def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
-                 reduce=None, fold=None, scalar_monad=None, scalar_dyad=None, compare=None,
-                 host=""):
+                 reduce=None, fold=None, each=None, scalar_monad=None, scalar_dyad=None, scalar_guard=None,
+                 compare=None, host=""):
         self.symbol = symbol
         self.monad = MONADS.get(symbol)
         self.dyad = DYADS.get(symbol)
@@ -43,8 +46,10 @@ class Verb:
         self.numeric_dyad = "d" in numeric
         self.reduce = reduce
         self.fold = fold
+        self.each = each
         self.scalar_monad = scalar_monad
         self.scalar_dyad = scalar_dyad
+        self.scalar_guard = scalar_guard
         self.compare = compare
         self.host_monad = "m" in host
         self.host_dyad = "d" in host
@@ -59,7 +64,7 @@ def _table(*verbs):
 
 VERBS = _table(
     Verb("@", "atom", "at"),
-    Verb(",", "list", "join", fold=join_all),
+    Verb(",", "list", "join", fold=join_all, each=join_pairs),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
     Verb("#", "size", "take"),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
@@ -68,7 +73,11 @@ VERBS = _table(
          scalar_dyad="1 if {a} > {b} else 0"),
     Verb("=", "group", "equal", atomic="d", numeric="d", compare="==",
          scalar_dyad="1 if {a} == {b} else 0"),
-    Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}"),
+    # a product of integers inline only while it cannot near the integer size limit (limits.py):
+    # repeated squaring would otherwise run for hours instead of raising a range error
+    Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
+         scalar_guard="(type({a}) is float and type({b}) is float"
+                      " or -0x80000000 < {a} < 0x80000000 and -0x80000000 < {b} < 0x80000000)"),
     Verb("+", "transpose", "plus", atomic="d", numeric="d", reduce="+", scalar_dyad="{a} + {b}"),
     Verb("-", "negate", "minus", atomic="md", numeric="md", scalar_monad="-{a}",
          scalar_dyad="{a} - {b}"),

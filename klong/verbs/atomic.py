@@ -25,14 +25,14 @@ import re
 from .. import backends, values
 from ..display import format_real
 from ..errors import KlongError
+from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64,
+                      int_from_text, int_text, magnitude, real_from_text, times, too_large)
+from ..limits import current as current_limits
 from ..match import match
 from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_number, is_real, is_true,
                       items, length, make_list, scalar)
 
 B = backends.current        # B() is the active backend
-
-INT64_MIN = -2**63
-INT64_MAX = 2**63 - 1
 
 
 # ---------------------------------------------------------------- atomic extension
@@ -58,12 +58,16 @@ def _numeric_array(v):
 def _array_scalar(v):
     """A number numpy can combine with an int64/float64 array without loss or OverflowError."""
     if type(v) is int:
-        return INT64_MIN <= v <= INT64_MAX
+        return fits_int64(v)
     return is_number(v)
 
 
-def _too_large():
-    return KlongError("range", "number too large")
+def _atom(v):
+    """An atom as the atom functions receive it: numpy scalars as Python numbers, an empty
+    array as [] (which it is: an atom, but no number)."""
+    if isinstance(v, values.ARRAY_TYPES) and v.ndim:
+        return []
+    return scalar(v)
 
 
 def atomic_monad(atom, array=None):
@@ -78,9 +82,9 @@ def atomic_monad(atom, array=None):
         if type(a) is list and a:
             return make_list([verb(x) for x in a])
         try:
-            return atom(scalar(a))
+            return atom(_atom(a))
         except OverflowError:
-            raise _too_large() from None
+            raise too_large() from None
     return verb
 
 
@@ -113,8 +117,8 @@ def atomic_dyad(num, array=None, other=None):
                 if _is_list(a):
                     raise KlongError("length", "lists of different lengths")
                 return make_list([verb(a, y) for y in items(b)])
-            a = scalar(a)
-            b = scalar(b)
+            a = _atom(a)
+            b = _atom(b)
             if is_number(a) and is_number(b):
                 return num(a, b)
             if other is None:
@@ -122,7 +126,7 @@ def atomic_dyad(num, array=None, other=None):
             return other(a, b)
         except OverflowError:
             # only exact Python ints too large for a real get here
-            raise _too_large() from None
+            raise too_large() from None
     return verb
 
 
@@ -167,13 +171,6 @@ def _kind(x):
     if isinstance(x, values.ARRAY_TYPES):
         return array_kind(x)
     return "i" if is_int(x) else "f"
-
-
-def _absmax(x):
-    """The largest magnitude in an integer array or integer, as a Python int."""
-    if values.is_array(x):
-        return max(int(x.max()), -int(x.min()))
-    return abs(int(x))
 
 
 def _smallest(x):
@@ -242,17 +239,30 @@ def _quiet(fn):
     return quiet
 
 
-def _arith(op):
-    """Vectorised + - *. Integer results wrap on int64 overflow, as numpy's and torch's do:
-    the spec gives this project 64-bit integer arrays, and an exact check (two reductions)
-    would cost as much as the operation itself. Python ints, used for scalars, stay exact."""
+def _arith(op, bound):
+    """Vectorised + - *. Integers are exact: when the largest result the operands'
+    magnitudes allow, bound(|a|, |b|), is beyond int64, decline (None), and the builders
+    work element by element on Python integers, which never wrap. (numpy and torch would
+    wrap silently; the bounds cost two reductions per operand, no loop over elements.)"""
     def array(a, b):
         if _kind(a) == "i" and _kind(b) == "i":
-            return op(a, b)          # integer operations never warn
+            limits = current_limits()
+            most = bound(limits.magnitude(a), limits.magnitude(b))
+            if most > INT64_MAX:
+                return None
+            r = op(a, b)             # integer operations never warn
+            limits.remember(r, most)
+            return r
         a, b = _same_kind(a, b)
         with B().quiet():
             return op(a, b)
     return array
+
+
+def _negate_array(a):
+    if array_kind(a) == "i" and _smallest(a) == INT64_MIN:
+        return None                  # -INT64_MIN is beyond int64: Python integers
+    return -a
 
 
 def _need_ints(a, b):
@@ -313,6 +323,8 @@ def _fmod(a, b):
 @_quiet
 def _int_divide_array(a, b):
     _int_array_operands(a, b)
+    if _smallest(a) == INT64_MIN:
+        return None                  # INT64_MIN:%-1 is beyond int64: Python integers
     r = _fmod(a, b)
     return (a - r) // b              # exact: a-r is a multiple of b
 
@@ -330,8 +342,8 @@ def _signed_inf(a, b):
 
 def _raise(a, b):
     """a**b for a non-negative integer b, or a real b where the result is real."""
-    if type(a) is int and type(b) is int and abs(a) > 1 and abs(a).bit_length() * b > 10**8:
-        raise KlongError("range", "power too large")
+    if type(a) is int and type(b) is int and abs(a) > 1:
+        check_bits(abs(a).bit_length() * b)
     try:
         return a ** b
     except OverflowError:
@@ -363,7 +375,7 @@ def _power_array(a, b):
         if _smallest(b) < 0:
             return None              # reals and :undefined, worked out per element
         if _kind(a) == "i":
-            if _absmax(a).bit_length() * int(_largest(b)) > 63:
+            if magnitude(a).bit_length() * int(_largest(b)) > 63:
                 return None          # may leave int64: exact Python ints per element
             return B().power(a, b)
         if _smallest(b) == 0:
@@ -440,10 +452,7 @@ def _text(a):
     a = _plain(_untracked(a))
     t = type(a)
     if t is int:
-        try:
-            return str(a)
-        except ValueError:           # Python refuses ints of more than 4300 digits
-            raise _too_large() from None
+        return int_text(a)
     if t is float:
         return format_real(a)
     if t is Char:
@@ -485,8 +494,10 @@ def _format2(a, b):
         raise KlongError("type", "value has no written form")
     if is_int(a):
         # positive widths pad on the right, negative on the left; text is never cut
+        check_elements(abs(a))
         return text.ljust(a) if a >= 0 else text.rjust(-a)
     n, m = _real_width(a)
+    check_elements(n + m + 1)
     if m == 0 or not is_real(b) or "." not in text or "e" in text:
         return text.ljust(n)
     whole, frac = text.split(".")
@@ -506,12 +517,9 @@ def _form(a, b):
     if is_int(a):
         if not _INT_FORM.fullmatch(b):
             return UNDEFINED
-        try:
-            return int(b)
-        except ValueError:           # more digits than Python converts
-            raise _too_large() from None
+        return int_from_text(b)
     if is_real(a):
-        return float(b) if _REAL_FORM.fullmatch(b) else UNDEFINED
+        return real_from_text(b) if _REAL_FORM.fullmatch(b) else UNDEFINED
     t = type(a)
     if t is Char:
         return Char(b) if len(b) == 1 else UNDEFINED
@@ -582,7 +590,7 @@ def _match(a, b):
 # ---------------------------------------------------------------- the tables
 
 MONADS = {
-    "-": atomic_monad(_negate, operator.neg),
+    "-": atomic_monad(_negate, _negate_array),
     "%": atomic_monad(_reciprocal, lambda a: _divide_array(1, a)),
     "_": atomic_monad(_floor, _floor_array),
     "~": atomic_monad(_not, lambda a: B().astype(a == 0, "i")),
@@ -591,9 +599,9 @@ MONADS = {
 }
 
 DYADS = {
-    "+": atomic_dyad(operator.add, _arith(operator.add)),
-    "-": atomic_dyad(operator.sub, _arith(operator.sub)),
-    "*": atomic_dyad(operator.mul, _arith(operator.mul)),
+    "+": atomic_dyad(operator.add, _arith(operator.add, operator.add)),
+    "-": atomic_dyad(operator.sub, _arith(operator.sub, operator.add)),
+    "*": atomic_dyad(times, _arith(operator.mul, operator.mul)),
     "%": atomic_dyad(_divide, _divide_array),
     ":%": atomic_dyad(_int_divide, _int_divide_array),
     "!": atomic_dyad(_remainder, _remainder_array),

@@ -14,7 +14,8 @@ follows them.
 import math
 
 from .. import backends, values
-from ..errors import KlongError
+from ..errors import KlongError, shown
+from ..limits import check_elements, check_items, elements_of, fold
 from ..match import REAL_TOLERANCE, match
 from ..values import (
     Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like,
@@ -145,6 +146,7 @@ def enumerate_(a):
     n = _int_arg(a, "enumerate")
     if n < 0:
         raise KlongError("domain", "enumerate: negative argument")
+    check_elements(n)
     return backends.current().arange(n)
 
 
@@ -182,6 +184,7 @@ def where(a):
             raise KlongError("domain", "expand: count too large") from None
     if counts.shape[0] and int(counts.min()) < 0:
         raise KlongError("domain", "expand: negative count")
+    check_elements(fold("+", counts) if counts.shape[0] else 0)
     return B.repeat(B.arange(counts.shape[0]), counts)
 
 
@@ -269,7 +272,7 @@ def _index(a, b):
     if is_int(b):
         i = int(b)
         if not 0 <= i < n:
-            raise KlongError("index", f"index {i} out of range 0..{n - 1}")
+            raise KlongError("index", f"index {shown(i)} out of range 0..{n - 1}")
         return element(a, i)
     if is_array(b):
         if array_kind(b) != "i":
@@ -277,7 +280,8 @@ def _index(a, b):
         if _count(b):
             lo, hi = int(b.min()), int(b.max())
             if lo < 0 or hi >= n:
-                raise KlongError("index", f"index {lo if lo < 0 else hi} out of range 0..{n - 1}")
+                bad = lo if lo < 0 else hi
+                raise KlongError("index", f"index {shown(bad)} out of range 0..{n - 1}")
         if is_array(a):
             return backends.current().take(a, b)
         if b.ndim == 1:
@@ -324,7 +328,7 @@ def index_depth(a, b):
         # The reference reads a negative index as 0; we report it instead (verbs.md: do not
         # rely on that).
         if not 0 <= i < n:
-            raise KlongError("index", f"index {i} out of range 0..{n - 1}")
+            raise KlongError("index", f"index {shown(i)} out of range 0..{n - 1}")
         level = element(level, i)
     return level
 
@@ -362,6 +366,7 @@ def join(a, b):
     if isinstance(b, Dict) and _is_pair(a):
         b.put(*items(a))
         return b
+    check_elements(elements_of(a) + elements_of(b))
     if is_list(a) and is_list(b):
         return _concat(a, b)
     if is_list(a):
@@ -385,6 +390,7 @@ def take(a, b):
     if -size_b <= n < 0:
         return _slice(b, size_b + n, size_b)
     # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
+    check_items(abs(n), b)
     start = 0 if n > 0 else size_b + n
     if is_array(b):
         B = backends.current()
@@ -482,7 +488,7 @@ def split(a, b):
     n = length(b)
     if len(lengths) == 1 and is_array(b):
         # equal pieces of an array are rows of a reshaped array
-        step = lengths[0]
+        step = min(lengths[0], max(n, 1))         # a piece is at most the whole list
         whole = n - n % step
         rows = b[:whole].reshape((whole // step, step) + tuple(b.shape[1:]))
         if whole == n:
@@ -504,7 +510,7 @@ def cut(a, b):
     prev = 0
     for c in cuts:
         if c < prev or c > n:
-            raise KlongError("range", f"cut: index {c} out of order or outside 0..{n}")
+            raise KlongError("range", f"cut: index {shown(c)} out of order or outside 0..{n}")
         prev = c
     if n == 0:
         # one empty piece per index, at least one (the reference's count for empty b)
@@ -524,11 +530,11 @@ def _amend_positions(indices, n):
     done, walker = [], 0
     for k, i in enumerate(indices):
         if i >= n:
-            raise KlongError("range", f"amend: index {i} out of range 0..{n - 1}")
+            raise KlongError("range", f"amend: index {shown(i)} out of range 0..{n - 1}")
         if i < walker:
             if k == len(indices) - 1:
                 break
-            raise KlongError("range", f"amend: index {i} out of order")
+            raise KlongError("range", f"amend: index {shown(i)} out of order")
         done.append(i)
         walker = i
     return done
@@ -541,7 +547,7 @@ def _amend_string(s, v, indices):
     for i in indices:             # any order; later writes win
         limit = len(chars) - (1 if type(v) is Char else 0)   # a string may also append
         if not 0 <= i <= limit:
-            raise KlongError("range", f"amend: index {i} out of range 0..{limit}")
+            raise KlongError("range", f"amend: index {shown(i)} out of range 0..{limit}")
         chars[i:i + len(v)] = list(v)
     return "".join(chars)
 
@@ -598,7 +604,7 @@ def _amend_in(level, path, v):
         return None
     n = length(level)
     if i >= n:
-        raise KlongError("range", f"amend-in-depth: index {i} out of range 0..{n - 1}")
+        raise KlongError("range", f"amend-in-depth: index {shown(i)} out of range 0..{n - 1}")
     e = element(level, i)
     if len(path) > 1:
         if not _is_nonempty_list(e):
@@ -676,13 +682,16 @@ def reshape(a, b):
     if min(dims) < 1:
         raise KlongError("domain", "reshape: dimensions must be positive (or -1)")
     total = math.prod(dims)
+    check_items(total, b)
+    if rows and len(dims) + b.ndim - 1 > values.MAX_DIMS:
+        rows, elems = False, items(b)           # too deep for an array: nested lists
     B = backends.current()
     if rows:
         shape = tuple(dims) + tuple(b.shape[1:])
         if total == k:
             return b.reshape(shape)
         return B.take(b, B.arange(total) % k).reshape(shape)
-    if k == 1 and _scalar_kind(b) is not None:
+    if k == 1 and _scalar_kind(b) is not None and len(dims) <= values.MAX_DIMS:
         if isinstance(b, values.ARRAY_TYPES):   # a number with a gradient: gather it
             return b.reshape(1)[B.full(tuple(dims), 0, "i")]
         return B.full(tuple(dims), b, _scalar_kind(b))

@@ -142,32 +142,32 @@ def other_klongs(workloads, groups):
 
 def rows(groups, columns):
     from bench_core import WORKLOADS
+    from bench_autograd import ROWS as AUTOGRAD_ROWS
+    entries = [(w.title, backend, f"{name}[{backend}]", w.label, w.goal,
+                w.kg and backend == "numpy", name)
+               for name, w in WORKLOADS.items() for backend in w.backends]
+    entries += [(title, backend, group, label, goal, False, group)
+                for group, (title, backend, label, goal) in AUTOGRAD_ROWS.items()]
     missed = []
     out = []
-    for name, w in WORKLOADS.items():
-        for backend in w.backends:
-            pair = groups.get(f"{name}[{backend}]", {})
-            if "klong" not in pair or "baseline" not in pair:
-                continue
-            kl, base = pair["klong"], pair["baseline"]
-            ratio = kl / base
-            goal, holds = "-", "-"
-            if w.goal is not None:
-                goal = "<= %gx" % w.goal
-                holds = "yes" if ratio <= w.goal else "NO"
-                if ratio > w.goal:
-                    missed.append(f"{name}[{backend}]")
-            others = []
-            for column in columns.values():
-                t = column.get(name) if backend == "numpy" else None
-                others.append(fmt_time(t) if t is not None else "-")
-            out.append([w.title, backend, fmt_time(kl), f"{fmt_time(base)} ({w.label})",
-                        "%.2fx" % ratio, goal, holds] + others)
-    for group, pair in groups.items():          # the autograd benchmarks
-        if group.split("[")[0] in WORKLOADS or "klong" not in pair or "baseline" not in pair:
+    for title, backend, group, label, goal, compared, name in entries:
+        pair = groups.get(group, {})
+        if "klong" not in pair or "baseline" not in pair:
             continue
-        out.append([group, "", fmt_time(pair["klong"]), fmt_time(pair["baseline"]),
-                    "%.2fx" % (pair["klong"] / pair["baseline"]), "-", "-"] + ["-"] * len(columns))
+        kl, base = pair["klong"], pair["baseline"]
+        ratio = kl / base
+        goal_text, holds = "-", "-"
+        if goal is not None:
+            goal_text = "<= %gx" % goal
+            holds = "yes" if ratio <= goal else "NO"
+            if ratio > goal:
+                missed.append(group)
+        others = []
+        for column in columns.values():
+            t = column.get(name) if compared else None
+            others.append(fmt_time(t) if t is not None else "-")
+        out.append([title, backend, fmt_time(kl), f"{fmt_time(base)} ({label})",
+                    "%.2fx" % ratio, goal_text, holds] + others)
     return out, missed
 
 
