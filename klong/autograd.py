@@ -14,7 +14,7 @@ import sys
 
 from . import backends, values
 from .errors import KlongError
-from .functions import Builtin, Lambda, call_value
+from .functions import Builtin, call_value, lambda_running_in
 from .values import Function, Symbol, make_list
 
 
@@ -198,8 +198,8 @@ class Differentiation:
         """The innermost Klong function running now, by the name it has in the globals."""
         frame = sys._getframe(1)
         while frame is not None:
-            if frame.f_code is Lambda.call.__code__:
-                fn = frame.f_locals.get("self")
+            fn = lambda_running_in(frame)
+            if fn is not None:
                 for name, v in self.interp.globals.items():
                     if v is fn:
                         return name

@@ -1,38 +1,44 @@
-"""AST to Python closures.
+"""The AST made runnable: as Python source (codegen.py, the default) or as closures.
 
-Each node becomes a closure `run(frame)` once, when its chunk is read; running a function
-never looks at AST nodes again. `fr` is the frame (see functions.py) of the running Klong
-function (None at top level). Names are resolved here, statically: a parameter or declared local becomes a
-lookup `depth` frames up the lexical chain, anything else a global (renamed while a module
-is open, language.md 6.5).
+`Compiler.compile_chunk` gives a callable `run(None)` for one chunk. With code generation on
+(the interpreter's `codegen` option, KLONG_CODEGEN=0 turns it off) the chunk becomes Python
+source; otherwise each node becomes a closure `run(fr)` once, when its chunk is read, and
+running a function never looks at AST nodes again. `fr` is the frame (see functions.py) of
+the running Klong function (None at top level). Either way names are resolved statically: a
+parameter or declared local becomes a lookup `depth` frames up the lexical chain, anything
+else a global (renamed while a module is open, language.md 6.5).
+
+What both paths share lives here: how a verb with adverbs becomes a Python callable
+(VerbForms, derive), what is known of a function literal (lambda_info), and how the
+differentiation operators and the interpreter's own monads are found.
 """
 from . import adverbs as adv
+from . import vectorize
 from .errors import KlongError
-from .functions import PARENT, SELF, Lambda, call_value, project
+from .functions import PARENT, SELF, Lambda, LambdaInfo, call_value, frame_runner, project
 from .syntax import ast
 from .values import Dict, Function, is_array, is_true
-from .verbs import DYADS, MONADS
+from .verbs import DYADS, VERBS
 
 PARAMS = ("x", "y", "z")
-ATOMIC_MONADS = {"-", "%", "_", "~", ":#", "$"}
-ATOMIC_DYADS = {"+", "-", "*", "%", ":%", "!", "^", "|", "&", "=", "<", ">", "$", ":$"}
-# verbs whose whole-array form is safe for an elementwise function body on numbers
-NUMERIC_MONADS = {"-", "%", "_"}
-DIFFERENTIATION_DYADS = {":>", "\u2207", "\u2202"}      # :>  ∇  ∂
-NUMERIC_DYADS = {"+", "-", "*", "%", "^", "|", "&", "=", "<", ">"}
 
 
 class VerbForms:
     """What an adverb needs to know of the verb it modifies: its monadic and dyadic forms,
     and optional shortcuts (see adverbs.py)."""
-    __slots__ = ("monad", "dyad", "fast", "whole_monad", "whole_dyad")
+    __slots__ = ("monad", "dyad", "fast", "fold", "scan_fold", "whole_monad", "whole_dyad",
+                 "rows")
 
-    def __init__(self, monad, dyad, fast=None, whole_monad=None, whole_dyad=None):
+    def __init__(self, monad, dyad, fast=None, fold=None, whole_monad=None, whole_dyad=None,
+                 rows=None):
         self.monad = monad
         self.dyad = dyad
         self.fast = fast
+        self.fold = fold
+        self.scan_fold = None
         self.whole_monad = whole_monad
         self.whole_dyad = whole_dyad
+        self.rows = rows
 
 
 def _no_monad(op):
@@ -48,24 +54,42 @@ def _no_dyad(op):
 
 
 def op_forms(op):
-    return VerbForms(MONADS.get(op) or _no_monad(op), DYADS.get(op) or _no_dyad(op),
-                     fast=op if op in adv.REDUCIBLE else None,
-                     whole_monad=MONADS[op] if op in ATOMIC_MONADS else None,
-                     whole_dyad=DYADS[op] if op in ATOMIC_DYADS else None)
+    facts = VERBS[op]
+    return VerbForms(facts.monad or _no_monad(op), facts.dyad or _no_dyad(op),
+                     fast=facts.reduce, fold=facts.fold,
+                     whole_monad=facts.monad if facts.atomic_monad else None,
+                     whole_dyad=facts.dyad if facts.atomic_dyad else facts.each)
 
 
 def function_forms(fn):
+    """The forms of a function value. A lambda's Python function is used as it is when the
+    arity fits, and its compile-time facts become the adverbs' shortcuts."""
     if _is_nilad(fn):
         # our extension: a nilad under an adverb (f'!n, f/x) is called with no arguments,
         # so f'!n runs f n times, as programs written for KlongPy expect
         return VerbForms(lambda a: call_value(fn, []), lambda a, b: call_value(fn, []))
-    forms = VerbForms(lambda a: call_value(fn, [a]), lambda a, b: call_value(fn, [a, b]))
-    if isinstance(fn, Lambda):
-        if fn.atomic_op is not None:
-            forms.fast = fn.atomic_op if fn.atomic_op in adv.REDUCIBLE else None
-            forms.whole_dyad = DYADS[fn.atomic_op]
-        if fn.elementwise:
-            forms.whole_monad = forms.monad
+    if not isinstance(fn, Lambda):
+        return VerbForms(lambda a: call_value(fn, [a]), lambda a, b: call_value(fn, [a, b]))
+    run = fn.run
+    monad = run if fn.arity == 1 else (lambda a: fn.call([a]))
+    dyad = run if fn.arity == 2 else (lambda a, b: fn.call([a, b]))
+    forms = VerbForms(monad, dyad)
+    info = fn.info
+    if info.dyad_op is not None:
+        facts = VERBS[info.dyad_op]
+        forms.fast = facts.reduce
+        forms.whole_dyad = facts.dyad
+    if info.dot:
+        forms.rows = vectorize.rows_dot
+    if info.fold_op is not None and fn.whole is not None:
+        forms.fold = vectorize.mapped_fold(info.fold_op, fn.whole, running=False)
+        forms.scan_fold = vectorize.mapped_fold(info.fold_op, fn.whole, running=True)
+    if fn.arity != 1:
+        return forms
+    if info.elementwise and fn.whole is None:
+        forms.whole_monad = monad
+    else:
+        forms.whole_monad = _first_of(fn.whole, vectorize.traced_each(fn))
     return forms
 
 
@@ -75,14 +99,29 @@ def _is_nilad(fn):
     return isinstance(fn, Function) and getattr(fn, "most", fn.arity) == 0
 
 
+def _first_of(*wholes):
+    """A whole-array form trying `wholes` in turn (None: none of them applies)."""
+    wholes = [w for w in wholes if w is not None]
+    if len(wholes) < 2:
+        return wholes[0] if wholes else None
+
+    def whole(a):
+        for w in wholes:
+            r = w(a)
+            if r is not None:
+                return r
+        return None
+    return whole
+
+
 def _predicate(p):
     return lambda v: call_value(p, [v])
 
 
 MONADIC_ADVERBS = {
     "'": lambda v, a: adv.each(v.monad, a, v.whole_monad),
-    "/": lambda v, a: adv.over(v.dyad, a, v.fast),
-    "\\": lambda v, a: adv.scan(v.dyad, a, v.fast),
+    "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
+    "\\": lambda v, a: adv.scan(v.dyad, a, v.fast, v.scan_fold),
     ":'": lambda v, a: adv.each_pair(v.dyad, a),
     ":~": lambda v, a: adv.converge(v.monad, a),
     "\\~": lambda v, a: adv.scan_converge(v.monad, a),
@@ -92,8 +131,8 @@ DYADIC_ADVERBS = {
     "'": lambda v, a, b: adv.each2(v.dyad, a, b, v.whole_dyad),
     "/": lambda v, a, b: adv.over_neutral(v.dyad, a, b, v.fast),
     "\\": lambda v, a, b: adv.scan_neutral(v.dyad, a, b, DYADS[","]),
-    ":\\": lambda v, a, b: adv.each_left(v.dyad, a, b),
-    ":/": lambda v, a, b: adv.each_right(v.dyad, a, b),
+    ":\\": lambda v, a, b: adv.each_left(v.dyad, a, b, v.rows),
+    ":/": lambda v, a, b: adv.each_right(v.dyad, a, b, v.rows),
     ":~": lambda v, a, b: adv.while_(v.monad, _predicate(a), b),
     "\\~": lambda v, a, b: adv.scan_while(v.monad, _predicate(a), b),
     ":*": lambda v, a, b: adv.iterate(v.monad, a, b),
@@ -115,6 +154,33 @@ def derive(forms, adverb):
                      (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
 
 
+def derived_forms(forms, adverbs):
+    for a in adverbs:
+        forms = derive(forms, a)
+    return forms
+
+
+def derived_caller(adverbs, arity):
+    """f(fn, a) or f(fn, a, b): the function value fn modified by `adverbs`, applied."""
+    if arity == 1:
+        return lambda fn, a: derived_forms(function_forms(fn), adverbs).monad(a)
+    return lambda fn, a, b: derived_forms(function_forms(fn), adverbs).dyad(a, b)
+
+
+def verb_label(verb, arity):
+    """How an error message names a verb node: 'times', 'plus over', 'f each' ..."""
+    words = []
+    for a in reversed(verb.adverbs):          # the last adverb is applied outermost
+        words.append(adv.NAMES.get(a, (a, a))[arity - 1] or a)
+        arity = (adv.MONADIC_USE if arity == 1 else adv.DYADIC_USE).get(a, arity)
+    if verb.op is not None:
+        facts = VERBS.get(verb.op)
+        base = facts.name(arity) if facts else verb.op
+    else:
+        base = verb.fn.name if isinstance(verb.fn, ast.Name) else None
+    return " ".join(([base] if base else []) + words[::-1]) or "call"
+
+
 class Scope:
     """Static view of one function literal being compiled: its declared locals, and which
     of x, y, z are its parameters (an enclosing function may have declared them local)."""
@@ -124,33 +190,134 @@ class Scope:
         self.locals = set(local_names)
         self.params = set(PARAMS) - set(outer_params)
 
+    def names(self):
+        """The names this literal binds: its parameters and declared locals."""
+        return self.locals | self.params
+
+
+GENERATED_CHUNKS = 1024      # generated chunks an interpreter keeps for text it runs again
+
 
 class Compiler:
-    """Compiles AST nodes for one interpreter; `names` resolves global names (modules)."""
+    """Compiles AST nodes for one interpreter."""
 
     def __init__(self, interp):
         self.interp = interp
         self.scopes = []
+        self.generated = {}     # id(parsed chunk) -> (chunk, its generated code)
 
     def compile_chunk(self, node):
+        if self.interp.codegen:
+            return self.generate(node)
         self.scopes = []
         return self.compile(node)
+
+    def generate(self, node):
+        """The chunk as generated code. Parses are shared (the parser caches them), and the
+        code of a chunk depends only on it while no module renames names: it is kept."""
+        if self.interp.modules.current is not None:
+            return self.generated_or_closures(node)
+        entry = self.generated.get(id(node))
+        if entry is not None and entry[0] is node:
+            return entry[1]
+        code = self.generated_or_closures(node)
+        if len(self.generated) >= GENERATED_CHUNKS:
+            self.generated.clear()
+        self.generated[id(node)] = (node, code)
+        return code
+
+    def generated_or_closures(self, node):
+        """Generated code, or closures for a chunk nested deeper than Python compiles
+        (about a hundred levels of blocks)."""
+        from .codegen import Generator
+        try:
+            return Generator(self).chunk(node)
+        except (SyntaxError, RecursionError, MemoryError):
+            self.scopes = []
+            return self.compile(node)
 
     def compile(self, node):
         method = getattr(self, "c_" + type(node).__name__)
         return method(node)
 
-    # -- helpers
-    def located(self, node, err):
-        return err.located(node.line, node.column, None)
+    # -- shared with codegen.py
+    def resolve_in(self, scopes, name):
+        """(depth, name) for a parameter or local of the function literals `scopes` (the
+        names each binds, outermost first), or (None, global name)."""
+        for depth, bound in enumerate(reversed(scopes)):
+            if name in bound:
+                return depth, name
+        return None, self.interp.modules.resolve(name, defining=False)
+
+    @staticmethod
+    def bound_by(literal):
+        """The names a function literal binds (for resolve_in)."""
+        return Scope(literal.locals, literal.outer_params).names()
 
     def resolve(self, name):
-        """(depth, name) for a parameter or local, or (None, global name)."""
-        if self.scopes:
-            for depth, scope in enumerate(reversed(self.scopes)):
-                if name in scope.locals or name in scope.params:
-                    return depth, name
-        return None, self.interp.modules.resolve(name, defining=False)
+        return self.resolve_in([s.names() for s in self.scopes], name)
+
+    def monad(self, op, verb):
+        """The Python function of a monad: a verb's, or one the interpreter provides."""
+        facts = VERBS.get(op)
+        if facts is not None and facts.monad is not None:
+            return facts.monad
+        if facts is not None and facts.host_monad:
+            return self.host_monad(op)
+        raise KlongError("syntax", f"{op} has no monadic form", verb.line, verb.column)
+
+    def dyad(self, op, verb):
+        facts = VERBS.get(op)
+        if facts is None or facts.dyad is None:
+            raise KlongError("syntax", f"{op} has no dyadic form", verb.line, verb.column)
+        return facts.dyad
+
+    def host_monad(self, op):
+        """∇f (the gradient function of f) and ˙x (track x)."""
+        if op == "\u2207":
+            return self.interp.differentiation.gradient_function
+        return lambda x: x
+
+    def verb_forms(self, verb):
+        """A closure giving the VerbForms of a verb node at run time."""
+        if verb.op is not None:
+            forms = derived_forms(op_forms(verb.op), verb.adverbs)
+            return lambda fr: forms
+        fn = self.compile(verb.fn)
+        adverbs = verb.adverbs
+        return lambda fr: derived_forms(function_forms(fn(fr)), adverbs)
+
+    verb_label = staticmethod(verb_label)
+    derived_caller = staticmethod(derived_caller)
+
+    def lambda_info(self, node, name=None):
+        arity = node.arity
+        elementwise = arity == 1 and len(node.body) == 1 and not node.outer_params \
+            and _elementwise(node.body[0])
+        return LambdaInfo(arity, node.source, name, _dyad_op(node), elementwise,
+                          vectorize.is_dot_literal(node))
+
+    def differentiation_action(self, node, scopes):
+        """f:>p, p∇f and p∂f as a Python function of the two operands. A bare global name
+        as the point of :> or ∇ selects variable mode (system.md B.2): the variable itself
+        is rebound while differentiating."""
+        op = node.verb.op
+        diff = self.interp.differentiation
+        if op == ":>":
+            name = self._global_name(node.right, scopes)
+            return lambda f, p: diff.gradient(f, p, name)
+        if op == "\u2207":
+            name = self._global_name(node.left, scopes)
+            return lambda p, f: diff.numeric(p, f, name)
+        return diff.jacobian
+
+    def _global_name(self, node, scopes):
+        """The global a bare variable name refers to, or None (for variable mode)."""
+        if isinstance(node, ast.Name) and node.name != ".f":
+            depth, key = self.resolve_in(scopes, node.name)
+            if depth is None:
+                return key
+        return None
 
     # -- leaves
     def c_Const(self, node):
@@ -170,13 +337,14 @@ class Compiler:
             return lambda fr: []
         depth, key = self.resolve(name)
         where = (node.line, node.column)
+        g = self.interp.globals
 
         def undefined():
-            return KlongError("undefined", f"{name} is not defined", *where)
+            from .codegen import suggestion
+            hint = suggestion(name, g) if depth is None else ""
+            return KlongError("undefined", f"{name} is not defined{hint}", *where)
 
         if depth is None:
-            g = self.interp.globals
-
             def read_global(fr):
                 try:
                     return g[key]
@@ -217,17 +385,20 @@ class Compiler:
             return otherwise(fr)
         return run
 
-    def c_Lambda(self, node):
+    def c_Lambda(self, node, name=None):
         self.scopes.append(Scope(node.locals, node.outer_params))
         try:
             body = _sequence([self.compile(s) for s in node.body])
         finally:
             self.scopes.pop()
-        arity = node.arity
-        atomic_op = _atomic_op(node)
-        elementwise = arity == 1 and len(node.body) == 1 and _elementwise(node.body[0])
+        info = self.lambda_info(node, name)
         backend = self.interp.backend
-        return lambda fr: Lambda(body, arity, fr, atomic_op, elementwise, backend)
+
+        def make(fr):
+            lam = Lambda(None, info, None, backend)
+            lam.run = frame_runner(body, lam, fr)
+            return lam
+        return make
 
     def c_Apply(self, node):
         fn = self.compile(node.fn)
@@ -240,96 +411,59 @@ class Compiler:
             return run_projection
         args = [self.compile(a) for a in node.args]
         line, column = node.line, node.column
-        if len(args) == 1:
-            (a0,) = args
-
-            def run1(fr):
-                v = a0(fr)
-                f = fn(fr)
-                try:
-                    return f.call([v])
-                except KlongError as e:
-                    raise e.located(line, column, None)
-                except AttributeError:
-                    if isinstance(f, Function):
-                        raise
-                    raise KlongError("type", "not a function", line, column) from None
-            return run1
+        callee = node.fn.name if isinstance(node.fn, ast.Name) else None
 
         def run(fr):
             values = [a(fr) for a in args]
+            f = fn(fr)
             try:
-                return call_value(fn(fr), values)
+                if isinstance(f, Function):       # (one Python frame less per Klong call)
+                    return f.call(values)
+                return call_value(f, values, callee)
             except KlongError as e:
                 raise e.located(line, column, None)
         return run
 
     # -- verbs
-    def verb_forms(self, verb):
-        """A closure giving the VerbForms of a verb node at run time."""
-        if verb.op is not None:
-            forms = op_forms(verb.op)
-            for a in verb.adverbs:
-                forms = derive(forms, a)
-            return lambda fr: forms
-        fn = self.compile(verb.fn)
-        adverbs = verb.adverbs
-
-        def dynamic(fr):
-            forms = function_forms(fn(fr))
-            for a in adverbs:
-                forms = derive(forms, a)
-            return forms
-        return dynamic
-
     def c_Monad(self, node):
         verb, arg = node.verb, self.compile(node.arg)
         line, column = node.verb.line, node.verb.column
+        label = verb_label(verb, 1)
         if verb.op is not None and not verb.adverbs:
-            f = MONADS.get(verb.op) or self.interp_monad(verb.op)
-            if f is None:
-                raise KlongError("syntax", f"{verb.op} has no monadic form", line, column)
+            f = self.monad(verb.op, verb)
+        elif verb.op is not None:
+            f = self.verb_forms(verb)(None).monad
         else:
             forms = self.verb_forms(verb)
-            if verb.op is not None:
-                f = forms(None).monad
-            else:
-                def run_dynamic(fr):
-                    a = arg(fr)
-                    try:
-                        return forms(fr).monad(a)
-                    except KlongError as e:
-                        raise e.located(line, column, None)
-                return run_dynamic
+
+            def run_dynamic(fr):
+                a = arg(fr)
+                try:
+                    return forms(fr).monad(a)
+                except KlongError as e:
+                    raise _failed(e, line, column, label, a)
+            return run_dynamic
 
         def run(fr):
             a = arg(fr)
             try:
                 return f(a)
             except KlongError as e:
-                raise e.located(line, column, None)
+                raise _failed(e, line, column, label, a)
         return run
-
-    def interp_monad(self, op):
-        """Monads that belong to the host: ∇f (gradient function) and ˙x (track)."""
-        if op == "\u2207":
-            return self.interp.differentiation.gradient_function
-        if op == "\u02d9":
-            return lambda x: x
-        return None
 
     def c_Dyad(self, node):
         verb = node.verb
         if verb.op == "::" and not verb.adverbs:
             return self.assignment(node)
-        if verb.op in DIFFERENTIATION_DYADS and not verb.adverbs:
+        if verb.op is not None and not verb.adverbs and VERBS.get(verb.op) is not None \
+                and VERBS[verb.op].host_dyad:
             return self.differentiation(node)
         left, right = self.compile(node.left), self.compile(node.right)
         line, column = verb.line, verb.column
+        label = verb_label(verb, 2)
         if verb.op is not None and not verb.adverbs:
-            f = DYADS.get(verb.op)
-            if f is None:
-                raise KlongError("syntax", f"{verb.op} has no dyadic form", line, column)
+            f = self.dyad(verb.op, verb)
         elif verb.op is not None:
             f = self.verb_forms(verb)(None).dyad
         else:
@@ -341,39 +475,24 @@ class Compiler:
                 try:
                     return forms(fr).dyad(a, b)
                 except KlongError as e:
-                    raise e.located(line, column, None)
+                    raise _failed(e, line, column, label, [a, b])
             return run_dynamic
 
-        return _dyad(f, left, right, line, column)
-
-    def _global_name(self, node):
-        """The global a bare variable name refers to, or None (for variable mode)."""
-        if isinstance(node, ast.Name) and node.name != ".f":
-            depth, key = self.resolve(node.name)
-            if depth is None:
-                return key
-        return None
+        return _dyad(f, left, right, line, column, label)
 
     def differentiation(self, node):
-        """f:>p, p∇f and p∂f. A bare global name as the point of :> or ∇ selects variable
-        mode (system.md B.2): the variable itself is rebound while differentiating."""
-        op = node.verb.op
-        diff = self.interp.differentiation
         left, right = self.compile(node.left), self.compile(node.right)
-        line, column = node.verb.line, node.verb.column
-        if op == ":>":
-            name = self._global_name(node.right)
-            action = lambda f, p: diff.gradient(f, p, name)
-        elif op == "\u2207":
-            name = self._global_name(node.left)
-            action = lambda p, f: diff.numeric(p, f, name)
-        else:
-            action = diff.jacobian
-        return _dyad(action, left, right, line, column)
+        verb = node.verb
+        scopes = [s.names() for s in self.scopes]
+        return _dyad(self.differentiation_action(node, scopes), left, right, verb.line,
+                     verb.column, "")
 
     def assignment(self, node):
         name = node.left.name
-        value = self.compile(node.right)
+        if isinstance(node.right, ast.Lambda):
+            value = self.c_Lambda(node.right, name)
+        else:
+            value = self.compile(node.right)
         if self.scopes:
             depth, key = self.resolve(name)
             if depth is not None:
@@ -401,15 +520,25 @@ class Compiler:
         return set_global
 
 
-def _dyad(f, left, right, line, column):
-    """The closure applying the dyad f: right operand first, then left (language.md 3.3)."""
+def _failed(e, line, column, label, operands):
+    """A KlongError from a verb, located at the verb and named after it (unless it came out
+    of a Klong function, which named it already)."""
+    e.located(line, column, None)
+    if not e.functions:
+        e.in_verb(label, operands)
+    return e
+
+
+def _dyad(f, left, right, line, column, label):
+    """The closure applying the dyad f: right operand first, then left (language.md 3.3).
+    A failure is named after `label` ("": the verb's own messages say enough)."""
     def run(fr):
         b = right(fr)
         a = left(fr)
         try:
             return f(a, b)
         except KlongError as e:
-            raise e.located(line, column, None)
+            raise _failed(e, line, column, label, [a, b])
     return run
 
 
@@ -434,12 +563,13 @@ def _sequence(stmts):
     return run
 
 
-def _atomic_op(node):
-    """'+' for {x+y}: a dyad whose body is exactly x OP y with an atomic OP."""
+def _dyad_op(node):
+    """'+' for {x+y}: a dyad whose body is exactly x OP y with a numeric atomic OP."""
     if node.arity != 2 or len(node.body) != 1 or node.locals or node.outer_params:
         return None
     b = node.body[0]
-    if isinstance(b, ast.Dyad) and b.verb.op in NUMERIC_DYADS and not b.verb.adverbs \
+    if isinstance(b, ast.Dyad) and not b.verb.adverbs and b.verb.op in VERBS \
+            and VERBS[b.verb.op].numeric_dyad \
             and isinstance(b.left, ast.Name) and b.left.name == "x" \
             and isinstance(b.right, ast.Name) and b.right.name == "y":
         return b.verb.op
@@ -452,9 +582,11 @@ def _elementwise(node):
         return node.name == "x"
     if isinstance(node, ast.Const):
         return type(node.value) in (int, float)
-    if isinstance(node, ast.Monad):
-        return node.verb.op in NUMERIC_MONADS and not node.verb.adverbs and _elementwise(node.arg)
-    if isinstance(node, ast.Dyad):
-        return node.verb.op in NUMERIC_DYADS and not node.verb.adverbs \
-            and _elementwise(node.left) and _elementwise(node.right)
+    if isinstance(node, (ast.Monad, ast.Dyad)):
+        facts = VERBS.get(node.verb.op)
+        if facts is None or node.verb.adverbs:
+            return False
+        if isinstance(node, ast.Monad):
+            return facts.numeric_monad and _elementwise(node.arg)
+        return facts.numeric_dyad and _elementwise(node.left) and _elementwise(node.right)
     return False

@@ -27,7 +27,16 @@ def shown(value, width=SHOWN_WIDTH):
     Klong's written form is always one line, however deep the value (as kg shows values in
     its messages)."""
     from .display import write           # display sits above this module
+    if type(value) is list:              # a verb's two operands
+        return one_line("[" + " ".join(shown(v, width) for v in value) + "]", width)
+    if type(value) is int and value.bit_length() > width * 10 // 3:   # more digits than width
+        # too long to show, and its full text (up to a million digits) is slow to make
+        return f"(~{int(value.bit_length() * 0.30103) + 1} digits)"
     return one_line(write(value), width)
+
+
+# A runtime error names the Klong functions it passed through, innermost first, this many.
+TRACE_DEPTH = 4
 
 
 class KlongError(Exception):
@@ -47,9 +56,40 @@ class KlongError(Exception):
         self.column = column
         self.source_line = source_line
         self.filename = None
+        self.verb = None            # the verb or function that failed, and its operands
+        self.operands = None
+        self.functions = []         # the Klong functions it happened in, innermost first
+        self.depth = 0              # how many functions it passed through in all
 
     def __str__(self):
-        return f"{self.kind} error: {self.message}"
+        head, message = f"{self.kind} error: ", self.message
+        if self.verb:
+            operands = "" if self.operands is None else " " + shown(self.operands)
+            head += f"{self.verb}{operands}: "
+            message = message.removeprefix(f"{self.verb}: ")    # said once is enough
+        return head + message + self._trace()
+
+    def _trace(self):
+        if not self.functions:
+            return ""
+        more = self.depth - len(self.functions)
+        tail = f", and {more} more" if more > 0 else ""
+        return " (in " + ", from ".join(self.functions) + tail + ")"
+
+    def in_verb(self, name, operands):
+        """Name the verb (and its operands: one value, or a list of two) where this error
+        happened, unless an inner one is named already ("" names none, and keeps outer verbs
+        from being named); returns self for raising."""
+        if self.verb is None:
+            self.verb, self.operands = name, operands
+        return self
+
+    def within(self, function):
+        """Record that the error passed out of the Klong function named `function`."""
+        self.depth += 1
+        if len(self.functions) < TRACE_DEPTH:
+            self.functions.append(function)
+        return self
 
     def located(self, line, column, source_line):
         """Attach a position unless one is already known; returns self for raising."""

@@ -1,4 +1,5 @@
 """KlongInterpreter: runs Klong source, and lets Python read, write and call Klong names."""
+import os
 import sys
 
 from . import backends
@@ -89,10 +90,12 @@ class KlongInterpreter:
     backend  "numpy" (the default) or "torch"; device  a torch device ("cpu", "cuda", ...;
     the best available when None); dtype  the element type of reals: "float64" (the
     default), "float32", or on torch also "bfloat16"; max_elements  the most elements a
-    list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of memory).
+    list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of memory);
+    codegen  False runs Klong as a tree of closures instead of generated Python code (so
+    does the environment variable KLONG_CODEGEN=0).
     """
 
-    def __init__(self, backend=None, device=None, dtype=None, max_elements=None):
+    def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None):
         from .sysfns import install
         try:
             self.backend = backends.get_backend(backend, device, dtype)
@@ -102,6 +105,11 @@ class KlongInterpreter:
         self.backend.limits = Limits(max_elements)
         self.globals = {}
         self.modules = Modules(self)
+        # Klong compiled to Python source (codegen.py), or to closures: KLONG_CODEGEN=0 or
+        # codegen=False chooses closures (slower; the suites run both ways)
+        if codegen is None:
+            codegen = os.environ.get("KLONG_CODEGEN", "1").strip().lower() not in ("0", "false", "no", "off")
+        self.codegen = bool(codegen)
         self.compiler = Compiler(self)
         self.differentiation = Differentiation(self)
         self.strict = False

@@ -144,7 +144,7 @@ class KlongFunction(Function):
                 raise err from e
 
     def __repr__(self):
-        return f"<Klong function of {self.function.arity} argument(s)>"
+        return repr(self.function)          # a Klong function shows its source
 
 
 def to_klong(v, interp=None):

@@ -303,3 +303,41 @@ def test_wrong_adverb_context(kerr, src):
 @pytest.mark.parametrize("src", ["{x}/[1 2 3]", "{x+y}'[1 2]", "{x}:'[1 2 3]", "{x+y}:~1"])
 def test_adverb_with_wrong_arity(kerr, src):
     assert kerr(src).kind == "arity"
+
+
+# ---------------------------------------------------------------- loops that run as array operations
+
+@pytest.mark.parametrize("src, printed", [
+    (",/[[1 2] [3] []]", "[1 2 3]"),
+    (",/[[1 2] [3.5]]", "[1 2 3.5]"),
+    (",/[\"ab\" \"\" \"c\"]", '"abc"'),
+    (",/[[[1 2]] [[3 4] [5 6]]]", "[[1 2] [3 4] [5 6]]"),
+    (",/{x,x}'!3", "[0 0 1 1 2 2]"),
+    (",/[[1] 2 [3]]", "[1 2 3]"),
+    (",/[1 2]", "[1 2]"),
+])
+def test_join_over_joins_all_at_once(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("{x+y*y}/[1 2 3]", "14"),
+    ("{(y^2)+x}/[1.0 2.0 3.0]", "14.0"),
+    ("{x*1+y}/[1 2 3]", "12"),
+    ("{x+y*y}\\[1 2 3]", "[1 5 14]"),
+    ("{x+y%2}\\[0 1 2]", "[0 0.5 1.5]"),
+    ("{x+y*y}/[5]", "5"),
+])
+def test_folds_of_arithmetic_bodies(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("[1 2]{+/x*y}:/[[1 2] [3 4]]", "[5 11]"),
+    ("[1.5 2]{+/x*y}:\\[[1 2] [3 4]]", "[5.5 12.5]"),
+    ("{x{+/x*y}:/[[1 0] [0 1]]}'[[1 2] [3 4]]", "[[1 2] [3 4]]"),
+    ("{:[x>1;x*x;-x]}'[0 1 2 3]", "[0 -1 4 9]"),
+    ("{:[x>1;x*x;0.5]}'[0 1 2 3]", "[0.5 0.5 4 9]"),
+])
+def test_products_and_conditionals_over_arrays(kw, src, printed):
+    assert kw(src) == printed

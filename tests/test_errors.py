@@ -317,7 +317,7 @@ def run_kgpy(*args, **options):
 
 @pytest.mark.parametrize("expr, rc, out, err", [
     ("-x", 1, "", "undefined error: x is not defined\n"),     # not taken for an option
-    ("-[]", 1, "", "type error: number expected\n"),
+    ("-[]", 1, "", "type error: negate []: number expected\n"),
     ("--1", 0, "1\n", ""),
     ("-1", 0, "-1\n", ""),
 ])

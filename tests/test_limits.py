@@ -203,7 +203,7 @@ def test_default_limit_from_memory(monkeypatch):
 def test_kgpy_reads_the_environment():
     from test_cli import kgpy
     r = kgpy("-e", "!101", env={"KLONG_MAX_ELEMENTS": "100"})
-    assert r.returncode == 1 and r.stderr.startswith("range error: too many elements: 101")
+    assert r.returncode == 1 and r.stderr.startswith("range error: enumerate 101: too many elements: 101")
     r = kgpy("-e", "1", env={"KLONG_MAX_ELEMENTS": "none"})
     assert r.returncode == 2 and "KLONG_MAX_ELEMENTS" not in r.stdout and "Traceback" not in r.stderr
 

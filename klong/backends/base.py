@@ -247,3 +247,9 @@ class Backend(NumericAutograd):
         """A context in which numbers stay 0-d arrays rather than Python numbers, so that a
         tracer (a compiler) sees every operation. Nothing to do where there is no tracer."""
         return contextlib.nullcontext()
+
+    def vmap(self, fn, a):
+        """fn applied to every element of `a` (along the first axis) at once, by tracing fn
+        over the whole array (torch.func.vmap), as an array of the results; None where the
+        library cannot (the caller then loops). fn must be free of effects."""
+        return None

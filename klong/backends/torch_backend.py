@@ -258,6 +258,16 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         elif self.device.type == "mps":
             torch.mps.synchronize()
 
+    def vmap(self, fn, a):
+        # Klong code that needs a value (an .item(), a branch on data) cannot be traced:
+        # torch raises, and the caller loops instead.
+        try:
+            with self.tracing():
+                r = torch.func.vmap(fn)(a)
+        except Exception:
+            return None
+        return r if isinstance(r, torch.Tensor) and r.ndim > 0 else None
+
     def _tensors(self, a, b):
         if not isinstance(a, torch.Tensor):
             a = torch.as_tensor(a, dtype=b.dtype, device=b.device)

@@ -43,6 +43,8 @@ class Lambda(Node):
     locals: List[str]
     arity: int
     outer_params: List[str] = field(default_factory=list, kw_only=True)
+    span: Any = field(default=None, compare=False)      # (start, end) offsets in the chunk
+    source: Optional[str] = field(default=None, compare=False)   # its text, braces included
 
 
 @dataclass

@@ -71,7 +71,7 @@ class _Build(Transformer):
         return ast.Apply(fn, args, line=tok.line, column=tok.column)
 
     def fun(self, children):
-        lbrace, body = children[0], children[1]
+        lbrace, body, rbrace = children
         stmts = body.exprs if isinstance(body, ast.Seq) else [body]
         local_names = []
         first = stmts[0]
@@ -81,7 +81,8 @@ class _Build(Transformer):
             stmts = stmts[1:]
         # arity and read-only parameters are settled once the whole chunk is read, see
         # _bind_parameters: an enclosing function may declare x, y or z local
-        return ast.Lambda(stmts, local_names, 0, line=lbrace.line, column=lbrace.column)
+        return ast.Lambda(stmts, local_names, 0, line=lbrace.line, column=lbrace.column,
+                          span=(lbrace.start_pos, rbrace.end_pos))
 
     def slot(self, children):
         return children[0] if children else None
@@ -268,7 +269,9 @@ def parse(text, line_offset=0, line_comments=False, filename=None):
         tokens.extend(lexer.tokens())
         if not tokens:
             return None
-        return _parse_tokens(tokens)
+        node = _parse_tokens(tokens)
+        _add_sources(node, text)
+        return node
     except KlongError as err:
         raise _explained(err, text, lexer, tokens) from None
     except VisitError as e:
@@ -317,6 +320,18 @@ def comment_hint(text, line_offset, line):
     except KlongError:
         pass
     return _comment_hint(lexer, line)
+
+
+def _add_sources(node, text):
+    """Give every function literal its source text (what its repr and messages show)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Lambda):
+            n.source = text[n.span[0]:n.span[1]]
+            stack.extend(n.body)
+        else:
+            stack.extend(c for c in _children(n) if c is not None)
 
 
 def _end_position(text, line_offset):

@@ -1,7 +1,108 @@
-"""Klong's verbs: MONADS and DYADS map a verb's symbol to the Python function that
-implements it. Each verb's meaning lives in exactly one function in atomic.py or
-structural.py."""
+"""Klong's verbs: one registry, VERBS, holds every fact the rest of the interpreter knows
+about a verb (its name in each form, its implementation, whether adverbs and compiled code
+may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
+structural.py; MONADS and DYADS map a symbol to those functions."""
 from . import atomic, structural
+from ..adverbs import join_all, join_pairs
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
 DYADS = {**atomic.DYADS, **structural.DYADS}
+
+
+class Verb:
+    """The facts about one verb symbol.
+
+    monad, dyad        the implementations (None where the verb has no such form)
+    monad_name, ...    what an error message calls each form ("times", "negate")
+    atomic_monad/dyad  the form maps over lists element by element, so applying it to a whole
+                       array equals applying it to each element (Each may do that at once)
+    numeric_monad/dyad additionally safe in a function body applied to a whole numeric array
+                       (never raises on numbers, keeps numbers numbers)
+    reduce             the backend reduction (Backend.reduce) that folding with the dyad equals
+    fold               folds a whole list of items with the dyad at once, or returns None
+    each               Each of the dyad over two numeric lists of one length at once, or None
+    scalar_monad/dyad  Python expression for two plain Python numbers (int or float) giving
+                       exactly the verb's result; {a} and {b} stand for the operands
+    scalar_guard       a further Python condition on the two numbers for scalar_dyad (else
+                       the verb itself runs)
+    compare            the Python comparison operator that the dyad is, on two numbers
+    host               the interpreter provides this form (the differentiation operators)
+    """
+    __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
+                 "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "each", "scalar_monad",
+                 "scalar_dyad", "scalar_guard", "compare", "host_monad", "host_dyad")
+
+    def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
+                 reduce=None, fold=None, each=None, scalar_monad=None, scalar_dyad=None, scalar_guard=None,
+                 compare=None, host=""):
+        self.symbol = symbol
+        self.monad = MONADS.get(symbol)
+        self.dyad = DYADS.get(symbol)
+        self.monad_name = monad_name
+        self.dyad_name = dyad_name
+        self.atomic_monad = "m" in atomic
+        self.atomic_dyad = "d" in atomic
+        self.numeric_monad = "m" in numeric
+        self.numeric_dyad = "d" in numeric
+        self.reduce = reduce
+        self.fold = fold
+        self.each = each
+        self.scalar_monad = scalar_monad
+        self.scalar_dyad = scalar_dyad
+        self.scalar_guard = scalar_guard
+        self.compare = compare
+        self.host_monad = "m" in host
+        self.host_dyad = "d" in host
+
+    def name(self, arity):
+        return (self.monad_name if arity == 1 else self.dyad_name) or self.symbol
+
+
+def _table(*verbs):
+    return {v.symbol: v for v in verbs}
+
+
+VERBS = _table(
+    Verb("@", "atom", "at"),
+    Verb(",", "list", "join", fold=join_all, each=join_pairs),
+    Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
+    Verb("#", "size", "take"),
+    Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
+         scalar_dyad="1 if {a} < {b} else 0"),
+    Verb(">", "grade-down", "more", atomic="d", numeric="d", compare=">",
+         scalar_dyad="1 if {a} > {b} else 0"),
+    Verb("=", "group", "equal", atomic="d", numeric="d", compare="==",
+         scalar_dyad="1 if {a} == {b} else 0"),
+    # a product of integers inline only while it cannot near the integer size limit (limits.py):
+    # repeated squaring would otherwise run for hours instead of raising a range error
+    Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
+         scalar_guard="(type({a}) is float and type({b}) is float"
+                      " or -0x80000000 < {a} < 0x80000000 and -0x80000000 < {b} < 0x80000000)"),
+    Verb("+", "transpose", "plus", atomic="d", numeric="d", reduce="+", scalar_dyad="{a} + {b}"),
+    Verb("-", "negate", "minus", atomic="md", numeric="md", scalar_monad="-{a}",
+         scalar_dyad="{a} - {b}"),
+    Verb("_", "floor", "drop", atomic="m", numeric="m"),
+    Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1"),
+    Verb("$", "format", "format2", atomic="md"),
+    Verb("?", "range", "find"),
+    Verb("%", "reciprocal", "divide", atomic="md", numeric="md"),
+    Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|",
+         scalar_dyad="{a} if {a} >= {b} else {b}"),
+    Verb("^", "shape", "power", atomic="d", numeric="d"),
+    Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&",
+         scalar_dyad="{a} if {a} < {b} else {b}"),
+    Verb(":#", "char", "split", atomic="m"),
+    Verb(":_", "undefined", "cut"),
+    Verb(":=", None, "amend"),
+    Verb(":-", None, "amend-in-depth"),
+    Verb("::", None, "define"),
+    Verb(":$", None, "form", atomic="d"),
+    Verb(":@", None, "index-in-depth"),
+    Verb(":%", None, "integer-divide", atomic="d", numeric="d"),
+    Verb(":+", None, "rotate"),
+    Verb(":^", None, "reshape"),
+    Verb(":>", None, "autograd", host="d"),
+    Verb("\u2207", "gradient", "numeric-gradient", host="md"),      # ∇
+    Verb("\u2202", None, "jacobian", host="d"),                     # ∂
+    Verb("\u02d9", "track", None, host="m"),                        # ˙
+)

@@ -40,6 +40,19 @@ WORKLOADS = {
     "jacobian_50": ("g::{x*+/x};v::1.0*!50", "v∂g"),
 }
 
+# Group -> (title, backend, baseline, goal for the ratio or None): ratios.py's table rows
+ROWS = {
+    "grad_100k": ("`f:>v`, `f::{+/x^2}`, 100,000 reals", "torch", "torch.autograd.grad", 1.6),
+    "descent_200_torch": ("200 gradient-descent steps `p::p-0.1*f:>p`", "torch",
+                          "the loop in torch", None),
+    "descent_200_numpy": ("200 gradient-descent steps `p::p-0.1*f:>p`", "numpy",
+                          "Python loop, central difference", None),
+    "jacobian_50_torch": ("Jacobian `v∂{x*+/x}`, 50 reals", "torch",
+                          "torch.autograd.functional.jacobian", None),
+    "jacobian_50_numpy": ("Jacobian `v∂{x*+/x}`, 50 reals", "numpy",
+                          "numpy central differences", None),
+}
+
 
 def _klong(backend, name):
     setup, src = WORKLOADS[name]

@@ -1,61 +1,258 @@
-"""Klong-vs-baseline benchmarks (pytest-benchmark).
+"""Klong beside the same work done directly, in one run (pytest-benchmark).
 
-Not part of the default test run (the default run only collects test_*.py).
-Run explicitly:
+Not part of the default test run (the default run only collects test_*.py). Run explicitly:
 
     python3 -m pytest tests/benchmarks/bench_core.py --benchmark-only
 
-Each workload appears twice in the same group: once as Klong source evaluated
-by a KlongInterpreter, once as the same work in pure Python or raw numpy, so
-the ratio can be read off one report.  ``tests/benchmarks/ratios.py`` runs
-this file and prints the ratios against the limits.
+or through ``tests/benchmarks/ratios.py``, which prints the ratios as a table (with kg and
+KlongPy beside them where they are installed). Each workload of WORKLOADS runs on every
+backend it names, as two tests in one pytest-benchmark group "<workload>[<backend>]": the
+Klong expression (the test whose name ends in ``_klong``) and the baseline (pure Python,
+or the array library's own code on that backend's arrays). Setup is not timed; the timed
+part is ``k(src)`` (the interpreter's call from Python, conversion of the result included),
+which hits the interpreter's parse and code caches from the second round.
 
-Setup (function definitions, large arrays) is evaluated outside the timed
-part; the timed part is ``k(src)`` for the workload expression, so repeated
-rounds can hit the interpreter's parse cache.
-
-Stack placement: on CPython 3.11 the time of deeply recursive Python code
-depends on the call depth it starts from.  Frames live in 16 KiB "data stack
-chunks"; when a hot call sits exactly on a chunk boundary every call mmaps and
-munmaps a chunk (python/cpython#142183, fixed by a one-chunk cache in 3.13+).
-Klong's fib(18) measured 12 ms from a script's top level but 30-100 ms under
-pytest's deeper stack.  So every benchmark here, Klong and baseline alike,
-runs on a fresh thread's stack (``on_fresh_stack``), i.e. at the shallow
-depth a script or the REPL would call from.  ``ratios.py --depth-scan`` shows
-how much the starting depth matters.
+Stack placement: on CPython 3.11 the time of deeply recursive Python code depends on the
+call depth it starts from (frames live in 16 KiB chunks; a hot call on a chunk boundary
+maps and unmaps one every call, python/cpython#142183, fixed in 3.13). Every benchmark here,
+Klong and baseline alike, runs on a fresh thread's stack (``on_fresh_stack``), at the shallow
+depth a script or the REPL calls from; ``ratios.py --depth-scan`` shows how much it matters.
 """
-
 import functools
-import operator
 import threading
 
 import numpy as np
 import pytest
 
 from klong import KlongInterpreter
+from klong.backends import list_backends
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
+N = 100000
+BIG_N = 1000000
+MATRIX = 200
 
 
-# Workload name -> (Klong setup, Klong expression, expected result).
-# ratios.py imports this table, so names stay in one place.
+class Workload:
+    """One row of the table: Klong setup and expression, the baseline for each backend (a
+    function of the backend name returning a callable, or None: not measured there), the
+    issue's goal (the highest ratio accepted) and whether kg can run it."""
+
+    def __init__(self, title, setup, src, baseline, label, goal=None, backends=("numpy", "torch"),
+                 check=None, kg=True, rounds=None):
+        self.title, self.setup, self.src = title, setup, src
+        self.baseline, self.label, self.goal = baseline, label, goal
+        self.backends, self.check, self.kg, self.rounds = backends, check, kg, rounds
+
+
+def _array(backend, a):
+    return torch.as_tensor(a) if backend == "torch" else a
+
+
+def _python(fn):
+    return lambda backend: fn
+
+
+def _fib(x):
+    return x if x < 2 else _fib(x - 1) + _fib(x - 2)
+
+
+def _count():
+    x = 0
+    while x < 10000:
+        x = x + 1
+    return x
+
+
+def _where(backend):
+    if backend == "torch":
+        return lambda: (lambda a: torch.where(a % 2 != 0, a, 0))(torch.arange(N))
+    return lambda: (lambda a: np.where(a % 2, a, 0))(np.arange(N))
+
+
+def _reals():
+    return np.random.default_rng(1).random(BIG_N)
+
+
+def _ints():
+    return np.random.default_rng(2).integers(0, 1000, BIG_N)
+
+
+PHRASE = "the quick brown fox jumps over the lazy dog "
+TEXT_SETUP = f's::{BIG_N}#"{PHRASE}"'
+
+
+def _text():
+    return (PHRASE * (BIG_N // len(PHRASE) + 1))[:BIG_N]
+
+
+def _sort(backend):
+    a = _array(backend, _reals())
+    return (lambda: torch.sort(a, stable=True).values) if backend == "torch" else (lambda: np.sort(a, kind="stable"))
+
+
+def _group(backend):
+    a = _ints()
+    if backend == "torch":
+        t = torch.as_tensor(a)
+
+        def groups():
+            order = torch.argsort(t, stable=True)
+            _, counts = torch.unique_consecutive(t[order], return_counts=True)
+            return torch.split(order, counts.tolist())
+        return groups
+
+    def groups():
+        order = np.argsort(a, kind="stable")
+        _, starts = np.unique(a[order], return_index=True)
+        return np.split(order, starts[1:])
+    return groups
+
+
+def _range(backend):
+    a = _ints()
+    if backend == "torch":
+        t = torch.as_tensor(a)
+        return lambda: torch.unique(t)
+
+    def distinct():
+        _, first = np.unique(a, return_index=True)
+        return a[np.sort(first)]
+    return distinct
+
+
+def _range_chars(backend):
+    codes = np.frombuffer(_text().encode(), dtype=np.uint8)
+    return lambda: np.unique(codes)
+
+
+def _find_char(backend):
+    codes = np.frombuffer(_text().encode(), dtype=np.uint8)
+    return lambda: np.flatnonzero(codes == ord("x"))
+
+
+def _read_numbers(backend):
+    text = "[" + "12345 " * N + "]"
+    return lambda: np.array(text[1:-1].split(), dtype=np.int64)
+
+
+def _matmul(backend):
+    a = np.arange(MATRIX * MATRIX, dtype=np.float64).reshape(MATRIX, MATRIX) / MATRIX
+    a = _array(backend, a)
+    return lambda: a @ a
+
+
+def _join(n):
+    def baseline(backend):
+        q = np.repeat(np.arange(n), 2).reshape(n, 2)
+        return lambda: q.ravel().copy()
+    return baseline
+
+
+MLP = """.bkf("tanh")
+N::256
+X::(2*(!N)%N)-1
+XY::X,'X^2
+W1::0.1*(!16)-8
+B1::0.1*!16
+W2::0.05*(!16)-6
+B2::0.0
+net::{B2++/W2*tanh(B1+W1*x)}
+loss::{(+/{(net(x@0)-x@1)^2}'XY)%N}
+step::{[g];g::loss:>[W1 B1 W2 B2];W1::W1-0.1*g@0;B1::B1-0.1*g@1;W2::W2-0.1*g@2;B2::B2-0.1*g@3}"""
+
+
+def _mlp_batched(backend):
+    f64 = torch.float64
+    x = torch.arange(256, dtype=f64) / 256 * 2 - 1
+    y = x ** 2
+    params = [0.1 * (torch.arange(16, dtype=f64) - 8), 0.1 * torch.arange(16, dtype=f64),
+              0.05 * (torch.arange(16, dtype=f64) - 6), torch.tensor(0.0, dtype=f64)]
+
+    def step():
+        w1, b1, w2, b2 = (p.detach().requires_grad_() for p in params)
+        pred = b2 + (w2 * torch.tanh(b1 + w1 * x[:, None])).sum(1)
+        loss = ((pred - y) ** 2).sum() / 256
+        grads = torch.autograd.grad(loss, [w1, b1, w2, b2])
+        params[:] = [p - 0.1 * g for p, g in zip(params, grads)]
+    return step
+
+
+LINREG = """X::[1.0 2.0 3.0 4.0 5.0]
+Y::[3.0 5.0 7.0 9.0 11.0]
+w::0.0
+b::0.0
+loss::{(+/((b+w*X)-Y)^2)%#X}
+step::{[g];g::loss:>[w b];w::w-0.02*g@0;b::b-0.02*g@1}"""
+
+
+def _linreg(backend):
+    f64 = torch.float64
+    x = torch.tensor([1.0, 2, 3, 4, 5], dtype=f64)
+    y = torch.tensor([3.0, 5, 7, 9, 11], dtype=f64)
+    params = [torch.tensor(0.0, dtype=f64), torch.tensor(0.0, dtype=f64)]
+
+    def step():
+        w, b = (p.detach().requires_grad_() for p in params)
+        loss = (((b + w * x) - y) ** 2).sum() / 5
+        grads = torch.autograd.grad(loss, [w, b])
+        params[:] = [p - 0.02 * g for p, g in zip(params, grads)]
+    return step
+
+
 WORKLOADS = {
-    "fib": ("fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", "fib(18)", 2584),
-    "each_square": ("", "{x*x}'!100000", None),
-    "reduce_add": ("", "{x+y}/!100000", 4999950000),
-    "while_count": ("", "{x<10000}{x+1}:~0", 10000),
-    "sum_squares": ("a::!1000000", "+/a*a", 333332833333500000),
-    "each_cond": ("", "{:[x!2;x;0]}'!100000", None),
+    "fib": Workload("`fib(18)`, recursive", "fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", "fib(18)",
+                    _python(lambda: _fib(18)), "Python", goal=5.0, check=2584, rounds=25),
+    "while_count": Workload("`{x<10000}{x+1}:~0`", "", "{x<10000}{x+1}:~0",
+                            _python(_count), "Python loop", goal=5.0, check=10000, rounds=25),
+    "each_cond": Workload("`{:[x!2;x;0]}'!100000`", "", "{:[x!2;x;0]}'!100000", _where,
+                          "numpy/torch where", goal=3.0),
+    "each_square": Workload("`{x*x}'!100000`", "", "{x*x}'!100000",
+                            _python(lambda: [i * i for i in range(N)]), "comprehension"),
+    "reduce_add": Workload("`{x+y}/!100000`", "", "{x+y}/!100000",
+                           _python(lambda: sum(range(N))), "Python sum", check=4999950000),
+    "sum_squares": Workload("`+/a*a`, a million integers", "a::!1000000", "+/a*a",
+                            lambda b: (lambda a: lambda: (a * a).sum())(_array(b, np.arange(BIG_N))),
+                            "array library", check=333332833333500000),
+    "sort_reals": Workload("sort a million reals, `a@<a`", "a::{x;.rn()}'!1000000", "a@<a", _sort,
+                           "stable sort", goal=1.3, rounds=5),
+    "group_ints": Workload("group a million integers, `=a`", "a::{x;_1000*.rn()}'!1000000", "=a",
+                           _group, "argsort and split", goal=1.3, rounds=5),
+    "range_ints": Workload("range of a million integers, `?a`", "a::{x;_1000*.rn()}'!1000000", "?a",
+                           _range, "unique", goal=1.3, rounds=5),
+    "range_chars": Workload("range of a million characters, `?s`",
+                            TEXT_SETUP, "?s", _range_chars,
+                            "numpy unique on bytes", goal=3.0, backends=("numpy",), rounds=3),
+    "find_char": Workload("find a character, `s?0cx`, a million characters",
+                          TEXT_SETUP, "s?0cx", _find_char,
+                          "numpy ==", goal=3.0, backends=("numpy",), rounds=5),
+    "read_numbers": Workload("`.rs` of 100,000 numbers", f't::"[",({6 * N}#"12345 "),"]"', ".rs(t)",
+                             _read_numbers, "numpy parse", backends=("numpy",), rounds=5,
+                             kg=False),     # kg 2022 hangs reading the text a second time
+    "matmul": Workload("matrix product in Klong, 200x200 reals",
+                       "mm::{[a b];a::x;b::+y;{x{+/x*y}:/b}'a};m::([200 200]:^!40000)%200",
+                       "mm(m;m)", _matmul, "the library's matmul", goal=2.0),
+    "join_25k": Workload("`,/q`, `q::{x,x}'!25000`", "q::{x,x}'!25000", ",/q", _join(25000),
+                         "numpy ravel", backends=("numpy",)),
+    "join_100k": Workload("`,/q`, `q::{x,x}'!100000`", "q::{x,x}'!100000", ",/q", _join(100000),
+                          "numpy ravel", backends=("numpy",), kg=False),    # kg: minutes
+    "mlp_step": Workload("per-sample MLP step with `'` (256 samples, 16 hidden)", MLP, "step()",
+                         _mlp_batched, "batched torch", goal=5.0, backends=("torch",), kg=False),
+    "linreg_step": Workload("linear-regression training step", LINREG, "step()", _linreg,
+                            "torch", goal=1.5, backends=("torch",), kg=False),
 }
 
-N = 100000
-FIB_N = 18
-WHILE_N = 10000
-BIG_N = 1000000
+CASES = [(name, b) for name, w in WORKLOADS.items() for b in w.backends if b in BACKENDS]
 
 
 def on_fresh_stack(fn):
-    """Decorator: run the test body (timing included) in a new thread, so the
-    timed code starts near the bottom of a fresh frame stack rather than under
-    pytest's ~60 frames (see the module docstring)."""
+    """Decorator: run the test body (timing included) in a new thread, so the timed code
+    starts near the bottom of a fresh frame stack rather than under pytest's frames."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         failure = []
@@ -74,140 +271,36 @@ def on_fresh_stack(fn):
     return wrapper
 
 
-def _klong(setup):
-    """A fresh interpreter with ``setup`` already evaluated (untimed)."""
-    k = KlongInterpreter()
-    if setup:
-        k(setup)
+def klong_for(name, backend):
+    """An interpreter on `backend` with the workload's setup run (untimed)."""
+    w = WORKLOADS[name]
+    k = KlongInterpreter(backend=backend, device="cpu" if backend == "torch" else None)
+    if w.setup:
+        k(w.setup)
+    k(w.src)            # warm-up: parse and code caches, lazy imports
     return k
 
 
-def _run_klong(benchmark, name, rounds=None):
-    setup, src, expected = WORKLOADS[name]
-    k = _klong(setup)
-    benchmark.extra_info["klong"] = src
+def _timed(benchmark, fn, rounds):
     if rounds is None:
-        result = benchmark(k, src)
-    else:
-        # Slow workloads: a fixed number of rounds keeps the suite short.
-        k(src)  # warm-up (parse cache, lazy imports), untimed
-        result = benchmark.pedantic(k, args=(src,), rounds=rounds,
-                                    iterations=1, warmup_rounds=0)
-    if expected is not None:
-        assert result == expected
-    return result
+        return benchmark(fn)
+    return benchmark.pedantic(fn, rounds=rounds, iterations=1, warmup_rounds=1)
 
 
-# ---------------------------------------------------------------- 1. fib(18)
-
-def py_fib(x):
-    return x if x < 2 else py_fib(x - 1) + py_fib(x - 2)
-
-
-@pytest.mark.benchmark(group="fib")
+@pytest.mark.parametrize("name, backend, side",
+                         [(name, backend, side) for name, backend in CASES
+                          for side in ("klong", "baseline")])
 @on_fresh_stack
-def test_fib_klong(benchmark):
-    _run_klong(benchmark, "fib", rounds=25)
-
-
-@pytest.mark.benchmark(group="fib")
-@on_fresh_stack
-def test_fib_python(benchmark):
-    assert benchmark(py_fib, FIB_N) == 2584
-
-
-# ------------------------------------------------------- 2. {x*x}'!100000
-
-def py_each_square():
-    return [i * i for i in range(N)]
-
-
-@pytest.mark.benchmark(group="each_square")
-@on_fresh_stack
-def test_each_square_klong(benchmark):
-    result = _run_klong(benchmark, "each_square")
-    assert len(result) == N
-    assert int(result[-1]) == (N - 1) * (N - 1)
-
-
-@pytest.mark.benchmark(group="each_square")
-@on_fresh_stack
-def test_each_square_python(benchmark):
-    result = benchmark(py_each_square)
-    assert result[-1] == (N - 1) * (N - 1)
-
-
-# ------------------------------------------------------- 3. {x+y}/!100000
-
-def py_reduce_add():
-    return functools.reduce(operator.add, range(N))
-
-
-@pytest.mark.benchmark(group="reduce_add")
-@on_fresh_stack
-def test_reduce_add_klong(benchmark):
-    _run_klong(benchmark, "reduce_add")
-
-
-@pytest.mark.benchmark(group="reduce_add")
-@on_fresh_stack
-def test_reduce_add_python(benchmark):
-    assert benchmark(py_reduce_add) == 4999950000
-
-
-# --------------------------------------------------- 4. {x<10000}{x+1}:~0
-
-def py_while_count():
-    x = 0
-    while x < WHILE_N:
-        x = x + 1
-    return x
-
-
-@pytest.mark.benchmark(group="while_count")
-@on_fresh_stack
-def test_while_count_klong(benchmark):
-    _run_klong(benchmark, "while_count", rounds=25)
-
-
-@pytest.mark.benchmark(group="while_count")
-@on_fresh_stack
-def test_while_count_python(benchmark):
-    assert benchmark(py_while_count) == WHILE_N
-
-
-# ---------------------------------------------------------- 5. +/a*a (1e6)
-
-@pytest.mark.benchmark(group="sum_squares")
-@on_fresh_stack
-def test_sum_squares_klong(benchmark):
-    _run_klong(benchmark, "sum_squares")
-
-
-@pytest.mark.benchmark(group="sum_squares")
-@on_fresh_stack
-def test_sum_squares_numpy(benchmark):
-    # The same array the Klong side works on: !1000000 is int64 arange.
-    a = np.arange(BIG_N)
-    assert int(benchmark(lambda: np.sum(a * a))) == 333332833333500000
-
-
-# ------------------------- 6. per-element each that cannot be vectorised
-
-def py_each_cond():
-    return [i if i % 2 else 0 for i in range(N)]
-
-
-@pytest.mark.benchmark(group="each_cond")
-@on_fresh_stack
-def test_each_cond_klong(benchmark):
-    result = _run_klong(benchmark, "each_cond", rounds=7)
-    assert len(result) == N
-    assert int(result[-1]) == N - 1 and int(result[-2]) == 0
-
-
-@pytest.mark.benchmark(group="each_cond")
-@on_fresh_stack
-def test_each_cond_python(benchmark):
-    result = benchmark(py_each_cond)
-    assert result[-1] == N - 1 and result[-2] == 0
+def test_workload(benchmark, name, backend, side):
+    """The two sides of a group run one after the other, in the same state of the process."""
+    w = WORKLOADS[name]
+    benchmark.group = f"{name}[{backend}]"
+    if side == "baseline":
+        benchmark.extra_info["baseline"] = w.label
+        _timed(benchmark, w.baseline(backend), w.rounds)
+        return
+    benchmark.extra_info["klong"] = w.src
+    k = klong_for(name, backend)
+    result = _timed(benchmark, lambda: k(w.src), w.rounds)
+    if w.check is not None:
+        assert result == w.check
