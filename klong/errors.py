@@ -27,12 +27,16 @@ def shown(value, width=SHOWN_WIDTH):
     Klong's written form is always one line, however deep the value (as kg shows values in
     its messages)."""
     from .display import write           # display sits above this module
-    if type(value) is list:              # a verb's two operands
-        return one_line("[" + " ".join(shown(v, width) for v in value) + "]", width)
     if type(value) is int and value.bit_length() > width * 10 // 3:   # more digits than width
         # too long to show, and its full text (up to a million digits) is slow to make
         return f"(~{int(value.bit_length() * 0.30103) + 1} digits)"
-    return one_line(write(value), width)
+    # only the first `width` items can show: writing a million of them would take seconds
+    if (type(value) in (list, str) or getattr(value, "ndim", 0) > 0) and len(value) > width:
+        value = value[:width]
+    try:
+        return one_line(write(value), width)
+    except RecursionError:               # thousands of levels deep: Python's stack ends first
+        return "(a list too deeply nested to show)"
 
 
 # A runtime error names the Klong functions it passed through, innermost first, this many.
@@ -64,7 +68,7 @@ class KlongError(Exception):
     def __str__(self):
         head, message = f"{self.kind} error: ", self.message
         if self.verb:
-            operands = "" if self.operands is None else " " + shown(self.operands)
+            operands = "" if self.operands is None else " " + shown_operands(self.operands)
             head += f"{self.verb}{operands}: "
             message = message.removeprefix(f"{self.verb}: ")    # said once is enough
         return head + message + self._trace()
@@ -109,6 +113,14 @@ class KlongError(Exception):
             text, column = _around(self.source_line, self.column)
             return f"{head}\n{text}\n{' ' * (column - 1)}^"
         return head
+
+
+def shown_operands(operands):
+    """A failing verb's operands as its message shows them: one value, or both of a dyad's
+    as [a b], each shortened by itself (a long integer then still shows its length)."""
+    if type(operands) is list and len(operands) == 2:
+        return one_line("[" + " ".join(shown(v) for v in operands) + "]", SHOWN_WIDTH)
+    return shown(operands)
 
 
 def _around(source_line, column):

@@ -192,6 +192,15 @@ def test_error_operands_are_shortened(kc):
     assert len(str(e)) < 120 and "..." in str(e) and e.kind == "length"
 
 
+def test_error_operands_of_any_depth_and_size(kc):
+    # deeper than Python's stack can write: the message says so (found by tests/fuzz.py)
+    assert str(failure(kc, "!20000,:*1")) == \
+        "type error: enumerate (a list too deeply nested to show): integer expected"
+    # a long list is shown by its first items, the same text as when written whole
+    e = failure(kc, "a::!100000;a+\"a\"")
+    assert str(e) == "type error: plus [[" + " ".join(map(str, range(22))) + "...: number expected"
+
+
 def test_errors_keep_their_position(kc):
     e = failure(kc, "f::{[a];a::x;\n  a+\"b\"};f(1)")
     assert (e.kind, e.line, e.column) == ("type", 2, 4)
