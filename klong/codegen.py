@@ -1,8 +1,10 @@
 """Klong code compiled to Python source code.
 
-A chunk of Klong (one top-level line with its continuations) becomes the source of one
-Python function, and every function literal in it a nested Python function, which Python's
-own `compile()` turns into bytecode once. What makes the generated code fast:
+A chunk of Klong (one top-level line with its continuations) that holds a function literal
+becomes the source of one Python function, and every function literal in it a nested Python
+function, which Python's own `compile()` turns into bytecode once (a chunk without one runs
+once and as closures: see Compiler.generated_or_closures). What makes the generated code
+fast:
 
 - parameters and declared locals are Python locals (a nested literal sees its enclosing
   function's locals as closure cells, which is Klong's lexical scope, language.md 6.3);

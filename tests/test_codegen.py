@@ -135,6 +135,17 @@ def test_generated_code_is_reused_for_text_run_again():
     assert k("{x*2}'[1 2]").tolist() == [2, 4]
 
 
+def test_only_code_with_a_function_literal_is_generated():
+    """A line without a function literal runs once: closures cost less to make than code."""
+    from klong.syntax.parser import parse
+    k = KlongInterpreter(codegen=True)
+    made = {src: k.compiler.compile_chunk(parse(src)).__code__.co_filename
+            for src in ("v::1+2*3", "+/!10", "f::{x+1}", "{x*2}'!3", "d:::{[1 2]}")}
+    assert made == {"v::1+2*3": made["v::1+2*3"], "+/!10": made["v::1+2*3"],
+                    "f::{x+1}": "<klong>", "{x*2}'!3": "<klong>", "d:::{[1 2]}": made["v::1+2*3"]}
+    assert made["v::1+2*3"] != "<klong>"
+
+
 def test_codegen_option_and_environment(monkeypatch):
     monkeypatch.setenv("KLONG_CODEGEN", "0")
     assert KlongInterpreter().codegen is False

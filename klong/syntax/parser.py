@@ -160,6 +160,11 @@ def _walk_no_lambdas(node):
                 stack.append(child)
 
 
+def has_function_literal(node):
+    """Whether a function literal occurs in `node`."""
+    return any(isinstance(n, ast.Lambda) for n in _walk_no_lambdas(node))
+
+
 def _children(n):
     if isinstance(n, ast.Apply):
         return [n.fn, *n.args]
