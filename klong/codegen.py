@@ -668,6 +668,8 @@ class Generator:
             value = self.g_Lambda(node.right, defined_as=self.global_key(name))
         else:
             value = self.expr(node.right)
+        # the value may be a local read right here, `a::b`, which fails when b has none yet
+        read = Where(node.right, name=_klong_name(node.right))
         depth, key = self.compiler.resolve_in(self.scopes_for_resolve(), name)
         if depth is not None:
             python = self.local_python_name(depth, key)
@@ -675,7 +677,7 @@ class Generator:
                 self.scope.function.nonlocals.add(python)
             for s in self.enclosing(depth):      # an outer literal's local: an effect here
                 s.effects = True
-            self.emit(f"{python} = {value}")
+            self.emit(f"{python} = {value}", read)
             return python
         for s in self.enclosing(None):
             s.effects = True
@@ -684,7 +686,7 @@ class Generator:
             self.emit(f"if INTERP.strict and {keys[0]!r} not in G: "
                       f"raise UNDEFINED_ASSIGNMENT({name!r})", Where(node))
         for k in keys:
-            self.emit(f"G[{k!r}] = {value}")
+            self.emit(f"G[{k!r}] = {value}", read)
         return value
 
     def global_key(self, name):

@@ -92,7 +92,7 @@ class KlongError(Exception):
         """Record that the error passed out of the Klong function named `function`."""
         self.depth += 1
         if len(self.functions) < TRACE_DEPTH:
-            self.functions.append(function)
+            self.functions.append(one_line(function))       # a literal's text may span lines
         return self
 
     def located(self, line, column, source_line):

@@ -181,6 +181,11 @@ def failure(k, src):
     ("f::{:[x>3;x+\"a\";f(x+1)]};f(0)", 'type error: plus [4 "a"]: number expected '
                                        '(in f, from f, from f, from f, and 1 more)'),
     ("{[a];a}()", "undefined error: a is not defined (in {[a];a})"),
+    # found by tests/fuzz.py: a local read by an assignment before it has a value; a
+    # function named by its text, which spans two lines
+    ("fv::{[a];a::a};fv()", "undefined error: a is not defined (in fv)"),
+    ("fw::{[a];b::a};fw()", "undefined error: a is not defined (in fw)"),
+    ("{x+\"a\"\n}(1)", 'type error: plus [1 "a"]: number expected (in {x+"a" })'),
     ("nosuch+1", "undefined error: nosuch is not defined"),
     # repeated squaring reaches the integer size limit (limits.py) in seconds, not hours
     ("40{x*x}:*3",
