@@ -11,6 +11,7 @@ SOURCE_WIDTH = 100
 _BREAKS = "\r\n\v\f\x1c-\x1e\x85\u2028\u2029"       # what str.splitlines splits at
 _LINE_BREAKS = re.compile(rf"\s*[{_BREAKS}]\s*")
 _ODD_BLANKS = re.compile(rf"[\t{_BREAKS}]")
+_OUT_OF_MEMORY = re.compile(r"can't allocate memory|out of memory", re.IGNORECASE)
 
 
 def one_line(text, width=MESSAGE_WIDTH):
@@ -147,7 +148,8 @@ def from_python(exc):
         return KlongError("recursion", "recursion too deep")
     if isinstance(exc, OverflowError):
         return KlongError("range", "number too large")
-    if isinstance(exc, MemoryError):
+    if isinstance(exc, MemoryError) or isinstance(exc, RuntimeError) and \
+            _OUT_OF_MEMORY.search(str(exc)):   # how array libraries report a failed allocation
         return KlongError("range", "out of memory")
     if isinstance(exc, UnicodeError):
         return KlongError("io", f"text that cannot be read or written here: {exc.reason}")

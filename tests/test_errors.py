@@ -412,3 +412,17 @@ def test_klong_functions_called_from_python_raise_only_klong_errors(monkeypatch)
 def test_dictionary_with_nested_list_keys_reaches_python(k):
     assert k(':{[[[]] 2]}') == {((),): 2}
     assert k(':{[[[1 2] [3 4]] 5] [[1 [2 3]] 6]}') == {((1, 2), (3, 4)): 5, (1, (2, 3)): 6}
+
+
+@pytest.mark.parametrize("exc", [
+    MemoryError(),
+    # torch's words for an allocation that failed, on the CPU and on CUDA (found by fuzz.py
+    # under a memory limit: {(#x)<51000}{1,x}\~1)
+    RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
+                 "allocate memory: you tried to allocate 237936 bytes. Error code 12"),
+    RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"),
+])
+def test_failed_allocations_are_range_errors(exc):
+    from klong.errors import as_klong_error
+    assert str(as_klong_error(exc)) == "range error: out of memory"
+    assert as_klong_error(RuntimeError("something else")).kind == "internal"
