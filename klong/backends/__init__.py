@@ -2,10 +2,14 @@
 active while Klong code runs.
 
 numpy is always available and is the default; torch is registered when it is installed and
-imported only when asked for, so `import klong` never loads it. This package imports nothing
-else of klong: the value model asks it, never the other way round.
+imported only when asked for, so `import klong` never loads it (nor does this package:
+`TorchBackend` is looked up on first use). Other backends come from installed packages that
+declare an entry point in the group `klong.backends` (docs/backends.md), or from
+register_backend. This package imports nothing else of klong: the value model asks it,
+never the other way round.
 """
 import contextlib
+import importlib.metadata
 import threading
 
 from .base import DTYPES, Backend
@@ -80,8 +84,45 @@ def register_backend(name, cls):
     _REGISTRY[name] = lambda: cls
 
 
+PLUGIN_GROUP = "klong.backends"
+
+
+def _entry_points():
+    """The entry points of installed backend packages, by name (read on each call: cheap,
+    and a package installed while Python runs is seen)."""
+    try:
+        found = importlib.metadata.entry_points(group=PLUGIN_GROUP)
+    except Exception:       # a broken package's metadata must not stop the built-in backends
+        return {}
+    return {ep.name: ep for ep in found}
+
+
+def _package_of(ep):
+    dist = getattr(ep, "dist", None)
+    if dist is not None and getattr(dist, "name", None):
+        return dist.name
+    return ep.value.split(":")[0].split(".")[0]
+
+
+def _load_plugin(ep):
+    """The Backend subclass an entry point names; a failure is one line naming the package."""
+    package = _package_of(ep)
+    try:
+        cls = ep.load()
+    except Exception as e:
+        detail = str(e).splitlines()[0] if str(e) else ""
+        raise ValueError(f"backend {ep.name!r} from package {package!r} failed to load: "
+                         f"{type(e).__name__}{': ' + detail if detail else ''}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Backend)):
+        raise ValueError(f"backend {ep.name!r} from package {package!r} is not a "
+                         f"klong.backends.Backend subclass: {ep.value}")
+    _add_array_type(cls)
+    return cls
+
+
 def list_backends():
-    """Names of the backends that can be used here."""
+    """Names of the backends that can be used here: the built-in ones, those registered,
+    and those of installed packages (entry-point group klong.backends, not loaded here)."""
     names = ["numpy"]
     try:
         import importlib.util
@@ -89,7 +130,8 @@ def list_backends():
             names.append("torch")
     except (ImportError, ValueError):
         pass
-    return names + sorted(n for n in _REGISTRY if n not in ("numpy", "torch"))
+    others = set(_REGISTRY) | set(_entry_points())
+    return names + sorted(n for n in others if n not in ("numpy", "torch"))
 
 
 def get_backend(name=None, device=None, dtype=None):
@@ -98,7 +140,19 @@ def get_backend(name=None, device=None, dtype=None):
     name = name or "numpy"
     factory = _REGISTRY.get(name)
     if factory is None:
-        raise ValueError(f"unknown backend {name!r}; available: {', '.join(list_backends())}")
+        ep = _entry_points().get(name)
+        if ep is None:
+            raise ValueError(f"unknown backend {name!r}; available: {', '.join(list_backends())}")
+        cls = _load_plugin(ep)
+        if dtype is not None and dtype not in DTYPES:
+            raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
+        try:
+            return cls(device, dtype) if dtype is not None else cls(device)
+        except ValueError:
+            raise
+        except Exception as e:      # the plugin's own bug: one line, naming its package
+            raise ValueError(f"backend {name!r} from package {_package_of(ep)!r} failed to "
+                             f"start: {type(e).__name__}: {e}") from None
     if dtype is not None and dtype not in DTYPES:
         raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
     cls = factory()
@@ -132,6 +186,15 @@ def using(backend):
         _active.backend = previous
 
 
-__all__ = ["Backend", "DTYPES", "HOST", "array_backend", "array_types", "current",
+def __getattr__(name):
+    """TorchBackend on first use, so that importing this package never imports torch."""
+    if name == "TorchBackend":
+        return _torch_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# TorchBackend is public too, but not in __all__: `from klong.backends import *` must not
+# import torch
+__all__ = ["Backend", "DTYPES", "HOST", "NumpyBackend", "PLUGIN_GROUP", "array_backend", "array_types", "current",
            "get_backend", "list_backends", "register_backend", "to_host", "using",
            "watch_array_types"]

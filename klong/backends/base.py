@@ -26,6 +26,30 @@ DTYPES = ("float64", "float32", "bfloat16")
 
 
 class Backend(NumericAutograd):
+    """The contract of a backend: what klong needs of an array library on one device.
+
+    A backend class is constructed as Cls(device=None) or Cls(device, dtype); it raises
+    ValueError (one line) for a device or dtype it cannot serve. Each interpreter gets its
+    own instance and may set attributes on it (`limits`), so an instance holds no state
+    shared with another. Class attributes:
+
+    name         the name it is found by (KlongInterpreter(backend=name), kgpy --backend)
+    array_type   the class of its arrays; lists of uniform numbers are these, int64 or reals
+                 of `float_dtype` (named by `dtype`, one of DTYPES)
+    device       where its arrays live
+    integer_scalars, real_scalars, bool_scalars  the library's scalar classes
+
+    Every method below that raises NotImplementedError must be provided; the others have
+    working definitions in terms of those and may be overridden for speed. Arrays given to
+    a method are this backend's (or Python numbers where a method says so); arrays returned
+    must be too. `to_host`, `kind` and `from_host` are how values cross to numpy and back,
+    for printing, comparing and reading list literals. Differentiation and compiling
+    (NumericAutograd) work by central differences unless overridden.
+
+    Installed as a package, a backend declares an entry point in the group
+    `klong.backends` naming its class (docs/backends.md); the conformance suite
+    (`run.py --backend NAME`) checks it.
+    """
     name = None
     device = "cpu"
     array_type = None        # the class of this backend's arrays
