@@ -196,6 +196,7 @@ class Generator:
         self.namespace = dict(RUNTIME)
         self.namespace["G"] = self.interp.globals
         self.namespace["INTERP"] = self.interp
+        self.namespace["HOOKS"] = self.interp.hooks
         self.namespace["BACKEND"] = self.interp.backend
         self.constants = {}
         self.python_names = {}
@@ -678,6 +679,7 @@ class Generator:
             for s in self.enclosing(depth):      # an outer literal's local: an effect here
                 s.effects = True
             self.emit(f"{python} = {value}", read)
+            self.emit(f"if HOOKS: HOOKS.fire({name!r}, {python})")
             return python
         for s in self.enclosing(None):
             s.effects = True
@@ -687,6 +689,7 @@ class Generator:
                       f"raise UNDEFINED_ASSIGNMENT({name!r})", Where(node))
         for k in keys:
             self.emit(f"G[{k!r}] = {value}", read)
+        self.emit(f"if HOOKS: HOOKS.fire({name!r}, {value})")
         return value
 
     def global_key(self, name):

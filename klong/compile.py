@@ -499,6 +499,7 @@ class Compiler:
             value = self.c_Lambda(node.right, name)
         else:
             value = self.compile(node.right)
+        hooks = self.interp.hooks
         if self.scopes:
             depth, key = self.resolve(name)
             if depth is not None:
@@ -508,6 +509,8 @@ class Compiler:
                     for _ in range(depth):
                         target = target[PARENT]
                     target[key] = v
+                    if hooks:
+                        hooks.fire(name, v)
                     return v
                 return set_local
         keys = self.interp.modules.assignment_targets(name, top_level=not self.scopes)
@@ -522,6 +525,8 @@ class Compiler:
                 raise KlongError("undefined", f"undefined variable: {name}", *where)
             for k in keys:
                 g[k] = v
+            if hooks:
+                hooks.fire(name, v)
             return v
         return set_global
 

@@ -6,6 +6,7 @@ from . import backends
 from .autograd import Differentiation
 from .compile import Compiler
 from .errors import KlongBackendError, KlongError, as_klong_error
+from .hooks import Hooks
 from .limits import Limits
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Continuation
@@ -104,6 +105,7 @@ class KlongInterpreter:
         # the size guard and what is known of integer magnitudes (limits.py)
         self.backend.limits = Limits(max_elements)
         self.globals = {}
+        self.hooks = Hooks()        # register_hook: name -> functions called on assignment
         self.modules = Modules(self)
         # Klong compiled to Python source (codegen.py), or to closures: KLONG_CODEGEN=0 or
         # codegen=False chooses closures (slower; the suites run both ways)
@@ -246,6 +248,16 @@ class KlongInterpreter:
             i += 1
         raise KlongError("syntax", f"undelimited comment: no line starts with {marker!r}",
                          opened)
+
+    # -- hooks on named values (hooks.py)
+    def register_hook(self, name, fn):
+        """Call fn(value) each time a variable `name` (global or local) is assigned, with
+        the value as Python sees it. A hook that raises is reported once, as a warning."""
+        self.hooks.add(name, fn)
+
+    def remove_hook(self, name, fn=None):
+        """Undo register_hook (every hook on `name` when fn is None)."""
+        self.hooks.remove(name, fn)
 
     # -- Python access to globals
     def __getitem__(self, name):
