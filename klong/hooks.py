@@ -1,15 +1,15 @@
 """Hooks on named values: a Python function called with the value each time a Klong variable
 of a given name (global or local) is assigned, for looking inside a model while it runs.
 
-Inside code that torch.vmap batches (Each over a function free of effects on the torch
-backend, a KlongLayer), an assignment runs once for all samples: the hook is then called
+Inside code that a backend batches with vmap (on torch: Each over a function free of
+effects, a KlongLayer), an assignment runs once for all samples: the hook is then called
 once, with the values of every sample stacked along the first axis.
 
 Both evaluators test `if hooks:` at each assignment: an empty Hooks is false, so a program
 with no hook registered pays one truth test per assignment and nothing more."""
-import sys
 import warnings
 
+from . import backends
 from .pyconv import to_python
 
 
@@ -47,7 +47,7 @@ class Hooks(dict):
         fns = self.get(name)
         if not fns:
             return
-        python_value = _unbatched(to_python(value))
+        python_value = backends.current().unbatched(to_python(value))
         for fn in list(fns):
             try:
                 fn(python_value)
@@ -59,14 +59,3 @@ class Hooks(dict):
                                   f"{type(e).__name__}: {e} (reported once; the program "
                                   f"goes on)", RuntimeWarning)
 
-
-def _unbatched(v):
-    """A tensor that torch.vmap is batching, as the stack of its samples (a batched tensor
-    is no use outside vmap); anything else as it is."""
-    torch = sys.modules.get("torch")
-    if torch is None or not isinstance(v, torch.Tensor):
-        return v
-    functorch = torch._C._functorch
-    while functorch.is_batchedtensor(v):
-        v = functorch.get_unwrapped(v).movedim(functorch.maybe_get_bdim(v), 0)
-    return v

@@ -162,15 +162,20 @@ def to_klong(v, interp=None):
     if isinstance(v, np.ndarray):
         if v.ndim == 0:
             return to_klong(v.item(), interp)
-        if v.dtype.kind in "iub":      # a copy: the Klong value must not change with v
-            return backends.current().from_host(v.astype(np.int64))
+        # no copy where the backend reads int64 or its own reals as they are (docs/python.md:
+        # Klong never writes into an array it was given, but Python may, and Klong sees that)
+        if v.dtype.kind in "iub":
+            return backends.current().from_host(v.astype(np.int64, copy=False))
         if v.dtype.kind == "f":
-            return backends.current().from_host(v.astype(np.float64))
+            return backends.current().from_host(v)
         return make_list([to_klong(e, interp) for e in v])
     if isinstance(v, values.ARRAY_TYPES):        # a tensor: onto this backend's device
         if v.ndim == 0 and not getattr(v, "requires_grad", False):
             return v.item()
         return backends.current().asarray(v)
+    if hasattr(v, "__dlpack__") and not isinstance(v, type):    # another library's array
+        a = backends.current().from_dlpack(v)
+        return to_klong(a, interp) if a.ndim == 0 else a
     if isinstance(v, (list, tuple)):
         return make_list([to_klong(e, interp) for e in v])
     if isinstance(v, dict):

@@ -19,6 +19,8 @@ NumericAutograd: central differences and no compiler, unless a backend overrides
 """
 import contextlib
 
+import numpy as np
+
 from .group import ALONE
 from .numeric_autograd import NumericAutograd
 
@@ -73,6 +75,23 @@ class Backend(NumericAutograd):
     def from_host(self, a):
         """A numpy array (a list literal, a value from Python) as a backend array."""
         raise NotImplementedError
+
+    def from_dlpack(self, obj):
+        """An array of any library that speaks DLPack (`__dlpack__`) as a backend array:
+        shared where the device and element type allow, copied where they must change."""
+        try:
+            a = np.from_dlpack(obj)
+        except (BufferError, RuntimeError, TypeError, ValueError):
+            try:            # on another device: numpy asks for a copy on the CPU
+                a = np.from_dlpack(obj, device="cpu", copy=True)
+            except Exception as e:
+                raise TypeError(f"cannot read a DLPack array of {type(obj).__name__} "
+                                f"here: {e}") from None
+        if a.dtype.kind in "iub":
+            return self.from_host(a.astype(np.int64, copy=False))
+        if a.dtype.kind != "f":
+            raise TypeError(f"a DLPack array of {a.dtype} elements is not a Klong list")
+        return self.from_host(a)
 
     def arange(self, n):
         raise NotImplementedError
@@ -271,6 +290,11 @@ class Backend(NumericAutograd):
         """A context in which numbers stay 0-d arrays rather than Python numbers, so that a
         tracer (a compiler) sees every operation. Nothing to do where there is no tracer."""
         return contextlib.nullcontext()
+
+    def unbatched(self, v):
+        """A value met inside `vmap` as Python can keep it: the stack of every sample's
+        value (a tracer's batched array is no use outside the trace); anything else as is."""
+        return v
 
     def vmap(self, fn, a):
         """fn applied to every element of `a` (along the first axis) at once, by tracing fn

@@ -99,6 +99,15 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             t = t.to(self.float_dtype)
         return t if self.device.type == "cpu" else t.to(self.device)
 
+    def from_dlpack(self, obj):
+        try:
+            t = torch.from_dlpack(obj)          # shared: the producer's memory
+        except Exception as e:
+            raise TypeError(f"cannot read a DLPack array of {type(obj).__name__}: {e}") from None
+        if _KINDS.get(t.dtype) not in ("i", "f", "b"):
+            raise TypeError(f"a DLPack array of {t.dtype} elements is not a Klong list")
+        return self.asarray(t)       # moved or converted only where device or dtype differ
+
     def arange(self, n):
         return torch.arange(n, dtype=torch.int64, device=self.device)
 
@@ -267,6 +276,12 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         except Exception:
             return None
         return r if isinstance(r, torch.Tensor) and r.ndim > 0 else None
+
+    def unbatched(self, v):
+        functorch = torch._C._functorch
+        while isinstance(v, torch.Tensor) and functorch.is_batchedtensor(v):
+            v = functorch.get_unwrapped(v).movedim(functorch.maybe_get_bdim(v), 0)
+        return v
 
     def _tensors(self, a, b):
         if not isinstance(a, torch.Tensor):
