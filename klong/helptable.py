@@ -157,6 +157,8 @@ SYSTEM_FUNCTIONS = {
     ".pyc": ".pyc(x;y;z)  Call the Python callable x, or method [obj \"name\"], with positional\n"
             "             arguments y and keyword arguments z (a dictionary, :{} for none).",
     ".pya": ".pya(x;y)  The attribute named y of Python object x.",
+    ".pyiter": ".pyiter(x)  The items of the Python iterable x (a DataLoader, a generator), one\n"
+               "            pass, as a Klong list: {step(x)}'.pyiter(loader)",
     ".bkf": ".bkf(x)  Import math functions (a name or list of names) from the active backend,\n"
             "         so that they work on its arrays and can be differentiated.",
 }

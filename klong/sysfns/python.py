@@ -1,4 +1,5 @@
-"""Python interop (system.md B.3): .py .pyf .pyc .pya, and .bkf for the backend's math."""
+"""Python interop (system.md B.3): .py .pyf .pyc .pya .pyiter, and .bkf for the backend's
+math."""
 import importlib
 import importlib.util
 import os
@@ -158,6 +159,22 @@ def install(interp, define):
             interp.globals[name] = BackendFunction(name, fn, interp.backend)
         return None
 
+    def pyiter(obj):
+        obj = _target(interp, obj)
+        if isinstance(obj, (list, str)) or values.is_array(obj):
+            return obj                      # already a Klong list
+        try:
+            items = iter(obj)
+        except TypeError:
+            raise KlongError("type", f".pyiter: {type(obj).__name__} is not a Python "
+                                     f"iterable") from None
+        try:                                # one pass: a DataLoader's epoch, a generator
+            return values.make_list([to_klong(e, interp) for e in items])
+        except KlongError:
+            raise
+        except Exception as e:
+            raise KlongError("python", f".pyiter: {type(e).__name__}: {e}") from e
+
     # the name klong is the running interpreter, for Python code that works with it:
     # SGDOptimizer(klong;["w"];:{["lr" 0.1]})
     define("klong", to_klong(interp, interp))
@@ -166,6 +183,7 @@ def install(interp, define):
     define(".pyc", 3, pyc)
     define(".pya", 2, pya)
     define(".bkf", 1, bkf)
+    define(".pyiter", 1, pyiter)
 
 
 class BackendFunction(Function):
