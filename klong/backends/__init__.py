@@ -116,7 +116,8 @@ def _load_plugin(ep):
     if not (isinstance(cls, type) and issubclass(cls, Backend)):
         raise ValueError(f"backend {ep.name!r} from package {package!r} is not a "
                          f"klong.backends.Backend subclass: {ep.value}")
-    _add_array_type(cls)
+    if not isinstance(cls.array_type, type):
+        raise ValueError(f"backend {ep.name!r} from package {package!r} names no array_type")
     return cls
 
 
@@ -147,12 +148,14 @@ def get_backend(name=None, device=None, dtype=None):
         if dtype is not None and dtype not in DTYPES:
             raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
         try:
-            return cls(device, dtype) if dtype is not None else cls(device)
+            backend = cls(device, dtype) if dtype is not None else cls(device)
         except ValueError:
             raise
         except Exception as e:      # the plugin's own bug: one line, naming its package
             raise ValueError(f"backend {name!r} from package {_package_of(ep)!r} failed to "
                              f"start: {type(e).__name__}: {e}") from None
+        _add_array_type(cls)        # only a backend that works joins the value model
+        return backend
     if dtype is not None and dtype not in DTYPES:
         raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
     cls = factory()
