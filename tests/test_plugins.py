@@ -167,3 +167,26 @@ def test_backend_classes_are_public_and_import_no_torch():
     assert r.stdout.startswith("The contract of a backend")
     torch = pytest.importorskip("torch")
     assert kb.TorchBackend.array_type is torch.Tensor and issubclass(kb.TorchBackend, kb.Backend)
+
+
+@pytest.mark.slow
+def test_the_example_plugin_installs_from_its_folder(tmp_path):
+    """pip installs examples/backend_plugin (a copy: the build leaves files behind) and
+    kgpy then finds its backend by name."""
+    import shutil
+    source = tmp_path / "src"
+    shutil.copytree(ROOT / "examples" / "backend_plugin", source,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    site = tmp_path / "site"
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                        "--no-build-isolation", "--target", str(site), str(source)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    code = ("import klong_npcount, klong.backends as kb\n"
+            "print(klong_npcount.__file__.startswith(%r), 'npcount' in kb.list_backends())\n"
+            % str(site))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{ROOT}"}, timeout=60)
+    assert r.stdout == "True True\n", r.stderr
+    r = kgpy("--backend", "npcount", "-e", "+/!4", extra_path=site)
+    assert (r.returncode, r.stdout) == (0, "6\n")
