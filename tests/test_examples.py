@@ -173,3 +173,25 @@ def test_optimizer_gradients_go_through_one_method(optimizers):
     opt = Halved(k, ["w"], {"lr": 0.5})
     opt(k["loss"])
     assert abs(k["w"] - 1.5) < 1e-6         # gradient 6, halved to 3, times 0.5
+
+
+# -- examples/torch: Klong in a torch training stack (docs/torch.md)
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+def test_torch_regression_example():
+    """KlongLayer + Adam + StepLR + nn.MSELoss over a DataLoader: the loss falls 1000-fold
+    and the weights are the polynomial's."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "examples/torch/regression.py")],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": ROOT})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "loss fell 1000-fold: True" in lines
+    assert "weights 0.500 -1.000 2.000" in lines
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+def test_torch_klong_loop_example():
+    """A Klong loop trains a torch nn.Linear: the loss falls 100-fold."""
+    out = run_example("examples/torch/klong_loop.kg", "torch")
+    assert "loss fell 100-fold: 1" in out.splitlines()
