@@ -143,6 +143,7 @@ def test_the_example_plugin_is_listed_and_counts():
     assert "npcount" in kb.list_backends()
     k = KlongInterpreter(backend="npcount")
     assert k.backend.name == "npcount" and k.backend.made == 0
+    assert k("!3").tolist() == [0, 1, 2] and repr(k.backend) == "npcount backend (cpu, 0 arrays made)"
     assert k("+/[1 2 3]*2") == 12
     assert k.backend.made > 0
     assert KlongInterpreter(backend="npcount").backend.made == 0     # per interpreter
@@ -151,6 +152,8 @@ def test_the_example_plugin_is_listed_and_counts():
 @needs_npcount
 @pytest.mark.slow
 def test_the_example_plugin_from_kgpy():
+    r = kgpy("--backend", "npcount", "-e", "+/[1 2 3]*2")          # as docs/backends.md
+    assert (r.returncode, r.stdout) == (0, "12\n")
     r = kgpy("--backend", "npcount", "-e", "1.5*!4")
     assert (r.returncode, r.stdout) == (0, "[0.0 1.5 3.0 4.5]\n")
 
