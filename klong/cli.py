@@ -17,7 +17,7 @@ def _parser():
     p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit")
     p.add_argument("-l", "--load", metavar="FILE", help="load FILE, then read interactively")
     p.add_argument("--backend", default=os.environ.get("KLONG_BACKEND") or None,
-                   help="array backend: numpy (default) or torch")
+                   help="array backend: numpy (default), torch, or an installed plugin's name")
     p.add_argument("--device",
                    help="torch device: cpu, cuda, cuda:N or mps (default: KLONG_DEVICE, else "
                         "the best available)")
