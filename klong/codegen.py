@@ -196,7 +196,7 @@ class Generator:
         self.namespace = dict(RUNTIME)
         self.namespace["G"] = self.interp.globals
         self.namespace["INTERP"] = self.interp
-        self.namespace["HOOKS"] = self.interp.hooks
+        self.namespace["HOOKS"] = self.interp.value_hooks
         self.namespace["BACKEND"] = self.interp.backend
         self.constants = {}
         self.python_names = {}

@@ -499,7 +499,7 @@ class Compiler:
             value = self.c_Lambda(node.right, name)
         else:
             value = self.compile(node.right)
-        hooks = self.interp.hooks
+        hooks = self.interp.value_hooks
         if self.scopes:
             depth, key = self.resolve(name)
             if depth is not None:

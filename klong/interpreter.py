@@ -105,7 +105,7 @@ class KlongInterpreter:
         # the size guard and what is known of integer magnitudes (limits.py)
         self.backend.limits = Limits(max_elements)
         self.globals = {}
-        self.hooks = Hooks()        # register_hook: name -> functions called on assignment
+        self.value_hooks = Hooks()  # register_hook: name -> functions called on assignment
         self.modules = Modules(self)
         # Klong compiled to Python source (codegen.py), or to closures: KLONG_CODEGEN=0 or
         # codegen=False chooses closures (slower; the suites run both ways)
@@ -253,11 +253,11 @@ class KlongInterpreter:
     def register_hook(self, name, fn):
         """Call fn(value) each time a variable `name` (global or local) is assigned, with
         the value as Python sees it. A hook that raises is reported once, as a warning."""
-        self.hooks.add(name, fn)
+        self.value_hooks.add(name, fn)
 
     def remove_hook(self, name, fn=None):
         """Undo register_hook (every hook on `name` when fn is None)."""
-        self.hooks.remove(name, fn)
+        self.value_hooks.remove(name, fn)
 
     # -- Python access to globals
     def __getitem__(self, name):

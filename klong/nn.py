@@ -16,6 +16,7 @@ from torch import nn
 
 from . import backends
 from .errors import KlongBackendError, KlongError
+from .interpreter import KlongInterpreter
 from .pyconv import to_klong
 from .syntax import ast
 from .syntax.parser import parse
@@ -255,7 +256,6 @@ def _names_in(source):
 
 def _rebuild(spec, p):
     """An interpreter from a captured recipe, on p's device in p's dtype."""
-    from .interpreter import KlongInterpreter
     dtype = _DTYPE_NAMES.get(p.dtype)
     if dtype is None:
         raise KlongBackendError(f"KlongLayer: Klong has no reals of torch's {p.dtype}; "

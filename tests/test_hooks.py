@@ -57,7 +57,7 @@ def test_remove_hook(ki):
     ki.remove_hook("v")
     ki("v::3")
     assert (a, b) == ([1], [1, 2])
-    assert not ki.hooks
+    assert not ki.value_hooks
     with pytest.raises(KeyError):
         ki.remove_hook("v")
 

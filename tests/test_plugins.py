@@ -3,6 +3,7 @@ are found by name everywhere a backend is named; a broken one is a one-line erro
 leaves the built-in backends working."""
 import importlib.metadata
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -176,7 +177,6 @@ def test_backend_classes_are_public_and_import_no_torch():
 def test_the_example_plugin_installs_from_its_folder(tmp_path):
     """pip installs examples/backend_plugin (a copy: the build leaves files behind) and
     kgpy then finds its backend by name."""
-    import shutil
     source = tmp_path / "src"
     shutil.copytree(ROOT / "examples" / "backend_plugin", source,
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
