@@ -267,3 +267,17 @@ def test_bad_uses_are_klong_errors():
     k("one::{x}")
     with pytest.raises(KlongError, match="two arguments"):
         KlongLayer(k, "one", 3)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_to_a_gpu_and_back():
+    model, _ = model_and_twin(interp())
+    x, _ = data(8)
+    expected = model(x)
+    model.to("cuda")
+    assert model[0].interp.backend.device.type == "cuda"
+    out = model(x.to("cuda"))
+    assert out.device.type == "cuda"
+    assert torch.allclose(out.cpu(), expected, rtol=1e-12, atol=0)
+    model.to("cpu")
+    assert torch.equal(model(x), expected)
