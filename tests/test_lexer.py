@@ -481,7 +481,7 @@ def _continuation_says_more(text, line_comments):
 @pytest.mark.parametrize("line_comments", [False, True])
 @pytest.mark.parametrize("text", [
     "{x+", "{x+\ny}", '"abc', '"a""b"', '"a\n""b', ':"c', ':"c\nd"', "::\"x\"", "a:0c\"",
-    "0c[", "[1 2\n3]", ":[1;2;3]", "f(1;\n2)", "a0c[", "0x0c[", "(1", ")", "1)(", "x:\"c\"\n[",
+    "0c[", "0c00c", "0cx0c", "[1 2\n3]", ":[1;2;3]", "f(1;\n2)", "a0c[", "0x0c[", "(1", ")", "1)(", "x:\"c\"\n[",
     '[1 "]" 2', "0c", ":{[1 2]\n}", "{x}:(1)", ".comment(\"x\")", "1e0c[",
 ])
 def test_continuation_agrees_with_the_lexer(text, line_comments):

@@ -453,13 +453,23 @@ class Continuation:
                     self.inside, pos = ":", pos + 1
                 elif nxt in _SHIFT_PAIRS and nxt:
                     pos += 1                          # "::" before a quote is no comment
-            elif pos >= n:                            # 0c at the end of the line
-                self.char_pending = True
             else:
-                pos += 1                              # the character after 0c
+                pos = self._past_characters(line, pos)
         if self.inside == ":" and self.line_comments:
             self.inside = None
         return self.complete()
+
+    def _past_characters(self, line, pos):
+        """Past the character of the 0c that ends at pos, and of any 0c right after it (the
+        lexer starts a token there, whatever the character before was)."""
+        while True:
+            if pos >= len(line):                      # 0c at the end of the line
+                self.char_pending = True
+                return pos
+            pos += 1
+            if line[pos:pos + 2] not in ("0c", "0C"):
+                return pos
+            pos += 2
 
     def _close(self, line, pos):
         """Past the quote that ends the open string or comment, or -1 when the line ends
