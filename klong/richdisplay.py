@@ -9,8 +9,8 @@ import base64
 import html
 import sys
 
+from . import values
 from .display import write
-from .values import ARRAY_TYPES
 
 MIME_METHODS = {
     "_repr_html_": "text/html",
@@ -89,7 +89,7 @@ def mime_bundle(value, summary=None):
 
 def html_table(value, text):
     """A wide numeric matrix as an HTML table, or None."""
-    if not isinstance(value, ARRAY_TYPES) or value.ndim != 2:
+    if not isinstance(value, values.ARRAY_TYPES) or value.ndim != 2:
         return None
     rows, columns = value.shape
     if rows * columns > TABLE_CELLS or max(len(line) for line in text.split("\n")) <= TABLE_WIDTH:

@@ -14,12 +14,10 @@ for them.
 import os
 import sys
 
-import numpy as np
-
-from .. import backends
+from .. import backends, values
 from ..errors import KlongError
 from ..functions import Builtin
-from ..values import ARRAY_TYPES, Dict, is_string, is_symbol
+from ..values import Dict, is_string, is_symbol
 
 MISSING = "needs matplotlib: pip install -e '.[plot]'"
 OPTIONS = ("title", "xlabel", "ylabel", "labels", "bins", "file")
@@ -78,18 +76,34 @@ def has_display():
 
 
 def numbers(name, v):
-    """A Klong value as a float numpy array (a list of equal-length lists: a matrix)."""
-    if isinstance(v, ARRAY_TYPES):
-        v = backends.to_host(v)
-    elif isinstance(v, list):
-        v = [backends.to_host(e) if isinstance(e, ARRAY_TYPES) else e for e in v]
-    try:
-        a = np.asarray(v, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise KlongError("type", f"{name}: numbers are needed") from None
-    if a.ndim == 0:
-        a = a.reshape(1)
-    return a
+    """A Klong list as Python floats: a list of numbers, or a list of rows (a matrix)."""
+    if isinstance(v, values.ARRAY_TYPES):
+        v = backends.to_host(v).tolist()
+    if not isinstance(v, list):
+        v = [v]
+    out = [_row(name, e) if isinstance(e, (list, values.ARRAY_TYPES)) else _real(name, e)
+           for e in v]
+    if len({type(e) for e in out}) > 1:
+        raise KlongError("type", f"{name}: a list of numbers or a matrix is needed")
+    return out
+
+
+def _row(name, e):
+    if isinstance(e, values.ARRAY_TYPES):
+        e = backends.to_host(e).tolist()
+    return [_real(name, x) for x in e] if isinstance(e, list) else [_real(name, e)]
+
+
+def _real(name, x):
+    if isinstance(x, values.ARRAY_TYPES) and x.ndim == 0:
+        x = x.item()
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise KlongError("type", f"{name}: numbers are needed")
+    return float(x)
+
+
+def _is_matrix(a):
+    return bool(a) and isinstance(a[0], list)
 
 
 def split_arguments(name, args):
@@ -137,33 +151,32 @@ def draw_lines(ax, name, data, options):
         raise KlongError("arity", f"{name}: at most x;y, then options or a file name")
     y = numbers(name, data[-1])
     x = numbers(name, data[0]) if len(data) == 2 else None
-    series = y if y.ndim == 2 else y.reshape(1, -1)
-    if series.ndim != 2:
-        raise KlongError("domain", f"{name}: a list or a matrix is needed")
-    if x is not None and x.shape != (series.shape[1],):
-        raise KlongError("length", f"{name}: x has {x.size} items, y {series.shape[1]}")
+    series = y if _is_matrix(y) else [y]
+    if x is not None and (_is_matrix(x) or any(len(x) != len(row) for row in series)):
+        raise KlongError("length", f"{name}: x has {len(x)} items, y {len(series[0])}")
     labels = options.get("labels")
     if labels is not None:
         labels = [str(label) for label in (labels if isinstance(labels, list) else [labels])]
         if len(labels) != len(series):
             raise KlongError("length", f"{name}: {len(labels)} labels for {len(series)} lines")
     for i, row in enumerate(series):
-        ax.plot(row if x is None else x, *([row] if x is not None else []),
-                label=labels[i] if labels else None)
+        points = (row,) if x is None else (x, row)
+        ax.plot(*points, label=labels[i] if labels else None)
     if labels:
         ax.legend()
 
 
 def draw_histogram(ax, name, data, options):
     bins = options.get("bins", 10)
-    if not isinstance(bins, (int, np.integer)) or bins < 1:
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
         raise KlongError("type", f"{name}: bins must be a positive integer")
-    ax.hist(numbers(name, data[0]).ravel(), bins=int(bins))
+    v = numbers(name, data[0])
+    ax.hist([e for row in v for e in row] if _is_matrix(v) else v, bins=bins)
 
 
 def draw_image(ax, name, data, options):
     m = numbers(name, data[0])
-    if m.ndim != 2:
+    if not _is_matrix(m) or len({len(row) for row in m}) != 1:
         raise KlongError("domain", f"{name}: a matrix is needed")
     ax.figure.colorbar(ax.imshow(m, aspect="auto"), ax=ax)
 
