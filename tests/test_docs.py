@@ -262,9 +262,9 @@ def test_ipython_block(block, sandbox):
     """notebooks.md's IPython sessions, run in IPython's test shell: each cell's result (an
     Out line) or printed output is what the page shows."""
     pytest.importorskip("IPython")
-    from IPython.testing.globalipapp import get_ipython
+    from IPython.testing import globalipapp
     from IPython.utils.capture import capture_output
-    ip = get_ipython()
+    ip = globalipapp.get_ipython()          # the module's name: the shell once it started
     ip.run_line_magic("reset", "-f")
     for cell, expected in ipython_examples(block):
         with capture_output() as out:

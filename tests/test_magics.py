@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("IPython")
 
-from IPython.testing.globalipapp import get_ipython  # noqa: E402
+from IPython.testing import globalipapp  # noqa: E402
 from IPython.utils.capture import capture_output  # noqa: E402
 
 from klong.magics import parse_flags  # noqa: E402
@@ -15,7 +15,7 @@ from klong.magics import parse_flags  # noqa: E402
 
 @pytest.fixture(scope="module")
 def ip():
-    shell = get_ipython()
+    shell = globalipapp.get_ipython()       # the module's name: the shell once it started
     shell.run_line_magic("load_ext", "klong")
     return shell
 
