@@ -136,3 +136,24 @@ def test_example_notebook_runs_in_the_klong_kernel(tmp_path):
     assert base64.b64decode(picture["image/png"]).startswith(PNG)
     assert not any(out.output_type == "error" for cell in nb.cells if cell.cell_type == "code"
                    for out in cell.outputs)
+
+
+def test_at_a_terminal_with_a_display_a_window(k, mpl, monkeypatch):
+    """With a display, .plot opens a pyplot window (here pyplot's non-interactive backend
+    stands in for the window system) and gives the picture."""
+    import warnings
+    import matplotlib.pyplot as plt
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setattr(sys, "platform", "linux")
+    before = plt.get_backend()
+    plt.switch_backend("agg")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # agg: "cannot show the figure"
+            picture = k('.plot([3 1 2];:{["title" "window"]})')
+        assert plt.fignum_exists(picture.figure.number)     # a window of pyplot's
+        [ax] = picture.figure.axes
+        assert ax.get_title() == "window" and host(ax.get_lines()[0].get_ydata()) == [3, 1, 2]
+        plt.close(picture.figure)
+    finally:
+        plt.switch_backend(before)
