@@ -157,3 +157,11 @@ def test_at_a_terminal_with_a_display_a_window(k, mpl, monkeypatch):
         plt.close(picture.figure)
     finally:
         plt.switch_backend(before)
+
+
+def test_matplotlib_is_imported_only_when_drawing(tmp_path):
+    code = ("import klong, sys; k = klong.KlongInterpreter(); k('+/!10'); "
+            "print('matplotlib' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=tmp_path, env=dict(os.environ, PYTHONPATH=ROOT), timeout=120)
+    assert r.stdout.split() == ["False"], r.stderr
