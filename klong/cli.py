@@ -69,11 +69,7 @@ def _run(args):
         print(f"kgpy: {e}", file=sys.stderr)
         return 2
     interp.debug = args.debug
-    from .highlight import check_style
-    problem = check_style(args.style)
-    if problem:
-        print(f"kgpy: {problem}", file=sys.stderr)
-        return 2
+    _set_kgpy_variables(interp)
     try:
         if args.expr is not None:
             # printing is guarded too: a full disk is an error like any other
@@ -134,6 +130,16 @@ def _read_file(path):
         return None
 
 
+def _set_kgpy_variables(interp):
+    """What kgpy alone defines (system.md A.2): .os.argv (the words after a program's
+    name), .os.env (the environment) and .system (the handles of background services:
+    none are running)."""
+    from .values import Dict
+    interp.globals[".os.argv"] = []
+    interp.globals[".os.env"] = Dict(os.environ.items())
+    interp.globals[".system"] = Dict()
+
+
 def interactive(interp, debug=False, full=False, style=None):
     """Read lines, evaluate each complete chunk, print its value. Uses the full REPL
     (repl.py) on a terminal, where long values are shortened unless `full`; otherwise
@@ -146,6 +152,11 @@ def interactive(interp, debug=False, full=False, style=None):
         except ImportError:
             run_repl = None
         if run_repl is not None:
+            from .highlight import check_style
+            problem = check_style(style)        # only the prompt has colours: a warning
+            if problem:
+                print(f"kgpy: {problem}; using the default colours", file=sys.stderr)
+                style = None
             interp.summary = None if full else Summary()
             return run_repl(interp, debug, style)
     return _plain_loop(interp, debug, prompt=sys.stdin.isatty())

@@ -14,10 +14,11 @@ _ODD_BLANKS = re.compile(rf"[\t{_BREAKS}]")
 _OUT_OF_MEMORY = re.compile(r"can't allocate memory|out of memory", re.IGNORECASE)
 
 
-def one_line(text, width=MESSAGE_WIDTH):
+def one_line(text, width=MESSAGE_WIDTH, strip=True):
     """`text` on one line (line breaks and the blanks around them become one space) and
-    at most `width` characters long."""
-    text = _LINE_BREAKS.sub(" ", str(text)).strip()
+    at most `width` characters long; `strip`: without blanks at either end."""
+    text = _LINE_BREAKS.sub(" ", str(text))
+    text = text.strip() if strip else text
     if len(text) > width:
         text = text[:width - 3] + "..."
     return text
@@ -35,7 +36,7 @@ def shown(value, width=SHOWN_WIDTH):
     if (type(value) in (list, str) or getattr(value, "ndim", 0) > 0) and len(value) > width:
         value = value[:width]
     try:
-        return one_line(write(value), width)
+        return one_line(write(value), width, strip=False)     # the blank of 0c  stays
     except RecursionError:               # thousands of levels deep: Python's stack ends first
         return "(a list too deeply nested to show)"
 

@@ -122,7 +122,8 @@ SYSTEM_FUNCTIONS = {
     ".pc": ".pc()   Process-Clock: processor time used so far, in seconds.",
     ".r": ".r()    Read: the next data value from the From Channel (:eof at the end).",
     ".rl": ".rl()   Read-Line: the next line of the From Channel as a string.",
-    ".rls": ".rls()  Read-Lines: all remaining lines of the From Channel, a list of strings.",
+    ".rls": ".rls()  Read-Lines (extension): all remaining lines of the From Channel, a list\n"
+            "        of strings.",
     ".rn": ".rn()   Random-Number: a real r with 0<=r<1.",
     ".rs": ".rs(x)  Read-String: the data value written in string x.",
     ".sys": ".sys(x) System: run command line x in the shell; gives its raw status (0 = success).",
@@ -130,11 +131,11 @@ SYSTEM_FUNCTIONS = {
            "        gives the previous one.",
     ".w": ".w(x)   Write: write x in readable form (strings quoted) to the To Channel; gives x.",
     ".x": ".x(x)   Exit: end the program with status 0 when x is false, else 1.",
-    ".bkd": ".bkd(x) Backend-Display: like .d, with backend arrays shown in their native form.",
-    ".bkp": ".bkp(x) Backend-Print: like .p, with backend arrays shown in their native form.",
-    ".strict": ".strict()  Strict mode: assigning an undeclared, undefined name inside a function\n"
+    ".bkd": ".bkd(x) Backend-Display (extension): like .d, with backend arrays shown in their native form.",
+    ".bkp": ".bkp(x) Backend-Print (extension): like .p, with backend arrays shown in their native form.",
+    ".strict": ".strict()  Strict mode (extension): assigning an undeclared, undefined name inside a function\n"
                "           becomes an error; gives 1.",
-    ".unsafe": ".unsafe()  Leave strict mode; gives 0.",
+    ".unsafe": ".unsafe()  Leave strict mode (extension); gives 0.",
     ".jacobian": ".jacobian(f;p)  Jacobian of f at point p, like p\u2202f.",
     ".hessian": ".hessian(f;p)   Matrix of second derivatives of the scalar function f at p.",
     ".gradcheck": ".gradcheck(f;p) Torch only: 1 when the autograd gradient of f at p agrees\n"
@@ -145,7 +146,22 @@ SYSTEM_FUNCTIONS = {
     ".cmodes": ".cmodes()       Torch only: the compile modes, backends and recommendations.",
     ".export": ".export(f;p;path)  Torch only: compile f, trace it at p and save the graph\n"
                "                   program to path; gives a dictionary describing the result.",
-    ".graph": ".graph(f;p)     Torch only: the text of f's graph, traced at p (no file written).",
+    ".graph": ".graph(f;p)     Torch only: f's graph, traced at p: printed as text, drawn as a\n"
+              "                picture in notebooks; .graph(f;p;\"g.svg\") saves the picture.",
+    ".plot": ".plot(y)        Plot y (a matrix: one line per row); .plot(x;y) against x. Last\n"
+             "                arguments: a dictionary of options (title xlabel ylabel labels\n"
+             "                file) and/or a file name (\"loss.png\"). Needs matplotlib.",
+    ".hist": ".hist(x)        Histogram of x; options as .plot's, and bins (10).",
+    ".imshow": ".imshow(m)      The matrix m as an image; options and file as .plot's.",
+    ".rank": ".rank()         This process's rank among the torchrun processes (0 alone).",
+    ".world": ".world()        How many processes (ranks) there are (1 alone).",
+    ".allsum": ".allsum(x)      The sum of every rank's x, element by element.",
+    ".allmean": ".allmean(x)     The mean of every rank's x, element by element.",
+    ".allgather": ".allgather(x)   The list of every rank's x, in rank order.",
+    ".bcast": ".bcast(x;r)     Rank r's x, on every rank.",
+    ".barrier": ".barrier()      Wait until every rank has called it; gives [].",
+    ".allgrad": ".allgrad(f;p)   The gradient f:>p, averaged over the ranks.",
+    ".p0": ".p0(x)          Print x on rank 0 only (as .p does); gives x.",
     ".customgrad": ".customgrad(f;df)  f, differentiated with the derivative df (same arguments;\n"
                    "                   elementwise, the whole Jacobian, or one per argument).",
     ".numgrad": ".numgrad(f)     f, differentiated by central differences where autograd\n"
@@ -175,9 +191,9 @@ SYSTEM_VARIABLES = {
     ".fastpow": ".fastpow  When true, ^ compiled afterwards calls .pow (0).",
     ".h": ".h      The host system, :unix.",
     ".helpdb": ".helpdb  The help database filled by the help library ([]).",
-    ".os.argv": ".os.argv  The words after -- on the kgpy command line.",
-    ".os.env": ".os.env   The environment, as a dictionary.",
-    ".system": ".system   Handles of background services (kgpy only).",
+    ".os.argv": ".os.argv  kgpy only: the words after the program's name (as .a).",
+    ".os.env": ".os.env   kgpy only: the environment, a dictionary of strings.",
+    ".system": ".system   kgpy only: handles of background services (none run: :{}).",
     "it": "it      At the prompt: the value printed last.",
 }
 

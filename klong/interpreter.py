@@ -162,10 +162,12 @@ class KlongInterpreter:
         while i < len(lines):
             start = i
             reading.reset()
-            while not reading.feed(lines[i]) and i + 1 < len(lines):
+            while not (complete := reading.feed(lines[i])) and i + 1 < len(lines):
                 i += 1
             i += 1
             text = "\n".join(lines[start:i])
+            if not complete:        # open at the end: its error is on its last line, not after
+                text = text.rstrip()
             if text.strip():
                 value = self._run_chunk(text, start, False, filename)
                 if value is not None:

@@ -194,7 +194,8 @@ class CellSession(Session):
         return FAILED if self.last_error is not None else self.value
 
     def evaluate(self, text):
-        self.value = None
+        if text.strip():                # blank lines after the last value keep it
+            self.value = None
         return super().evaluate(text)
 
     def show(self, value):

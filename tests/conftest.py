@@ -44,6 +44,11 @@ SLOW_TESTS = [
     "tests/test_docs.py::test_console_block*",
     "tests/test_docs.py::test_mkdocs_build",
     "tests/test_distributed.py::test_ranks_*",  # processes joined by torch.distributed
+    "tests/test_plot.py::test_example_notebook_*",   # a notebook run in a kernel process
+    "tests/test_plot.py::test_without_matplotlib_*",
+    "tests/test_plot.py::test_matplotlib_is_imported_*",
+    "tests/test_first_hour.py::test_a_*",       # each starts kgpy
+    "tests/test_first_hour.py::test_kgpy_*",
 ]
 
 

@@ -241,9 +241,28 @@ def test_compiled_function_reading_a_differentiated_variable(kt):
 @needs_torch
 def test_graph_text_without_writing_a_file(kt, in_tmp):
     g = kt('.graph({(x^3)+(2*x^2)+x};2.0)')
-    assert g.startswith("graph():") and "aten.pow" in g and "aten.mul" in g
+    assert g.text.startswith("graph():") and "aten.pow" in g.text and "aten.mul" in g.text
     assert list(in_tmp.iterdir()) == []
-    assert "placeholder" in kt('.graph({+/x^2};[1.0 2.0 3.0])')
+    assert "placeholder" in kt('.graph({+/x^2};[1.0 2.0 3.0])').text
+
+
+@needs_torch
+def test_graph_prints_as_its_text_and_is_drawn_as_svg(kt, in_tmp):
+    pytest.importorskip("matplotlib")
+    from klong.display import write
+    g = kt('.graph({(x^3)+(2*x^2)+x};2.0)')
+    assert write(g) == g.text                               # the prompt shows the text
+    labels = [label for _, label, _ in g.nodes]
+    assert labels == ["x", "pow 2", "mul 2", "add", "pow 3", "add", "output"]
+    assert ("x", "pow_1") in g.edges() and ("add_1", "output") in g.edges()
+    svg = g._repr_svg_()                                    # what a notebook shows
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    assert all(f">{label}<" in svg for label in labels)
+    assert kt('.graph({x^2};2.0;"g.svg")') == "g.svg"
+    assert "<svg" in (in_tmp / "g.svg").read_text()
+    with pytest.raises(KlongError) as info:
+        kt('.graph({x^2};2.0;"nosuchdir/g.svg")')
+    assert info.value.kind == "io"
 
 
 def test_graph_needs_torch(kn):

@@ -236,6 +236,104 @@ def test_mkdocs_build(tmp_path):
     assert (tmp_path / "site" / "index.html").is_file()
 
 
+# ------------------------------------------------ pages whose other blocks are checked too
+
+IPYTHON_BLOCKS = all_blocks("ipython")
+
+
+def ipython_examples(block):
+    """(cell, expected output) of an ipython block: "In [n]: " opens a cell, "   ...: "
+    continues it; what follows is its output ("Out[n]: value" or printed text)."""
+    examples = []
+    for line in block.lines:
+        m = re.match(r"^In \[\d+\]: ?(.*)$", line)
+        more = re.match(r"^ +\.\.\.: ?(.*)$", line)
+        if m:
+            examples.append([m.group(1), []])
+        elif more and examples and not examples[-1][1]:
+            examples[-1][0] += "\n" + more.group(1)
+        elif examples and line.strip():
+            examples[-1][1].append(line)
+    return [(cell, "\n".join(out)) for cell, out in examples]
+
+
+@pytest.mark.parametrize("block", IPYTHON_BLOCKS, ids=[b.id for b in IPYTHON_BLOCKS])
+def test_ipython_block(block, sandbox):
+    """notebooks.md's IPython sessions, run in IPython's test shell: each cell's result (an
+    Out line) or printed output is what the page shows."""
+    pytest.importorskip("IPython")
+    from IPython.testing import globalipapp
+    from IPython.utils.capture import capture_output
+    ip = globalipapp.get_ipython()          # the module's name: the shell once it started
+    ip.run_line_magic("reset", "-f")
+    for cell, expected in ipython_examples(block):
+        with capture_output() as out:
+            result = ip.run_cell(cell)
+        assert result.success, (block.id, cell, out.stdout)
+        shown = re.sub(r"^Out\[\d+\]: ", "", expected)
+        if expected.startswith("Out["):
+            got = ip.display_formatter.format(result.result)[0]["text/plain"]
+        else:
+            got = out.stdout.rstrip("\n")
+        assert got == shown, f"{block.id}: {cell}\n--- page says:\n{shown}\n--- got:\n{got}"
+
+
+def test_repl_page_banner_is_the_real_one():
+    from klong.repl import banner
+    [block] = [b for b in fenced_blocks(DOCS / "repl.md") if b.lang == "text"
+               and b.lines and b.lines[0].startswith("klong ")]
+    assert "\n".join(block.lines[:2]) == banner(KlongInterpreter(backend="numpy", device="cpu"))
+    interp = KlongInterpreter(backend="numpy")
+    session = Block("repl.md", block.line, "klong", "", block.lines[2:])
+    for source, expected in klong_examples(session):
+        assert run_example(interp, source) == expected
+
+
+def page(name):
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def test_stated_values_are_what_runs():
+    """Values that pages state in prose or tables, beside what the code gives."""
+    from klong import limits
+    k = KlongInterpreter(backend="numpy")
+    assert f"written `{write(k('.e'))}`" in page("system.md")
+    assert f"one element for every {limits.BYTES_PER_ELEMENT} bytes" in page("numbers.md")
+    assert "never fewer than 1,048,576 (2^20)" in page("numbers.md")
+    limits._available_memory.cache_clear()
+    saved = os.environ.pop(limits.ENV_MAX_ELEMENTS, None)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(limits, "_available_memory", lambda: 1000)
+            assert limits.default_max_elements() == 2**20
+            mp.setattr(limits, "_available_memory", lambda: 2**40)
+            assert limits.default_max_elements() == 2**40 // 64
+            mp.setenv(limits.ENV_MAX_ELEMENTS, "77")
+            assert KlongInterpreter().backend.limits.max_elements == 77
+            mp.setenv(limits.ENV_MAX_ELEMENTS, "many")
+            with pytest.raises(ValueError):
+                KlongInterpreter()
+    finally:
+        if saved is not None:
+            os.environ[limits.ENV_MAX_ELEMENTS] = saved
+    # the page on the whole implementation says what runs by default: generated code
+    assert "compiles it to Python code" in page("index.md")
+    assert "closures" not in page("index.md").split("compiles it to Python code")[0]
+
+
+@pytest.mark.parametrize("name", [".rls", ".strict", ".unsafe", ".bkp", ".bkd"])
+def test_extensions_are_marked_as_extensions(name):
+    from klong import helptable
+    assert "(extension)" in helptable.HELP[name]
+    paragraphs = page("system.md").split("\n\n")
+    assert any(f"`{name}" in p and "extension" in p for p in paragraphs), name
+
+
+def test_notebook_page_install_is_from_the_checkout():
+    text = page("notebooks.md")
+    assert "pip install -e '.[jupyter" in text and "pip install 'klong[" not in text
+
+
 if __name__ == "__main__":
     # python tests/test_docs.py [page.md ...]: show each example's actual output (a help when
     # writing pages).

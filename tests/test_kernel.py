@@ -2,6 +2,7 @@
 notebook drives it: installing its kernel spec, starting it, executing cells (values,
 output, ]-commands, pasted transcripts, errors), completion, inspection, continuation,
 interrupting a runaway cell and shutting down."""
+import base64
 import json
 import os
 import re
@@ -197,3 +198,121 @@ def test_shutdown(kernel_dir):
     client.stop_channels()
     manager.shutdown_kernel()
     assert not manager.is_alive()
+
+
+@pytest.mark.parametrize("ending", ["\n", "\n\n", "\n  \n\t\n"])
+def test_the_last_value_shows_whatever_blank_lines_follow(kernel, ending):
+    _, client = kernel
+    reply, sent = execute(client, "w::!4\nw*3" + ending)
+    assert reply["status"] == "ok" and result_text(sent) == ["[0 3 6 9]"]
+
+
+def results(sent):
+    return [c["data"] for t, c in sent if t == "execute_result"]
+
+
+def test_rich_python_objects_show_as_themselves(kernel):
+    _, client = kernel
+    reply, sent = execute(client, '.pyf("IPython.display";"SVG")\n'
+                                  'SVG("<svg xmlns=""http://www.w3.org/2000/svg""><rect/></svg>")\n')
+    assert reply["status"] == "ok", reply
+    [data] = results(sent)
+    assert "<rect/>" in data["image/svg+xml"] and data["text/plain"] == ":SVG"
+    _, sent = execute(client, "[3 30]:^!90")                # a wide matrix: text and a table
+    [data] = results(sent)
+    assert data["text/plain"].startswith("[[0 1 2 3") and data["text/html"].count("<tr>") == 3
+
+
+def test_plots_show_inline(kernel):
+    pytest.importorskip("matplotlib")
+    _, client = kernel
+    reply, sent = execute(client, '.plot(!10;:{["title" "squares"]})\n')
+    assert reply["status"] == "ok", reply
+    [data] = results(sent)
+    assert base64.b64decode(data["image/png"]).startswith(b"\x89PNG")
+    assert data["text/plain"] == ":picture"
+
+
+def test_graph_shows_as_a_picture(kernel_dir):
+    pytest.importorskip("torch")
+    pytest.importorskip("matplotlib")
+    manager, client = start(kernel_dir, KLONG_BACKEND="torch")
+    try:
+        reply, sent = execute(client, ".graph({(x^3)+x};2.0)\n")
+        assert reply["status"] == "ok", reply
+        [data] = results(sent)
+        assert "<svg" in data["image/svg+xml"] and ">pow 3<" in data["image/svg+xml"]
+        assert data["text/plain"].startswith("graph():")
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
+def start(kernel_dir, name="klong", **env):
+    manager = KernelManager(kernel_name=name,
+                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernel_dir)]))
+    manager.start_kernel(env=dict(os.environ, PYTHONPATH=str(ROOT), **env))
+    client = manager.client()
+    client.start_channels()
+    client.wait_for_ready(timeout=TIMEOUT)
+    return manager, client
+
+
+@pytest.fixture(scope="module")
+def ipython_kernel(tmp_path_factory):
+    """IPython's own kernel (ipykernel) with `%load_ext klong`, as a Python notebook has it."""
+    from ipykernel.kernelspec import write_kernel_spec
+    folder = tmp_path_factory.mktemp("kernels")
+    write_kernel_spec(str(folder / "python3"))
+    manager, client = start(folder, "python3")
+    reply, _ = execute(client, "%load_ext klong")
+    assert reply["status"] == "ok", reply
+    yield manager, client
+    client.stop_channels()
+    manager.shutdown_kernel(now=True)
+
+
+def test_magics_in_a_python_kernel(ipython_kernel):
+    _, client = ipython_kernel
+    reply, sent = execute(client, "%%klong\nsq::{x*x}\nsq'!5\n\n")
+    assert reply["status"] == "ok" and result_text(sent) == ["[0 1 4 9 16]"]
+    reply, sent = execute(client, "%%klong\nfine::1\nnosuch(1)\n")
+    assert reply["status"] == "error"                         # Run all stops here
+    [error] = [c for t, c in sent if t == "error"]
+    assert error["traceback"] == ["undefined error: nosuch is not defined"]
+    reply, sent = execute(client, "x = %klong 1+\n")
+    assert reply["status"] == "error"
+    assert [c["traceback"] for t, c in sent if t == "error"] == [
+        ["syntax error: missing operand", "1+", "  ^"]]
+    reply, sent = execute(client, "n = %klong +/!10\nn * 2")
+    assert result_text(sent) == ["90"]
+
+
+def test_magics_complete_and_inspect_in_a_python_kernel(ipython_kernel):
+    _, client = ipython_kernel
+    execute(client, "%klong verylongname::1")
+    for code in ["%%klong\n1+verylo", "y = %klong verylo"]:
+        content = shell_reply(client, client.complete(code, len(code)))
+        assert content["matches"] == ["verylongname"], content
+        assert content["cursor_end"] - content["cursor_start"] == len("verylo")
+    content = shell_reply(client, client.complete("%klong .com", 11))
+    assert content["matches"] == [".comment", ".compile", ".compilex"]
+    code = "%%klong\na::1+2"
+    content = shell_reply(client, client.inspect(code, len(code) - 2))
+    assert content["found"] and "Plus" in content["data"]["text/plain"]
+    content = shell_reply(client, client.inspect("%klong 3*verylongname", 12))
+    assert content["data"]["text/plain"] == "verylongname: 1"
+    content = shell_reply(client, client.inspect("len", 2))      # Python is still Python
+    assert content["found"] and "Return the number" in str(content["data"])
+
+
+def test_magics_interrupt_in_a_python_kernel(ipython_kernel):
+    manager, client = ipython_kernel
+    execute(client, "%klong kept::7")
+    msg_id = client.execute("%klong {x+1}:~0", stop_on_error=False)
+    time.sleep(1.5)
+    manager.interrupt_kernel()
+    reply = shell_reply(client, msg_id)
+    assert reply["status"] == "error" and reply["traceback"] == ["interrupted"]
+    reply, sent = execute(client, "%klong kept*6")
+    assert result_text(sent) == ["42"], (reply, sent)

@@ -170,7 +170,9 @@ class TorchCompilation:
         except Exception as e:
             raise KlongError("compile", f".graph: cannot trace the function: "
                                         f"{first_line(e)}") from None
-        return str(program.graph)
+        nodes = [(n.name, _node_label(n), [i.name for i in n.all_input_nodes])
+                 for n in program.graph.nodes]
+        return str(program.graph), nodes
 
     def compile_modes(self):
         return {
@@ -185,3 +187,12 @@ def _describe_input(val, dynamic):
     """What an exported program accepts, e.g. "float64 [N 3]" (N: any size) or "float64 []"."""
     dims = ["N" if dynamic and i == 0 else str(int(d)) for i, d in enumerate(val.shape)]
     return f"{str(val.dtype).split('.')[-1]} [{' '.join(dims)}]"
+
+
+def _node_label(node):
+    """A graph node's short name: the operation (pow, mul, ...), or the input's name."""
+    if node.op == "call_function":
+        name = getattr(node.target, "__name__", str(node.target)).split(".")[0]
+        constants = [str(a) for a in node.args if isinstance(a, (int, float))]
+        return " ".join([name] + constants)
+    return "output" if node.op == "output" else node.name

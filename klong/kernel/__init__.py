@@ -1,4 +1,5 @@
-"""A Jupyter kernel for Klong, on ipykernel (the `jupyter` extra: pip install klong[jupyter]).
+"""A Jupyter kernel for Klong, on ipykernel (the `jupyter` extra: in the checkout,
+pip install -e '.[jupyter]').
 
     python -m klong.kernel install --user      register it ("Klong" in Jupyter's list)
     python -m klong.kernel -f CONNECTION_FILE  what Jupyter runs

@@ -49,7 +49,7 @@ def main(argv):
                          name=args.name, backend=args.backend, device=args.device)
     except ImportError:
         print("the Klong kernel needs jupyter_client and ipykernel: "
-              "pip install 'klong[jupyter]'", file=sys.stderr)
+              "pip install -e '.[jupyter]' (in the klong checkout)", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"cannot install the kernel: {e}", file=sys.stderr)

@@ -5,9 +5,10 @@ import sys
 from ipykernel.kernelbase import Kernel
 
 from .. import __version__, completion
-from ..display import Summary, write
+from ..display import Summary
 from ..interpreter import KlongInterpreter
 from ..replcommands import FAILED, CellSession
+from ..richdisplay import mime_bundle
 
 RED, PLAIN = "\x1b[31m", "\x1b[0m"
 
@@ -31,6 +32,7 @@ class KlongKernel(Kernel):
         self.interp = KlongInterpreter(backend=os.environ.get("KLONG_BACKEND") or None,
                                        device=os.environ.get("KLONG_DEVICE") or None)
         self.interp.summary = Summary()
+        self.interp.inline_plots = True        # .plot gives a picture the notebook shows
         self.klong = CellSession(self.interp)
 
     @property
@@ -70,7 +72,7 @@ class KlongKernel(Kernel):
         elif value is not None and not silent:
             self.send_response(self.iopub_socket, "execute_result", {
                 "execution_count": self.execution_count,
-                "data": {"text/plain": write(value, self.interp.summary)},
+                "data": mime_bundle(value, self.interp.summary),
                 "metadata": {}})
         return {"status": "ok", "execution_count": self.execution_count,
                 "payload": [], "user_expressions": {}}

@@ -1,7 +1,7 @@
 """The dot-functions and system variables, grouped by topic. `install` binds them all as
 globals of a new interpreter."""
 from ..functions import Builtin
-from . import compiler, core, distributed, io, python
+from . import compiler, core, distributed, io, plot, python
 
 
 def install(interp):
@@ -15,6 +15,7 @@ def install(interp):
     core.install(interp, define)
     python.install(interp, define)
     compiler.install(interp, define)
+    plot.install(interp, define)
     diff = interp.differentiation
     define(".jacobian", 2, lambda f, p: diff.jacobian(p, f))
     define(".hessian", 2, diff.hessian)

@@ -8,6 +8,8 @@ from .. import values
 from ..errors import KlongError
 from ..functions import Builtin, call_value
 from ..values import Dict, Function, is_true
+from .graph import Graph
+from .plot import Variadic
 
 
 def _dict(mapping):
@@ -75,4 +77,10 @@ def install(interp, define):
     define(".compilex", 3, lambda f, p, o: compile_with(f, p, o, ".compilex")[0])
     define(".cmodes", 0, lambda: _dict(interp.backend.compile_modes()))
     define(".export", 3, export)
-    define(".graph", 2, lambda f, p: interp.backend.traced_graph(_monad(f), p, quiet()))
+    def graph(f, p, path=None):
+        if path is not None and not values.is_string(path):
+            raise KlongError("type", ".graph: the path must be a string")
+        picture = Graph(*interp.backend.traced_graph(_monad(f), p, quiet()))
+        return picture if path is None else picture.save(path)
+
+    interp.globals[".graph"] = Variadic(".graph", 2, 3, graph, interp.backend)
