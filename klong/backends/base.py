@@ -22,7 +22,7 @@ import contextlib
 from .group import ALONE
 from .numeric_autograd import NumericAutograd
 
-DTYPES = ("float64", "float32", "bfloat16")
+DTYPES = ("float64", "float32", "bfloat16", "float16")
 
 
 class Backend(NumericAutograd):
@@ -33,6 +33,8 @@ class Backend(NumericAutograd):
     dtype = "float64"        # its name: one of DTYPES that the backend supports
     group = ALONE            # the processes computing together (group.py): this one alone
     limits = None            # the interpreter's klong.limits.Limits, set by it
+    evaluation = None        # a context held while its interpreter evaluates (settings.py)
+    amp_dtype = None         # the reduced precision of autocast (amp), when it is on
 
     # Scalar classes of the array library (what indexing one of its arrays may give besides
     # Python numbers); the value model accepts them as integers, reals and truth values.
@@ -240,6 +242,10 @@ class Backend(NumericAutograd):
         return None
 
     # -- running
+    def full_precision(self):
+        """A context in which mixed precision (amp) is off, for work that must be exact."""
+        return contextlib.nullcontext()
+
     def synchronize(self):
         """Wait until work queued on the device is done (for timing); a no-op on the CPU."""
 

@@ -13,7 +13,8 @@ from .torch_autograd import TorchAutograd
 from .torch_compile import TorchCompilation
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
-_FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
+_FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16,
+           "float16": torch.float16}
 _HOST_KINDS = {"i": np.int64, "f": np.float64}
 _KINDS = {**{t: "f" for t in (torch.float64, torch.float32, torch.float16, torch.bfloat16)},
           **{t: "i" for t in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)},
@@ -55,7 +56,7 @@ def _pick_dtype(dtype, device):
         raise ValueError(f"the torch backend has no real dtype {dtype!r}; "
                          f"use {', '.join(_FLOATS)}")
     if dtype == "float64" and device.type == "mps":
-        raise ValueError("Apple MPS has no float64; use float32 or bfloat16")
+        raise ValueError("Apple MPS has no float64; use float32, bfloat16 or float16")
     return dtype
 
 
@@ -251,6 +252,11 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             yield
         finally:
             self.keep_tensors = previous
+
+    def full_precision(self):
+        if self.amp_dtype is None:
+            return contextlib.nullcontext()
+        return torch.autocast(self.device.type, enabled=False)
 
     def synchronize(self):
         if self.device.type == "cuda":
