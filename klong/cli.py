@@ -84,9 +84,9 @@ def _glue_expression(argv):
     argv = list(argv)
     i = 0
     while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
-        if argv[i] in ("-e", "--expr") and i + 1 < len(argv):
-            argv[i:i + 2] = [f"--expr={argv[i + 1]}"]
-        elif argv[i] in ("-l", "--load", "--backend", "--device", "--dtype", "--style") + _SETTINGS:
+        if argv[i] in ("-e", "--expr") + _SETTINGS and i + 1 < len(argv):
+            argv[i:i + 2] = [f"{'--expr' if argv[i] == '-e' else argv[i]}={argv[i + 1]}"]
+        elif argv[i] in ("-l", "--load", "--backend", "--device", "--dtype", "--style"):
             i += 1                    # its value, which may start with '-' too
         i += 1
     return argv

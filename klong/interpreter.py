@@ -135,6 +135,7 @@ class KlongInterpreter:
 
     def _configure(self, options):
         """Random numbers, memory and the settings evaluation runs under (settings.py)."""
+        self.settings = options
         self.random = Randomness(self.backend, options.seed)
         self.memory = Memory(self, options.memory_limit, options.hook_threshold)
         self.backend.limits.memory = self.memory

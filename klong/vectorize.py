@@ -184,8 +184,18 @@ def traced_each(fn):
         return None
 
     def each(a):
+        _guard(fn, a)
         return backends.current().vmap(fn.run, a)
     return each
+
+
+def _guard(fn, a):
+    """Under a memory limit, refuse a traced Each whose result would be over it: the size
+    is that of fn's result on the first element, times the count (fn has no effects)."""
+    memory = limits.current().memory
+    if memory is not None and memory.limit is not None and a.shape[0]:
+        first = fn.run(backends.current().items(a[:1])[0])
+        limits.check_elements(a.shape[0] * limits.elements_of(first))
 
 
 RUNTIME = {
