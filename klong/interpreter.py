@@ -8,7 +8,7 @@ from .compile import Compiler
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .limits import Limits
 from .memory import Memory
-from .randomness import Randomness
+from .backends.randomness import Randomness
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
@@ -142,11 +142,8 @@ class KlongInterpreter:
         self.evaluation = settings.Evaluation(self.backend, options, self.memory)
         self.backend.amp_dtype = self.evaluation.amp_dtype
         self.evaluation.update()
-        if options.memory_limit is not None and getattr(self.backend.device, "type", "") == "cuda":
-            import torch      # bound the caching allocator too (a setting of the process)
-            total = torch.cuda.get_device_properties(self.backend.device).total_memory
-            torch.cuda.set_per_process_memory_fraction(min(1.0, options.memory_limit / total),
-                                                       self.backend.device)
+        if options.memory_limit is not None:
+            self.backend.limit_memory(options.memory_limit)
 
     @property
     def seed(self):

@@ -17,7 +17,7 @@ import re
 import sys
 import weakref
 
-from . import values
+from . import backends, values
 from .errors import KlongError
 
 UNITS = {"b": 1, "kb": 2**10, "mb": 2**20, "gb": 2**30, "tb": 2**40,
@@ -66,21 +66,6 @@ def process_peak():
         return 0
 
 
-def _owner(a):
-    """The array that owns a's memory (a itself unless a is a view of another)."""
-    base = getattr(a, "_base", None) if not hasattr(a, "flags") else a.base
-    while base is not None and isinstance(base, values.ARRAY_TYPES):
-        a = base
-        base = getattr(a, "_base", None) if not hasattr(a, "flags") else a.base
-    return a
-
-
-def _nbytes(a):
-    if hasattr(a, "untyped_storage"):
-        return a.untyped_storage().nbytes()
-    return a.nbytes
-
-
 def held_arrays(roots):
     """{id: (owner, bytes)} of the arrays reachable from `roots` through lists and
     dictionaries, each buffer once. A loop rather than recursion: lists may nest deeply."""
@@ -95,9 +80,8 @@ def held_arrays(roots):
             seen.add(id(v))
             stack.extend(v if t is list else [x for pair in v.pairs() for x in pair])
         elif isinstance(v, values.ARRAY_TYPES):
-            owner = _owner(v)
-            if id(owner) not in found:
-                found[id(owner)] = (owner, _nbytes(owner))
+            owner, nbytes = backends.array_backend(v).buffer(v)
+            found.setdefault(id(owner), (owner, nbytes))
     return found
 
 
@@ -123,20 +107,25 @@ class Memory:
 
     # -- where the figures come from
     @property
-    def device(self):
-        return self.interp.backend.device
+    def backend(self):
+        return self.interp.backend
 
-    def _cuda(self):
-        return getattr(self.device, "type", "cpu") == "cuda"
+    @property
+    def device(self):
+        return self.backend.device
+
+    def _on_device(self):
+        """Whether a device allocator keeps the figures (CUDA)."""
+        return self.backend.device_memory() is not None
 
     def _held(self):
         return held_arrays(list(self.interp.globals.values()))
 
     def _measure(self):
         """The bytes allocated now (and, on the CPU, the arrays held)."""
-        if self._cuda():
-            import torch
-            return torch.cuda.memory_allocated(self.device), None
+        figures = self.backend.device_memory()
+        if figures is not None:
+            return figures["allocated"], None
         held = self._held()
         return sum(n for _, n in held.values()), held
 
@@ -147,19 +136,16 @@ class Memory:
             raise KlongError("range", f"not enough memory allowed: the result needs "
                                       f"{size_text(nbytes)} ({nbytes} bytes), over the memory "
                                       f"limit of {size_text(self.limit)} ({self.limit} bytes)")
-        if self.watching and not self._cuda():
+        if self.watching and not self._on_device():
             self.peak = max(self.peak, self.allocated + nbytes)
 
     # -- statistics
     def stats(self):
         """{device, allocated, reserved, peak, limit, process_peak} in bytes (limit 0: none)."""
         self._start_watching()
-        if self._cuda():
-            import torch
-            dev = self.device
-            allocated = torch.cuda.memory_allocated(dev)
-            reserved = torch.cuda.memory_reserved(dev)
-            peak = torch.cuda.max_memory_allocated(dev)
+        figures = self.backend.device_memory()
+        if figures is not None:
+            allocated, reserved, peak = figures["allocated"], figures["reserved"], figures["peak"]
         else:
             allocated, _ = self._measure()
             self.allocated = allocated
@@ -169,9 +155,7 @@ class Memory:
                 "peak": peak, "limit": self.limit or 0, "process_peak": process_peak()}
 
     def reset_peak(self):
-        if self._cuda():
-            import torch
-            torch.cuda.reset_peak_memory_stats(self.device)
+        self.backend.reset_peak()
         self.allocated, _ = self._measure()
         self.peak = self.allocated
         self._start_watching()
@@ -179,9 +163,7 @@ class Memory:
     def clear(self):
         """Give cached memory back: collect garbage, and empty CUDA's cache."""
         gc.collect()
-        if self._cuda():
-            import torch
-            torch.cuda.empty_cache()
+        self.backend.empty_cache()
 
     def _start_watching(self):
         if not self.watching:
@@ -192,10 +174,9 @@ class Memory:
     def _counters(self):
         """What a hook compares with: CUDA's running totals of bytes allocated and freed, or
         the arrays held on the CPU."""
-        if self._cuda():
-            import torch
-            s = torch.cuda.memory_stats(self.device)
-            return (s.get("allocated_bytes.all.allocated", 0), s.get("allocated_bytes.all.freed", 0))
+        totals = self.backend.device_totals()
+        if totals is not None:
+            return totals
         return {i: (weakref.ref(a), n) for i, (a, n) in self._held().items()}
 
     def register(self, fn, threshold=None):

@@ -3,13 +3,12 @@ runs, a memory limit and the memory hooks' threshold, and mixed precision (amp).
 
 Each comes from a KlongInterpreter keyword, else from its environment variable (kgpy's
 options pass the keywords), and is checked when the interpreter is made: bad input is one
-KlongOptionError, never a traceback. Deterministic runs and amp change torch's behaviour
-only while the interpreter evaluates (`Evaluation`), so that other interpreters in the
-process keep theirs.
+KlongOptionError, never a traceback. Deterministic runs and amp change the array library's
+behaviour only while the interpreter evaluates (`Evaluation`, through the backend's
+`deterministic` and `autocast`), so that other interpreters in the process keep theirs.
 """
 import contextlib
 import os
-import threading
 
 from .errors import KlongError
 from .memory import parse_size
@@ -113,73 +112,32 @@ class Options:
 
 def default_amp_dtype(device):
     """Reduced precision for autocast: bfloat16 on the CPU, float16 on GPUs."""
-    return "bfloat16" if device.type == "cpu" else "float16"
-
-
-class _DeterministicSwitch:
-    """torch's deterministic-algorithms setting (and cuDNN's flags) is one for the whole
-    process: it is switched on while any deterministic interpreter evaluates and set back to
-    what it was when the last of them is done, whatever the threads' order. (The one piece of
-    module state on the evaluation path: it mirrors torch's own, which is process-wide.)"""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.users = 0
-        self.saved = None
-
-    def enter(self):
-        import torch
-        cudnn = torch.backends.cudnn
-        with self.lock:
-            if self.users == 0:
-                self.saved = (torch.are_deterministic_algorithms_enabled(),
-                              torch.is_deterministic_algorithms_warn_only_enabled(),
-                              cudnn.deterministic, cudnn.benchmark)
-                torch.use_deterministic_algorithms(True)
-                cudnn.deterministic, cudnn.benchmark = True, False
-            self.users += 1
-
-    def leave(self):
-        import torch
-        cudnn = torch.backends.cudnn
-        with self.lock:
-            self.users -= 1
-            if self.users == 0:
-                enabled, warn_only, cudnn.deterministic, cudnn.benchmark = self.saved
-                torch.use_deterministic_algorithms(enabled, warn_only=warn_only)
-
-
-DETERMINISTIC = _DeterministicSwitch()
+    return "bfloat16" if getattr(device, "type", device) == "cpu" else "float16"
 
 
 class Evaluation:
-    """What holds while one interpreter evaluates: torch's deterministic algorithms, autocast,
-    and, when memory is watched, a look at it afterwards. `context()` is entered by
-    backends.using when the interpreter starts evaluating (not again when it calls itself)."""
+    """What holds while one interpreter evaluates: the library's deterministic algorithms,
+    autocast (amp), and, when memory is watched, a look at it afterwards. `context()` is
+    entered by backends.using when the interpreter starts evaluating (not again when it
+    calls itself)."""
 
     def __init__(self, backend, options, memory):
         self.backend, self.memory = backend, memory
-        self.deterministic = options.deterministic and backend.name == "torch"
+        self.deterministic = options.deterministic
         self.amp_dtype = None
         if options.amp:
             self.amp_dtype = options.amp_dtype or default_amp_dtype(backend.device)
-        if self.deterministic and backend.device.type == "cuda":
-            # cuBLAS is deterministic only with a fixed workspace (torch raises otherwise)
-            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 
     def needed(self):
-        return self.deterministic or self.amp_dtype is not None or self.memory.watching
+        return (self.deterministic and self.backend.name != "numpy"
+                or self.amp_dtype is not None or self.memory.watching)
 
     @contextlib.contextmanager
     def context(self):
         with contextlib.ExitStack() as stack:
             if self.deterministic:
-                DETERMINISTIC.enter()
-                stack.callback(DETERMINISTIC.leave)
-            if self.amp_dtype is not None:
-                import torch
-                stack.enter_context(torch.autocast(self.backend.device.type,
-                                                   dtype=getattr(torch, self.amp_dtype)))
+                stack.enter_context(self.backend.deterministic())
+            stack.enter_context(self.backend.autocast())
             if self.memory.watching:
                 stack.callback(self.memory.checkpoint)
             yield

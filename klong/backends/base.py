@@ -242,9 +242,41 @@ class Backend(NumericAutograd):
         return None
 
     # -- running
+    # -- the interpreter's settings (klong/settings.py, klong/memory.py)
     def full_precision(self):
         """A context in which mixed precision (amp) is off, for work that must be exact."""
         return contextlib.nullcontext()
+
+    def autocast(self):
+        """A context in which the library computes in `amp_dtype` where it can (amp)."""
+        return contextlib.nullcontext()
+
+    def deterministic(self):
+        """A context in which the library uses deterministic algorithms only."""
+        return contextlib.nullcontext()
+
+    def device_memory(self):
+        """{allocated, reserved, peak} bytes of a device's allocator, or None where there is
+        none (the CPU: the interpreter counts its arrays itself)."""
+        return None
+
+    def device_totals(self):
+        """(bytes allocated, bytes freed) on the device so far, or None (as device_memory)."""
+        return None
+
+    def reset_peak(self):
+        """Start the device allocator's peak again."""
+
+    def empty_cache(self):
+        """Give the device allocator's cached memory back."""
+
+    def limit_memory(self, nbytes):
+        """Bound what the device's allocator may take (nothing to bound on the CPU)."""
+
+    @staticmethod
+    def buffer(a):
+        """(the array that owns a's memory, its size in bytes): a view shares its base's."""
+        raise NotImplementedError
 
     def synchronize(self):
         """Wait until work queued on the device is done (for timing); a no-op on the CPU."""
