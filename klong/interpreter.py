@@ -140,7 +140,6 @@ class KlongInterpreter:
         self.memory = Memory(self, options.memory_limit, options.hook_threshold)
         self.backend.limits.memory = self.memory
         self.evaluation = settings.Evaluation(self.backend, options, self.memory)
-        self.backend.amp_dtype = self.evaluation.amp_dtype
         self.evaluation.update()
         if options.memory_limit is not None:
             self.backend.limit_memory(options.memory_limit)

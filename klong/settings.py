@@ -126,7 +126,14 @@ class Evaluation:
         self.deterministic = options.deterministic
         self.amp_dtype = None
         if options.amp:
-            self.amp_dtype = options.amp_dtype or default_amp_dtype(backend.device)
+            self.amp_dtype = backend.amp_dtype = \
+                options.amp_dtype or default_amp_dtype(backend.device)
+            try:                    # a device whose autocast lacks the dtype says so now
+                with backend.autocast():
+                    pass
+            except Exception as e:
+                raise KlongOptionError(f"amp with {self.amp_dtype} on {backend.device}: "
+                                       f"{e}") from None
 
     def needed(self):
         return (self.deterministic and self.backend.name != "numpy"
