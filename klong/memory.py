@@ -47,7 +47,9 @@ def parse_size(v):
 
 
 def size_text(n):
-    """Bytes for a person: 800 B, 7.6 MB, 4 GB."""
+    """Bytes for a person: 800 B, 7.6 MB, 4 GB (about 2^k B beyond 2^64)."""
+    if n >= 2**64:
+        return f"about 2^{n.bit_length() - 1} B"
     for unit in ("TB", "GB", "MB", "KB"):
         scale = UNITS[unit.lower()]
         if n >= scale:
@@ -133,8 +135,9 @@ class Memory:
     def request(self, nbytes):
         """A result of `nbytes` is about to be made: refuse it when it is over the limit."""
         if self.limit is not None and nbytes > self.limit:
+            exact = f" ({nbytes} bytes)" if nbytes < 2**64 else ""
             raise KlongError("range", f"not enough memory allowed: the result needs "
-                                      f"{size_text(nbytes)} ({nbytes} bytes), over the memory "
+                                      f"{size_text(nbytes)}{exact}, over the memory "
                                       f"limit of {size_text(self.limit)} ({self.limit} bytes)")
         if self.watching and not self._on_device():
             self.peak = max(self.peak, self.allocated + nbytes)

@@ -371,6 +371,16 @@ def test_a_result_over_the_limit_is_refused_before_it_is_made(backend, src):
     assert k.memory_stats()["limit"] == 2**20
 
 
+def test_a_huge_result_is_refused_with_a_short_message(backend):
+    k = make(backend, memory_limit="1GB")
+    for src, shown in (("!10^400", "about 2^1331 B"), ("!10^5000", "about 2^16612 B"),
+                       ("!2^61", "about 2^64 B"), ("!2^60", "8388608 TB")):
+        with pytest.raises(KlongError) as info:
+            k.run(src)
+        assert info.value.kind == "range" and len(str(info.value)) < 200
+        assert "memory limit of 1 GB" in info.value.message and shown in info.value.message
+
+
 def test_the_limit_from_the_environment(backend, monkeypatch):
     monkeypatch.setenv("KLONG_MEMORY_LIMIT", "100KB")
     k = make(backend)
