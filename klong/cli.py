@@ -23,7 +23,8 @@ def _parser():
                         "the best available)")
     p.add_argument("--dtype", default=os.environ.get("KLONG_DTYPE") or None,
                    help="element type of reals: float64 (default), float32, or bfloat16 "
-                        "(torch only)")
+                        "and float16 (torch only)")
+    _add_settings(p)
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
     p.add_argument("--full", action="store_true",
                    help="at the prompt, print long values in full (]p switches later)")
@@ -32,6 +33,36 @@ def _parser():
                         "none, or a pygments style name such as monokai")
     p.add_argument("--version", action="version", version=f"klong {__version__}")
     return p
+
+
+# options of settings.py: each defaults to its environment variable, read by the interpreter
+_SETTINGS = ("--seed", "--memory-limit", "--memory-hook-threshold", "--amp-dtype")
+
+
+def _add_settings(p):
+    p.add_argument("--seed", metavar="N",
+                   help="seed of the random numbers (.rn): the same draws every run (KLONG_SEED)")
+    p.add_argument("--deterministic", action="store_true", default=None,
+                   help="torch's deterministic algorithms, bit-identical runs; seeds with 0 "
+                        "unless --seed (KLONG_DETERMINISTIC)")
+    p.add_argument("--memory-limit", metavar="SIZE",
+                   help="the most memory one result may take: bytes, or with a unit B, KB, MB, "
+                        "GB (KLONG_MEMORY_LIMIT)")
+    p.add_argument("--memory-hook-threshold", metavar="SIZE",
+                   help="the change of memory that memory hooks are told of (default 1MB; "
+                        "KLONG_MEMORY_HOOK_THRESHOLD)")
+    p.add_argument("--amp", action="store_true", default=None,
+                   help="torch: mixed precision (autocast) around evaluation, reals float32 "
+                        "(KLONG_AMP)")
+    p.add_argument("--amp-dtype", metavar="TYPE",
+                   help="reduced precision of --amp: bfloat16 (default on the CPU) or float16 "
+                        "(default on GPUs) (KLONG_AMP_DTYPE)")
+
+
+def _settings(args):
+    return dict(seed=args.seed, deterministic=args.deterministic, memory_limit=args.memory_limit,
+                memory_hook_threshold=args.memory_hook_threshold, amp=args.amp,
+                amp_dtype=args.amp_dtype)
 
 
 def main(argv=None):
@@ -53,8 +84,8 @@ def _glue_expression(argv):
     argv = list(argv)
     i = 0
     while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
-        if argv[i] in ("-e", "--expr") and i + 1 < len(argv):
-            argv[i:i + 2] = [f"--expr={argv[i + 1]}"]
+        if argv[i] in ("-e", "--expr") + _SETTINGS and i + 1 < len(argv):
+            argv[i:i + 2] = [f"{'--expr' if argv[i] == '-e' else argv[i]}={argv[i + 1]}"]
         elif argv[i] in ("-l", "--load", "--backend", "--device", "--dtype", "--style"):
             i += 1                    # its value, which may start with '-' too
         i += 1
@@ -64,7 +95,8 @@ def _glue_expression(argv):
 def _run(args):
     from .interpreter import KlongInterpreter
     try:
-        interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype)
+        interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype,
+                                  **_settings(args))
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ SOURCE_WIDTH = 100
 _BREAKS = "\r\n\v\f\x1c-\x1e\x85\u2028\u2029"       # what str.splitlines splits at
 _LINE_BREAKS = re.compile(rf"\s*[{_BREAKS}]\s*")
 _ODD_BLANKS = re.compile(rf"[\t{_BREAKS}]")
+_NOT_DETERMINISTIC = re.compile(r"(\S+) does not have a deterministic implementation")
 _OUT_OF_MEMORY = re.compile(r"can't allocate memory|out of memory", re.IGNORECASE)
 
 
@@ -152,6 +153,10 @@ def from_python(exc):
     if isinstance(exc, MemoryError) or isinstance(exc, RuntimeError) and \
             _OUT_OF_MEMORY.search(str(exc)):   # how array libraries report a failed allocation
         return KlongError("range", "out of memory")
+    if isinstance(exc, RuntimeError) and _NOT_DETERMINISTIC.search(str(exc)):
+        operation = _NOT_DETERMINISTIC.search(str(exc)).group(1)
+        return KlongError("domain", f"{operation} has no deterministic implementation "
+                                    f"(the interpreter runs deterministic)")
     if isinstance(exc, UnicodeError):
         return KlongError("io", f"text that cannot be read or written here: {exc.reason}")
     if isinstance(exc, OSError):

@@ -124,7 +124,16 @@ SYSTEM_FUNCTIONS = {
     ".rl": ".rl()   Read-Line: the next line of the From Channel as a string.",
     ".rls": ".rls()  Read-Lines (extension): all remaining lines of the From Channel, a list\n"
             "        of strings.",
-    ".rn": ".rn()   Random-Number: a real r with 0<=r<1.",
+    ".rn": ".rn()   Random-Number: a real r with 0<=r<1, from the interpreter's own generator\n"
+           "        (seeded by kgpy --seed, KLONG_SEED or .srn: the same numbers every run).",
+    ".srn": ".srn(n) Seed-Random-Numbers: start the interpreter's random numbers (.rn, and torch's\n"
+            "        draws through .bkf) again from seed n, an integer >= 0; gives n.",
+    ".mem": ".mem()  Memory: a dictionary of the interpreter's memory in bytes: \"allocated\",\n"
+            "        \"reserved\", \"peak\", \"limit\" (0: none), \"process_peak\", and \"device\".\n"
+            "        CUDA: the caching allocator's figures; CPU: the arrays its variables hold.",
+    ".memreset": ".memreset()  Memory-Reset: start the \"peak\" of .mem again from now; gives .mem().",
+    ".memclear": ".memclear()  Memory-Clear: give cached memory back (CUDA's cache; a garbage\n"
+                 "             collection on the CPU); gives .mem().",
     ".rs": ".rs(x)  Read-String: the data value written in string x.",
     ".sys": ".sys(x) System: run command line x in the shell; gives its raw status (0 = success).",
     ".tc": ".tc(x)  To-Channel: write to output channel x from now on (0 selects .cout);\n"
@@ -209,6 +218,9 @@ COMMANDS = {
           "           ]t alone stops.",
     "]i": "]i dir     List the .kg files in dir (default: the first KLONGPATH directory).",
     "]b": "]b         Show the backend and device (they are chosen when kgpy starts).",
+    "]o": "]o         Options the session started with: backend, dtype, seed, deterministic,\n"
+          "           memory limit, amp (kgpy --seed N --deterministic --memory-limit 4GB\n"
+          "           --amp --amp-dtype bfloat16, or KLONG_SEED ... ).",
     "]p": "]p         Printing of long values at the prompt: ]p full shows them whole,\n"
           "           ]p on (or ]p N, a threshold) shortens them; ]p alone tells which.",
     "]q": "]q         Quit (like .x(0)); Ctrl-D too.",

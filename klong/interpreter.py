@@ -2,12 +2,14 @@
 import os
 import sys
 
-from . import backends
+from . import backends, settings
 from .autograd import Differentiation
 from .compile import Compiler
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .hooks import Hooks
 from .limits import Limits
+from .memory import Memory
+from .backends.randomness import Randomness
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
@@ -94,16 +96,26 @@ class KlongInterpreter:
     list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of memory);
     codegen  False runs Klong as a tree of closures instead of generated Python code (so
     does the environment variable KLONG_CODEGEN=0).
+
+    Also (settings.py; each else from its environment variable, KLONG_SEED ...): seed  the
+    seed of its random numbers; deterministic  torch's deterministic algorithms while it
+    evaluates; memory_limit  the most bytes one result may take ("4GB"); memory_hook_threshold
+    the change that memory hooks are told of (1 MB); amp, amp_dtype  mixed precision on torch.
     """
 
-    def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None):
+    def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None,
+                 seed=None, deterministic=None, memory_limit=None, memory_hook_threshold=None,
+                 amp=None, amp_dtype=None):
         from .sysfns import install
+        options = settings.Options(backend, dtype, seed, deterministic, memory_limit,
+                                   memory_hook_threshold, amp, amp_dtype)
         try:
-            self.backend = backends.get_backend(backend, device, dtype)
+            self.backend = backends.get_backend(backend, device, options.dtype)
         except ValueError as e:
             raise KlongBackendError(str(e)) from None
         # the size guard and what is known of integer magnitudes (limits.py)
         self.backend.limits = Limits(max_elements)
+        self._configure(options)
         self.globals = {}
         self.value_hooks = Hooks()  # register_hook: name -> functions called on assignment
         self.modules = Modules(self)
@@ -122,6 +134,36 @@ class KlongInterpreter:
         if sys.getrecursionlimit() < RECURSION_LIMIT:
             sys.setrecursionlimit(RECURSION_LIMIT)
         install(self)
+
+    def _configure(self, options):
+        """Random numbers, memory and the settings evaluation runs under (settings.py)."""
+        self.settings = options
+        self.random = Randomness(self.backend, options.seed)
+        self.memory = Memory(self, options.memory_limit, options.hook_threshold)
+        self.backend.limits.memory = self.memory
+        self.evaluation = settings.Evaluation(self.backend, options, self.memory)
+        self.evaluation.update()
+        if options.memory_limit is not None:
+            self.backend.limit_memory(options.memory_limit)
+
+    @property
+    def seed(self):
+        """The seed of this interpreter's random numbers (None: unseeded)."""
+        return self.random.seed
+
+    def memory_stats(self):
+        """{device, allocated, reserved, peak, limit, process_peak}: bytes (memory.py)."""
+        return self.memory.stats()
+
+    def register_memory_hook(self, fn, threshold=None):
+        """Call fn(device, allocated_bytes, freed_bytes) whenever this interpreter's arrays
+        have grown or shrunk by more than `threshold` (bytes or "1MB"; by default
+        memory_hook_threshold) since fn was last called. A hook that raises is reported once."""
+        self.memory.register(fn, threshold)
+
+    def remove_memory_hook(self, fn):
+        """Stop calling fn; returns whether it was registered."""
+        return self.memory.remove(fn)
 
     @property
     def _backend(self):
@@ -210,7 +252,11 @@ class KlongInterpreter:
             if node is None:
                 return None
             code = self.compiler.compile_chunk(node)
-            return code(None)
+            try:
+                return code(None)
+            finally:
+                if self.memory.watching:
+                    self.memory.checkpoint()
         except KlongError as e:
             self._locate(e, text, line_offset)
             if e.kind != "syntax" and not line_comments \

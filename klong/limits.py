@@ -38,6 +38,7 @@ MAX_INT_BITS = 2**22                 # about 1.26 million decimal digits: a prod
 
 ENV_MAX_ELEMENTS = "KLONG_MAX_ELEMENTS"
 BYTES_PER_ELEMENT = 64               # an element's share of the memory available
+BYTES_PER_RESULT_ELEMENT = 8         # what an element of a result takes (int64, float64)
 FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not say
 
 SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
@@ -55,6 +56,7 @@ class Limits:
         self.max_elements = (default_max_elements() if max_elements is None
                              else parse_max_elements(max_elements))
         self._magnitudes = {}          # id(array) -> (weak reference, bound)
+        self.memory = None             # the interpreter's klong.memory.Memory (its limit)
 
     def magnitude(self, x):
         """An upper bound of |e| over the elements of integer array x (or |x| for an
@@ -203,8 +205,12 @@ def parse_max_elements(v):
 
 def check_elements(n):
     """The size guard: raise a range error before making a list of n elements when n is
-    over the interpreter's limit. Call it where a list's size comes from a value."""
-    limit = current().max_elements
+    over the interpreter's limit, or when it would take more than its memory limit
+    (memory.py). Call it where a list's size comes from a value."""
+    limits = current()
+    if limits.memory is not None:
+        limits.memory.request(n * BYTES_PER_RESULT_ELEMENT)
+    limit = limits.max_elements
     if n > limit:
         digits = int_text(n)
         shown = digits if len(digits) <= 15 else f"about 10^{len(digits) - 1}"

@@ -15,6 +15,7 @@ import sys
 import time
 
 from . import helptable
+from .memory import size_text
 from .display import Summary, write
 from .errors import as_klong_error
 
@@ -444,6 +445,17 @@ def backend_command(session, arg):
     print(f"backend: {backend.name}  device: {backend.device}")
 
 
+def options_command(session, arg):
+    """]o: the settings the session started with (settings.py)."""
+    interp = session.interp
+    limit = interp.memory.limit
+    amp = interp.evaluation.amp_dtype
+    print(f"backend: {interp.backend.name}  device: {interp.backend.device}  "
+          f"dtype: {interp.backend.dtype}  seed: {interp.seed if interp.seed is not None else 'none'}"
+          f"  deterministic: {'on' if interp.settings.deterministic else 'off'}  "
+          f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}")
+
+
 def print_command(session, arg):
     """]p: how the REPL prints long values."""
     interp = session.interp
@@ -474,6 +486,7 @@ _COMMANDS = {
     "t": transcript_command,
     "i": list_command,
     "b": backend_command,
+    "o": options_command,
     "p": print_command,
 }
 

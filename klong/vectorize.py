@@ -29,13 +29,16 @@ small enough that a float64 product is exact (its magnitude bound below 2^53); o
 Klong spelling runs as written. Reals are summed in the library's order, not left to right:
 results may differ from the loop's in the last bits, as `+/` on an array already does.
 """
+import math
+
 from . import backends, limits, values
 from .functions import Lambda
 from .syntax import ast
 from .values import Dict, Function
 from .verbs import VERBS
 
-EXACT_FLOAT_INT = 2 ** 53
+# integers below these are exact in the reals of each dtype
+EXACT_FLOAT_INT = {"float64": 2**53, "float32": 2**24, "bfloat16": 2**8, "float16": 2**11}
 
 
 class NotVector(Exception):
@@ -63,14 +66,17 @@ def product(a, b):
     if ka is None or kb is None or a.shape[-1] == 0:
         return None
     backend = backends.current()
-    if ka == kb == "f":
-        return a @ b
+    limits.check_elements(math.prod(a.shape[:-1]) * math.prod(b.shape[1:]))
     if ka == "f" or kb == "f":
-        return backend.astype(a, "f") @ backend.astype(b, "f")
-    # integers: exact through a float64 product while every partial sum stays below 2^53
-    if _magnitude(a) * _magnitude(b) * a.shape[-1] >= EXACT_FLOAT_INT:
+        r = backend.astype(a, "f") @ backend.astype(b, "f") if ka != kb else a @ b
+        # under mixed precision (amp) the product is reduced; the value kept is not
+        return r if backend.amp_dtype is None else backend.astype(r, "f")
+    # integers: exact through a product of reals while every partial sum stays below 2^53
+    # (float64; fewer bits for the narrower dtypes)
+    if _magnitude(a) * _magnitude(b) * a.shape[-1] >= EXACT_FLOAT_INT.get(backend.dtype, 0):
         return None
-    return backend.astype(backend.astype(a, "f") @ backend.astype(b, "f"), "i")
+    with backend.full_precision():
+        return backend.astype(backend.astype(a, "f") @ backend.astype(b, "f"), "i")
 
 
 def dot(a, b):
@@ -79,7 +85,8 @@ def dot(a, b):
     if values.is_array(a) and values.is_array(b) and a.ndim == 1 and b.ndim == 1 \
             and a.shape[0] == b.shape[0] and a.shape[0] > 0 \
             and values.array_kind(a) == "f" and values.array_kind(b) == "f":
-        return values.scalar(a @ b)
+        with backends.current().full_precision():     # a sum, which amp leaves alone
+            return values.scalar(a @ b)
     return None
 
 
@@ -177,8 +184,18 @@ def traced_each(fn):
         return None
 
     def each(a):
+        _guard(fn, a)
         return backends.current().vmap(fn.run, a)
     return each
+
+
+def _guard(fn, a):
+    """Under a memory limit, refuse a traced Each whose result would be over it: the size
+    is that of fn's result on the first element, times the count (fn has no effects)."""
+    memory = limits.current().memory
+    if memory is not None and memory.limit is not None and a.shape[0]:
+        first = fn.run(backends.current().items(a[:1])[0])
+        limits.check_elements(a.shape[0] * limits.elements_of(first))
 
 
 RUNTIME = {

@@ -36,6 +36,7 @@ SLOW_TESTS = [
     "tests/test_compile_export.py::*",        # torch.compile and torch.export
     "tests/test_kernel.py::*",                # a Jupyter kernel process
     "tests/test_cli.py::*",                   # each starts kgpy
+    "tests/test_config.py::test_kgpy_*",      # kgpy with settings
     "tests/test_repl.py::test_terminal_*",    # kgpy in a pseudo-terminal
     "tests/test_repl.py::test_piped_*",       # kgpy reading a pipe
     "tests/test_backends.py::test_kgpy_*",

@@ -183,8 +183,14 @@ def current():
 def using(backend):
     """Make `backend` the active one in this thread for the duration of a with-block."""
     previous, _active.backend = _active.backend, backend
+    # the settings its interpreter evaluates under (settings.py), when it starts evaluating
+    evaluation = getattr(backend, "evaluation", None) if previous is not backend else None
     try:
-        yield backend
+        if evaluation is None:
+            yield backend
+        else:
+            with evaluation():
+                yield backend
     finally:
         _active.backend = previous
 

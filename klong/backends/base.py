@@ -24,7 +24,7 @@ import numpy as np
 from .group import ALONE
 from .numeric_autograd import NumericAutograd
 
-DTYPES = ("float64", "float32", "bfloat16")
+DTYPES = ("float64", "float32", "bfloat16", "float16")
 
 
 class Backend(NumericAutograd):
@@ -59,6 +59,8 @@ class Backend(NumericAutograd):
     dtype = "float64"        # its name: one of DTYPES that the backend supports
     group = ALONE            # the processes computing together (group.py): this one alone
     limits = None            # the interpreter's klong.limits.Limits, set by it
+    evaluation = None        # a context held while its interpreter evaluates (settings.py)
+    amp_dtype = None         # the reduced precision of autocast (amp), when it is on
 
     # Scalar classes of the array library (what indexing one of its arrays may give besides
     # Python numbers); the value model accepts them as integers, reals and truth values.
@@ -283,6 +285,42 @@ class Backend(NumericAutograd):
         return None
 
     # -- running
+    # -- the interpreter's settings (klong/settings.py, klong/memory.py)
+    def full_precision(self):
+        """A context in which mixed precision (amp) is off, for work that must be exact."""
+        return contextlib.nullcontext()
+
+    def autocast(self):
+        """A context in which the library computes in `amp_dtype` where it can (amp)."""
+        return contextlib.nullcontext()
+
+    def deterministic(self):
+        """A context in which the library uses deterministic algorithms only."""
+        return contextlib.nullcontext()
+
+    def device_memory(self):
+        """{allocated, reserved, peak} bytes of a device's allocator, or None where there is
+        none (the CPU: the interpreter counts its arrays itself)."""
+        return None
+
+    def device_totals(self):
+        """(bytes allocated, bytes freed) on the device so far, or None (as device_memory)."""
+        return None
+
+    def reset_peak(self):
+        """Start the device allocator's peak again."""
+
+    def empty_cache(self):
+        """Give the device allocator's cached memory back."""
+
+    def limit_memory(self, nbytes):
+        """Bound what the device's allocator may take (nothing to bound on the CPU)."""
+
+    @staticmethod
+    def buffer(a):
+        """(the array that owns a's memory, its size in bytes): a view shares its base's."""
+        raise NotImplementedError
+
     def synchronize(self):
         """Wait until work queued on the device is done (for timing); a no-op on the CPU."""
 

@@ -103,6 +103,12 @@ class NumpyBackend(Backend):
     def array_module(self):
         return np
 
+    @staticmethod
+    def buffer(a):
+        while isinstance(a.base, np.ndarray):
+            a = a.base
+        return a, a.nbytes
+
     def concat(self, arrays):
         return np.concatenate(arrays)
 

@@ -2,6 +2,8 @@
 the CPU, unless a device is named). Integers are int64; reals float64 unless another dtype is
 asked for (float32 on MPS, which has no float64)."""
 import contextlib
+import os
+import threading
 
 import numpy as np
 import torch
@@ -13,11 +15,47 @@ from .torch_autograd import TorchAutograd
 from .torch_compile import TorchCompilation
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
-_FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
+_FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16,
+           "float16": torch.float16}
 _HOST_KINDS = {"i": np.int64, "f": np.float64}
 _KINDS = {**{t: "f" for t in (torch.float64, torch.float32, torch.float16, torch.bfloat16)},
           **{t: "i" for t in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)},
           torch.bool: "b"}
+
+
+class _DeterministicSwitch:
+    """torch's deterministic-algorithms setting (and cuDNN's flags) is one for the whole
+    process: it is switched on while any deterministic interpreter evaluates and set back to
+    what it was when the last of them is done, whatever the threads' order. (Module state on
+    the evaluation path, mirroring torch's own, which is process-wide.)"""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.users = 0
+        self.saved = None
+
+    @contextlib.contextmanager
+    def held(self):
+        cudnn = torch.backends.cudnn
+        with self.lock:
+            if self.users == 0:
+                self.saved = (torch.are_deterministic_algorithms_enabled(),
+                              torch.is_deterministic_algorithms_warn_only_enabled(),
+                              cudnn.deterministic, cudnn.benchmark)
+                torch.use_deterministic_algorithms(True)
+                cudnn.deterministic, cudnn.benchmark = True, False
+            self.users += 1
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.users -= 1
+                if self.users == 0:
+                    enabled, warn_only, cudnn.deterministic, cudnn.benchmark = self.saved
+                    torch.use_deterministic_algorithms(enabled, warn_only=warn_only)
+
+
+DETERMINISTIC = _DeterministicSwitch()
 
 
 def pick_device(device=None):
@@ -55,7 +93,7 @@ def _pick_dtype(dtype, device):
         raise ValueError(f"the torch backend has no real dtype {dtype!r}; "
                          f"use {', '.join(_FLOATS)}")
     if dtype == "float64" and device.type == "mps":
-        raise ValueError("Apple MPS has no float64; use float32 or bfloat16")
+        raise ValueError("Apple MPS has no float64; use float32, bfloat16 or float16")
     return dtype
 
 
@@ -260,6 +298,54 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             yield
         finally:
             self.keep_tensors = previous
+
+    def full_precision(self):
+        if self.amp_dtype is None:
+            return contextlib.nullcontext()
+        return torch.autocast(self.device.type, enabled=False)
+
+    def autocast(self):
+        if self.amp_dtype is None:
+            return contextlib.nullcontext()
+        return torch.autocast(self.device.type, dtype=_FLOATS[self.amp_dtype])
+
+    def deterministic(self):
+        if self.device.type == "cuda":
+            # cuBLAS is deterministic only with a fixed workspace (torch raises otherwise)
+            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        return DETERMINISTIC.held()
+
+    def device_memory(self):
+        if self.device.type != "cuda":
+            return None
+        return {"allocated": torch.cuda.memory_allocated(self.device),
+                "reserved": torch.cuda.memory_reserved(self.device),
+                "peak": torch.cuda.max_memory_allocated(self.device)}
+
+    def device_totals(self):
+        if self.device.type != "cuda":
+            return None
+        s = torch.cuda.memory_stats(self.device)
+        return s.get("allocated_bytes.all.allocated", 0), s.get("allocated_bytes.all.freed", 0)
+
+    def reset_peak(self):
+        if self.device.type == "cuda":
+            torch.cuda.reset_peak_memory_stats(self.device)
+
+    def empty_cache(self):
+        if self.device.type == "cuda":
+            torch.cuda.empty_cache()
+
+    def limit_memory(self, nbytes):
+        if self.device.type == "cuda":      # a setting of the process, for this device
+            total = torch.cuda.get_device_properties(self.device).total_memory
+            torch.cuda.set_per_process_memory_fraction(min(1.0, nbytes / total), self.device)
+
+    @staticmethod
+    def buffer(a):
+        while a._base is not None:
+            a = a._base
+        return a, a.untyped_storage().nbytes()
 
     def synchronize(self):
         if self.device.type == "cuda":

@@ -1,7 +1,7 @@
 """The dot-functions and system variables, grouped by topic. `install` binds them all as
 globals of a new interpreter."""
 from ..functions import Builtin
-from . import compiler, core, distributed, io, plot, python
+from . import compiler, core, distributed, io, plot, python, runtime
 
 
 def install(interp):
@@ -24,3 +24,4 @@ def install(interp):
     define(".numgrad", 1, diff.numeric_backward)
     define(".anomaly", 1, diff.set_anomaly)
     distributed.install(interp, define)
+    runtime.install(interp, define)

@@ -1,6 +1,5 @@
 """Evaluation, loading, modules, the process and the system variables (system.md A)."""
 import os
-import random
 import sys
 import time
 
@@ -90,7 +89,6 @@ def install(interp, define):
     define(".module", 1, module)
     define(".comment", 1, comment)
     define(".x", 1, leave)
-    define(".rn", 0, random.random)
     define(".pc", 0, time.process_time)
     define(".sys", 1, system)
     define(".df", 1, delete_file)

@@ -1,5 +1,6 @@
 """Python interop (system.md B.3): .py .pyf .pyc .pya .pyiter, and .bkf for the backend's
 math."""
+import functools
 import importlib
 import importlib.util
 import os
@@ -156,7 +157,12 @@ def install(interp, define):
             fn = interp.backend.math_function(name)
             if fn is None:
                 raise KlongError("undefined", f"Backend does not have function: {name}")
-            interp.globals[name] = BackendFunction(name, fn, interp.backend)
+            if name in RANDOM_DRAWS and interp.backend.name == "torch":
+                # draws from the interpreter's generator, so that its seed repeats them
+                fn = functools.partial(fn, generator=interp.random.torch())
+                interp.globals[name] = RandomDraw(name, fn, interp.backend)
+            else:
+                interp.globals[name] = BackendFunction(name, fn, interp.backend)
         return None
 
     def pyiter(obj):
@@ -215,3 +221,14 @@ class BackendFunction(Function):
         if isinstance(result, values.ARRAY_TYPES) and result.ndim == 0:
             return self.backend.item(result)
         return values.scalar(result)
+
+
+# torch's functions that draw random numbers from a tensor argument (and take a generator)
+RANDOM_DRAWS = ("bernoulli", "normal", "poisson")
+
+
+class RandomDraw(BackendFunction):
+    """A backend function that draws random numbers: never traced over a whole array, which
+    would draw once for every element."""
+    __slots__ = ()
+    pure = False
