@@ -198,6 +198,10 @@ class Backend(NumericAutograd):
     def power(self, a, b):
         raise NotImplementedError
 
+    def divide(self, a, b):
+        """a / b, correctly rounded (operands of the result's kind: klong/kinds.py)."""
+        return a / b
+
     def fmod(self, a, b):
         """Remainder with the sign of the dividend (C's fmod, truncating division)."""
         raise NotImplementedError

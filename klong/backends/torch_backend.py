@@ -232,6 +232,13 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
     def power(self, a, b):
         return torch.pow(a, b)
 
+    def divide(self, a, b):
+        # a number divided by a tensor: torch computes it as the number times the tensor's
+        # reciprocal, rounded twice (5/12.21 one unit in the last place off); a true division
+        if not isinstance(a, torch.Tensor):
+            a = torch.as_tensor(a, dtype=b.dtype, device=b.device)
+        return torch.div(a, b)
+
     def fmod(self, a, b):
         return torch.fmod(a, b)
 
