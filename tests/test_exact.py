@@ -111,3 +111,15 @@ def test_one_rule_decides_the_kind():
 ])
 def test_division_is_correctly_rounded(kw, src, printed):
     assert kw(src) == printed
+
+
+# ------------------------------------------------------------------ empty per-element results
+
+def test_empty_results_of_each_are_a_list_of_empty_lists(k, kw):
+    v = k.run("{x@[]}'[[1 2] [3 4]]")
+    assert write(v) == "[[] []]"
+    assert type(v) is list
+    assert kw("{0#x}'[[1 2] [3 4]]") == "[[] []]"
+    assert kw("#'{x@[]}'[[1 2] [3 4]]") == "[0 0]"
+    with pytest.raises(KlongError, match="type error"):
+        k.run("1+{x@[]}'[[1 2] [3 4]]")

@@ -273,7 +273,9 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
                 r = torch.func.vmap(fn)(a)
         except Exception:
             return None
-        return r if isinstance(r, torch.Tensor) and r.ndim > 0 else None
+        if not isinstance(r, torch.Tensor) or r.ndim == 0 or 0 in r.shape[1:]:
+            return None     # empty results are lists of empty lists, never an N x 0 array
+        return r
 
     def _tensors(self, a, b):
         if not isinstance(a, torch.Tensor):
