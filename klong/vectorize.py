@@ -79,7 +79,25 @@ def dot(a, b):
     if values.is_array(a) and values.is_array(b) and a.ndim == 1 and b.ndim == 1 \
             and a.shape[0] == b.shape[0] and a.shape[0] > 0 \
             and values.array_kind(a) == "f" and values.array_kind(b) == "f":
-        return values.scalar(a @ b)
+        # summed in the order of +/ (Backend.fold_reals), not the library's dot product's:
+        # the same digits as the verbs give, on every backend; the product is a temporary
+        # the sum may overwrite
+        backend = backends.current()
+        if backend.is_tracked(a) or backend.is_tracked(b):
+            return None
+        with backend.quiet():
+            return values.scalar(backend.fold_reals("+", a * b, fresh=True))
+    return None
+
+
+def sum_of_product(p):
+    """+/p for p, the fresh result of a product (nothing else holds it): summed in the order
+    of +/, overwriting p as it goes, when p is a real array; None otherwise."""
+    if values.is_array(p) and p.shape[0] > 0 and values.array_kind(p) == "f":
+        backend = backends.current()
+        if not backend.is_tracked(p):
+            with backend.quiet():
+                return values.scalar(backend.fold_reals("+", p, fresh=True))
     return None
 
 

@@ -123,3 +123,90 @@ def test_empty_results_of_each_are_a_list_of_empty_lists(k, kw):
     assert kw("#'{x@[]}'[[1 2] [3 4]]") == "[0 0]"
     with pytest.raises(KlongError, match="type error"):
         k.run("1+{x@[]}'[[1 2] [3 4]]")
+
+
+# ------------------------------------------------------------------ one summation order
+
+def ordered_fold(combine, xs):
+    """The order of +/ and */ on reals (Backend.fold_reals), in plain Python floats."""
+    aside = []
+    while len(xs) > 8:
+        half = len(xs) // 2
+        if len(xs) % 2:
+            aside.append(xs[2 * half])
+        xs = [combine(x, y) for x, y in zip(xs[:half], xs[half:2 * half])]
+    r = xs[0]
+    for x in xs[1:]:
+        r = combine(r, x)
+    for x in reversed(aside):
+        r = combine(r, x)
+    return r
+
+
+REALS = "a::{(x*1.37)-(x*x)%91.3}'!1001;b::%1+!1001"
+
+
+def reals(k):
+    k.run(REALS)
+    return [float(x) for x in k.run("a").tolist()], [float(x) for x in k.run("b").tolist()]
+
+
+def test_short_sums_fold_left_to_right(kw):
+    # as Klong defines Over (and kg computes it); numpy's and torch's sums differ here
+    assert kw("+/[-15.57 15.89 0.25 0.7 3.68 -4.64]") == "0.31"
+    assert kw("+/[0.1 0.2 0.3]") == "0.6"
+
+
+def test_sums_and_products_follow_the_one_order(k):
+    import operator
+    from klong.display import format_real
+    a, b = reals(k)
+    assert write(k.run("+/a")) == format_real(ordered_fold(operator.add, a))
+    assert write(k.run("*/1+a%1e4")) == format_real(
+        ordered_fold(operator.mul, [1 + x / 1e4 for x in a]))
+    dot = format_real(ordered_fold(operator.add, [x * y for x, y in zip(a, b)]))
+    assert write(k.run("+/a*b")) == dot
+    assert write(k.run("{+/a*b}()")) == dot           # generated code's inner product
+    assert write(k.run("{+/x*y}(a;b)")) == dot
+    assert write(k.run("+/1.0*!10001")) == "50005000.0"
+
+
+def test_sums_of_rows_follow_the_one_order(k):
+    import operator
+    from klong.display import format_real
+    a, _ = reals(k)
+    rows = [a[i:i + 3] for i in range(0, 999, 3)]
+    expected = [ordered_fold(operator.add, [r[j] for r in rows]) for j in range(3)]
+    assert write(k.run("+/[333 3]:^999#a")) == "[" + " ".join(map(format_real, expected)) + "]"
+
+
+def test_scans_of_reals_run_left_to_right(k):
+    import itertools
+    import operator
+    from klong.display import format_real
+    a, _ = reals(k)
+    assert write(k.run("*|+\\a")) == format_real(list(itertools.accumulate(a))[-1])
+    assert write(k.run("*|*\\1+a%1e4")) == format_real(
+        list(itertools.accumulate([1 + x / 1e4 for x in a], operator.mul))[-1])
+
+
+def test_integer_sums_stay_exact(kw):
+    assert kw("+/!1001") == "500500"
+    assert kw("+/[9223372036854775807 1]") == "9223372036854775808"
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_float_reductions_agree_across_backends(dtype):
+    n = KlongInterpreter(backend="numpy", dtype=dtype)
+    t = KlongInterpreter(backend="torch", dtype=dtype, device=TORCH_DEVICE)
+    for src in ["+/a", "*/1+a%1e4", "+/a*b", "{+/a*b}()", "+\\a", "*\\1+a%1e4", "+/40000#a",
+                "+/[333 3]:^999#a", "+/%1+!100003"]:
+        assert write(n.run(REALS + ";" + src)) == write(t.run(REALS + ";" + src)), src
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+def test_a_sum_keeps_its_gradient():
+    k = KlongInterpreter(backend="torch", device=TORCH_DEVICE)
+    assert write(k.run("{+/x^2}:>[1.0 2.0 3.0]")) == "[2.0 4.0 6.0]"
+    assert write(k.run("{+/x*x}:>1.0*!10")) == "[0.0 2.0 4.0 6.0 8.0 10.0 12.0 14.0 16.0 18.0]"

@@ -18,11 +18,18 @@ Differentiation and compiling (gradient, jacobian, compile_function ...) come fr
 NumericAutograd: central differences and no compiler, unless a backend overrides them.
 """
 import contextlib
+import operator
 
 from .group import ALONE
 from .numeric_autograd import NumericAutograd
 
 DTYPES = ("float64", "float32", "bfloat16")
+
+# Sums and products of reals are folded in one order on every backend (see fold_reals): at
+# most this many rows left to right, as Klong's definition (and kg) fold them
+SEQUENTIAL_ROWS = 8
+_COMBINE = {"+": operator.add, "*": operator.mul}
+_IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
 
 class Backend(NumericAutograd):
@@ -178,6 +185,58 @@ class Backend(NumericAutograd):
     def reduce(self, op, a):
         """Fold `a` along its first axis with op: '+', '*', '|' (max) or '&' (min)."""
         raise NotImplementedError
+
+    def fold_reals(self, op, a, fresh=False):
+        """+/ or */ ('+' or '*') of a real array along its first axis, in the one order
+        every backend follows, so that the printed result is the same on all of them: while
+        more than SEQUENTIAL_ROWS rows are left, the first half of the rows and the second
+        are combined row by row (an odd last row is set aside); the rows left are then folded
+        left to right, and the rows set aside combined with that, the last set aside first.
+        Every step is one elementwise operation of the library on whole arrays, each element
+        one IEEE operation: numpy and torch compute the same bits, for about the cost of the
+        library's own reduction. `fresh`: `a` is a temporary that may be overwritten."""
+        combine = _COMBINE[op]
+        writable = fresh and self.may_overwrite(a)
+        aside = []
+        n = a.shape[0]
+        while n > SEQUENTIAL_ROWS:
+            host = self.hand_over(a, n)
+            if host is not None:        # the same steps, at a lower cost per call
+                a, aside = host, [self.to_host(row)[()] for row in aside]
+            half = n // 2
+            if n & 1:
+                aside.append(a[2 * half])
+            if writable:
+                first = a[:half]
+                _IN_PLACE[op](first, a[half:2 * half])
+                a = first
+            else:
+                a = combine(a[:half], a[half:2 * half])
+                writable = self.may_overwrite(a)
+            n = half
+        r = self.fold_rows(combine, a)
+        for row in reversed(aside):
+            r = combine(r, row)
+        return r
+
+    def hand_over(self, a, n):
+        """A numpy array to go on folding with (numpy's calls cost less than some
+        libraries'), or None to go on with `a`."""
+        return None
+
+    def may_overwrite(self, a):
+        """Whether an array computed here may be updated in place (not while a tracer or
+        an autograd graph watches it)."""
+        return True
+
+    def fold_rows(self, combine, a):
+        """combine folded over the rows of `a` (at least one; elements of a vector, in its
+        dtype) from left to right."""
+        rows = a.tolist() if getattr(a, "dtype", None) == "float64" and a.ndim == 1 else list(a)
+        r = rows[0]
+        for row in rows[1:]:
+            r = combine(r, row)
+        return r
 
     def accumulate(self, op, a):
         """The running fold of `a` along its first axis (op as for reduce)."""

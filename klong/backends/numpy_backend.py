@@ -138,7 +138,11 @@ class NumpyBackend(Backend):
         return inverse.reshape(-1).astype(np.int64, copy=False)
 
     def reduce(self, op, a):
-        r = _REDUCE[op].reduce(a, axis=0)
+        if op in "+*" and a.dtype.kind == "f":
+            with self.quiet():          # a real overflow is inf, silently
+                r = self.fold_reals(op, a)
+        else:
+            r = _REDUCE[op].reduce(a, axis=0)
         return r.item() if isinstance(r, np.generic) else r
 
     def accumulate(self, op, a):

@@ -15,6 +15,8 @@ from .torch_compile import TorchCompilation
 _REDUCE = {"+": torch.sum, "*": torch.prod}
 _FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
 _HOST_KINDS = {"i": np.int64, "f": np.float64}
+_HOST_FLOATS = (torch.float64, torch.float32)     # the reals numpy computes alike
+_HOST_ROWS = 2 ** 14       # a real sum this short is finished on the host (hand_over)
 _KINDS = {**{t: "f" for t in (torch.float64, torch.float32, torch.float16, torch.bfloat16)},
           **{t: "i" for t in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)},
           torch.bool: "b"}
@@ -202,7 +204,14 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         return torch.unique(a.reshape(a.shape[0], -1), dim=0, return_inverse=True)[1]
 
     def reduce(self, op, a):
-        if op in _REDUCE:
+        if op in _REDUCE and a.is_floating_point() and not torch.compiler.is_compiling():
+            if op == "+" and a.requires_grad and not self.keep_tensors:
+                r = _OrderedSum.apply(a, self)      # the order's value, the sum's gradient
+            else:
+                r = self.fold_reals(op, a)
+            if not isinstance(r, torch.Tensor):
+                return r.item() if isinstance(r, np.generic) else r
+        elif op in _REDUCE:
             r = _REDUCE[op](a, dim=0)
         elif op == "|":
             r = torch.amax(a, dim=0)
@@ -210,7 +219,30 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             r = torch.amin(a, dim=0)
         return self.item(r) if r.ndim == 0 else r
 
+    def may_overwrite(self, a):
+        return not (self.keep_tensors or getattr(a, "requires_grad", False))
+
+    def hand_over(self, a, n):
+        # the last steps of a long sum on the host: a torch call costs several numpy calls
+        if isinstance(a, torch.Tensor) and n <= _HOST_ROWS and a.ndim == 1 \
+                and a.dtype in _HOST_FLOATS and self.may_overwrite(a):
+            return self.to_host(a)
+        return None
+
+    def fold_rows(self, combine, a):
+        if not isinstance(a, torch.Tensor):
+            return super().fold_rows(combine, a)
+        if a.ndim == 1 and a.dtype == torch.float64 and self.may_overwrite(a):
+            return super().fold_rows(combine, a.tolist())    # Python floats are float64
+        return super().fold_rows(combine, a.unbind(0))
+
     def accumulate(self, op, a):
+        if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
+                and self.may_overwrite(a):
+            # torch's CPU scans of float32 add in float64; numpy's, in float32 as Klong's
+            # order says (each step one operation in the interpreter's dtype)
+            host = self.to_host(a)
+            return torch.from_numpy(np.cumsum(host, 0) if op == "+" else np.cumprod(host, 0))
         if op == "+":
             return torch.cumsum(a, 0)
         if op == "*":
@@ -290,3 +322,20 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             if callable(fn) and not isinstance(fn, type):
                 return fn
         return None
+
+
+class _OrderedSum(torch.autograd.Function):
+    """+/ of a real tensor that carries a gradient: the value summed in Klong's order
+    (Backend.fold_reals), the gradient the sum's (every element's is the result's)."""
+
+    @staticmethod
+    def forward(ctx, a, backend):
+        ctx.shape = a.shape
+        r = backend.fold_reals("+", a.detach())
+        if not isinstance(r, torch.Tensor):
+            r = torch.tensor(r, dtype=a.dtype, device=a.device)
+        return r
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.unsqueeze(0).expand(ctx.shape), None
