@@ -210,3 +210,43 @@ def test_a_sum_keeps_its_gradient():
     k = KlongInterpreter(backend="torch", device=TORCH_DEVICE)
     assert write(k.run("{+/x^2}:>[1.0 2.0 3.0]")) == "[2.0 4.0 6.0]"
     assert write(k.run("{+/x*x}:>1.0*!10")) == "[0.0 2.0 4.0 6.0 8.0 10.0 12.0 14.0 16.0 18.0]"
+
+
+# ------------------------------------------------------------------ as the reference (kg) does
+
+@pytest.mark.parametrize("src, printed", [
+    ("?[1 1.0 2]", "[1 1.0 2]"),                # an integer and a real are two classes
+    ("?[1.0 1 2 1]", "[1.0 1 2]"),
+    ("=[2 2.0]", "[[0] [1]]"),
+    ("=[2 2.0 2]", "[[0 2] [1]]"),
+    ("?[[1 2] [1.0 2] [1 2]]", "[[1 2] [1.0 2]]"),
+    ("?[2.5 1.0 2.5]", "[2.5 1.0]"),
+    ("+[[1 2] 3]", "[[1 3] [2 3]]"),            # an atom stands for a row of copies
+    ("+[[] []]", "[[] []]"),
+    ('+["ab" []]', '["ab" []]'),
+    ("[2]{y}'\"ab\"", "[0ca]"),                 # no operand of the result's length is a string
+    ("[1 2]{y}'\"abc\"", "[0ca 0cb]"),
+    ("[1 2]{y}'\"ab\"", '"ab"'),
+    ("[1 2 3]{y}'\"de\"", '"de"'),
+    ("\"x\"{y}'\"ab\"", '"a"'),
+    ("\"abc\"{y}'[0cx 0cy]", "[0cx 0cy]"),
+    ("[1 2]{y}\\0cq", '[1 2 "q"]'),             # x , ,f(x;y), and ,0cq is "q"
+    ("0{y}\\0cq", '[0 "q"]'),
+    ("[1 2]{x,y}\\3", "[1 2 [1 2 3]]"),
+    ("<{x%0}'[1]", "[0]"),                      # one element is in order, whatever it is
+    (">{x%0}'[1]", "[0]"),
+    ("<,:{}", "[0]"),
+])
+def test_as_the_reference(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, message", [
+    ("+[[1 2] []]", "length error"),            # [] is a row of no elements
+    ('"f":@0', "type error"),                   # a string has no depth to index
+    ('"abc":@1', "type error"),
+    ("<{x%0}'[1 2]", "type error"),
+])
+def test_errors_as_the_reference(k, src, message):
+    with pytest.raises(KlongError, match=message):
+        k.run(src)
