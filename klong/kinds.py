@@ -52,10 +52,17 @@ def as_kind(v, k):
 
 def operands(a, b, real=False):
     """a and b ready for the array library to combine into a result of `result_kind`."""
-    want = result_kind(a, b, real)
-    if want == "i":
-        return a, b
-    return as_kind(a, "f"), as_kind(b, "f")
+    ka, kb = kind(a), kind(b)
+    if ka == kb and (ka != "i" or not real):
+        return a, b                 # one kind: the result has it (the common case, first)
+    if not real and ka != "f" and kb != "f":
+        return a, b                 # integers (and truth values): an integer result
+    to_real = backends.current().astype
+    if ka != "f" and isinstance(a, values.ARRAY_TYPES):
+        a = to_real(a, "f")
+    if kb != "f" and isinstance(b, values.ARRAY_TYPES):
+        b = to_real(b, "f")
+    return a, b
 
 
 def involves_array(a, b):

@@ -130,7 +130,7 @@ def test_empty_results_of_each_are_a_list_of_empty_lists(k, kw):
 def ordered_fold(combine, xs):
     """The order of +/ and */ on reals (Backend.fold_reals), in plain Python floats."""
     aside = []
-    while len(xs) > 8:
+    while len(xs) > 64:
         half = len(xs) // 2
         if len(xs) % 2:
             aside.append(xs[2 * half])

@@ -26,8 +26,8 @@ from .numeric_autograd import NumericAutograd
 DTYPES = ("float64", "float32", "bfloat16")
 
 # Sums and products of reals are folded in one order on every backend (see fold_reals): at
-# most this many rows left to right, as Klong's definition (and kg) fold them
-SEQUENTIAL_ROWS = 8
+# most this many rows left to right, as Klong's definition (and kg) fold them; more in halves
+SEQUENTIAL_ROWS = 64
 _COMBINE = {"+": operator.add, "*": operator.mul}
 _IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
@@ -214,7 +214,7 @@ class Backend(NumericAutograd):
                 a = combine(a[:half], a[half:2 * half])
                 writable = self.may_overwrite(a)
             n = half
-        r = self.fold_rows(combine, a)
+        r = self.fold_rows(op, a)
         for row in reversed(aside):
             r = combine(r, row)
         return r
@@ -229,14 +229,11 @@ class Backend(NumericAutograd):
         an autograd graph watches it)."""
         return True
 
-    def fold_rows(self, combine, a):
-        """combine folded over the rows of `a` (at least one; elements of a vector, in its
-        dtype) from left to right."""
-        rows = a.tolist() if getattr(a, "dtype", None) == "float64" and a.ndim == 1 else list(a)
-        r = rows[0]
-        for row in rows[1:]:
-            r = combine(r, row)
-        return r
+    def fold_rows(self, op, a):
+        """op folded over the rows of `a` (at least one; elements of a vector, in its dtype)
+        from left to right: the last of the running fold, where the library's scan runs left
+        to right in the dtype (numpy's does; a backend whose scan does not overrides this)."""
+        return self.accumulate(op, a)[-1]
 
     def accumulate(self, op, a):
         """The running fold of `a` along its first axis (op as for reduce)."""

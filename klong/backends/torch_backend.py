@@ -2,6 +2,7 @@
 the CPU, unless a device is named). Integers are int64; reals float64 unless another dtype is
 asked for (float32 on MPS, which has no float64)."""
 import contextlib
+import operator
 
 import numpy as np
 import torch
@@ -204,11 +205,11 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         return torch.unique(a.reshape(a.shape[0], -1), dim=0, return_inverse=True)[1]
 
     def reduce(self, op, a):
-        if op in _REDUCE and a.is_floating_point() and not torch.compiler.is_compiling():
-            if op == "+" and a.requires_grad and not self.keep_tensors:
-                r = _OrderedSum.apply(a, self)      # the order's value, the sum's gradient
-            else:
-                r = self.fold_reals(op, a)
+        if op in _REDUCE and a.is_floating_point() and not a.requires_grad \
+                and not torch.compiler.is_compiling():
+            # Klong's order; a value being differentiated keeps torch's (one step of the
+            # graph rather than one per level: docs/numbers.md)
+            r = self.fold_reals(op, a)
             if not isinstance(r, torch.Tensor):
                 return r.item() if isinstance(r, np.generic) else r
         elif op in _REDUCE:
@@ -223,18 +224,27 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         return not (self.keep_tensors or getattr(a, "requires_grad", False))
 
     def hand_over(self, a, n):
-        # the last steps of a long sum on the host: a torch call costs several numpy calls
-        if isinstance(a, torch.Tensor) and n <= _HOST_ROWS and a.ndim == 1 \
-                and a.dtype in _HOST_FLOATS and self.may_overwrite(a):
-            return self.to_host(a)
+        # numpy's calls cost less than torch's: a sum on the CPU runs there (the same
+        # memory), one on another device once it is short
+        if isinstance(a, torch.Tensor) and (a.device.type == "cpu" or n <= _HOST_ROWS) \
+                and a.ndim == 1 and a.dtype in _HOST_FLOATS and self.may_overwrite(a):
+            return self.to_host(a) if a.device.type != "cpu" else a.detach().numpy()
         return None
 
-    def fold_rows(self, combine, a):
-        if not isinstance(a, torch.Tensor):
-            return super().fold_rows(combine, a)
-        if a.ndim == 1 and a.dtype == torch.float64 and self.may_overwrite(a):
-            return super().fold_rows(combine, a.tolist())    # Python floats are float64
-        return super().fold_rows(combine, a.unbind(0))
+    def fold_rows(self, op, a):
+        host = self.hand_over(a, 0) if isinstance(a, torch.Tensor) else None
+        if host is not None:
+            a = host
+        if not isinstance(a, torch.Tensor):         # handed over to numpy (hand_over)
+            return (np.add if op == "+" else np.multiply).accumulate(a, axis=0)[-1]
+        if a.dtype == torch.float64 and a.device.type == "cpu":
+            return super().fold_rows(op, a)         # torch's CPU float64 scan: left to right
+        combine = operator.add if op == "+" else operator.mul
+        rows = a.unbind(0)
+        r = rows[0]
+        for row in rows[1:]:
+            r = combine(r, row)
+        return r
 
     def accumulate(self, op, a):
         if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
@@ -323,19 +333,3 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
                 return fn
         return None
 
-
-class _OrderedSum(torch.autograd.Function):
-    """+/ of a real tensor that carries a gradient: the value summed in Klong's order
-    (Backend.fold_reals), the gradient the sum's (every element's is the result's)."""
-
-    @staticmethod
-    def forward(ctx, a, backend):
-        ctx.shape = a.shape
-        r = backend.fold_reals("+", a.detach())
-        if not isinstance(r, torch.Tensor):
-            r = torch.tensor(r, dtype=a.dtype, device=a.device)
-        return r
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.unsqueeze(0).expand(ctx.shape), None
