@@ -22,12 +22,13 @@ needs a value to go on (a conditional on data, an .item()) cannot be traced, and
 
 A dyad {x+g(y)} or {x*g(y)} with an element-wise g has the whole-array form of g: Over is
 then the library's sum (product) of the first element and g of the others, Scan their running
-sum (`mapped_fold`).
+sum (`mapped_fold`); reals are summed from left to right, as the loop sums them.
 
 A product runs on the library when its operands are numeric and the integers among them
 small enough that a float64 product is exact (its magnitude bound below 2^53); otherwise the
-Klong spelling runs as written. Reals are summed in the library's order, not left to right:
-results may differ from the loop's in the last bits, as `+/` on an array already does.
+Klong spelling runs as written. The matrix products sum reals in the library's order, which
+may differ from the loop's in the last bits (docs/numbers.md); `+/x*u` of two vectors sums in
+the order of `+/` (Backend.fold_reals).
 """
 from . import backends, limits, values
 from .functions import Lambda
@@ -151,7 +152,12 @@ def mapped_fold(op, mapped, running):
         if rest is None or rest.ndim != 1 or running and _kind(rest) != _kind(a):
             return None
         joined = backends.current().concat([a[:1], rest])
-        return limits.running_fold(op, joined) if running else limits.fold(op, joined)
+        if running:
+            return limits.running_fold(op, joined)
+        if _kind(joined) == "f":
+            # reals left to right, as the loop adds them: the last of the running fold
+            return values.scalar(limits.running_fold(op, joined)[-1])
+        return limits.fold(op, joined)
     return fold
 
 

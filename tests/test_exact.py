@@ -250,3 +250,24 @@ def test_as_the_reference(kw, src, printed):
 def test_errors_as_the_reference(k, src, message):
     with pytest.raises(KlongError, match=message):
         k.run(src)
+
+
+@pytest.mark.parametrize("src", [
+    "{x+y*y}/(1.1^!1000)%7",                   # Over of a dyad {x+g(y)}: left to right
+    "{(y*y)+x}/(1.1^!1000)%7",
+    "{x*y%2}/1+(!1000)%10000",
+    "{+/x}'[20 100]:^(1.1^!2000)%7",           # sums inside a vectorised Each
+    "{+/x*x}'[20 100]:^(1.1^!2000)%7",
+    "{*/x}'[20 100]:^1+(!2000)%1e4",
+])
+def test_folds_agree_in_every_mode(src):
+    printed = {write(KlongInterpreter(backend=b, codegen=c).run(src)) for b, c in MODES}
+    assert len(printed) == 1, printed
+
+
+def test_over_of_a_dyad_adds_left_to_right(k):
+    import itertools
+    from klong.display import format_real
+    a, _ = reals(k)
+    assert write(k.run("{x+y*y}/a")) == format_real(
+        list(itertools.accumulate([a[0]] + [y * y for y in a[1:]]))[-1])
