@@ -8,7 +8,7 @@ whole array at once; `rows` is the matrix-vector product that an inner product a
 the rows of a matrix equals. Each may return None (not here); they are shortcuts to the same
 results, never different semantics.
 """
-from . import backends, limits, values
+from . import backends, kinds, limits, values
 from .errors import KlongError
 from .match import match
 from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
@@ -20,9 +20,9 @@ def _numeric(a):
 
 def _same_kind(scalar, array):
     """An int with an integer array or a float with a real one: the backend then keeps
-    Klong's result type."""
-    return (type(scalar) is int and values.array_kind(array) == "i") or \
-        (type(scalar) is float and values.array_kind(array) == "f")
+    Klong's result type (klong/kinds.py)."""
+    t = type(scalar)
+    return (t is int or t is float) and kinds.kind(scalar) == values.array_kind(array)
 
 
 def _iterable(a):

@@ -30,13 +30,14 @@ Klong spelling runs as written. The matrix products sum reals in the library's o
 may differ from the loop's in the last bits (docs/numbers.md); `+/x*u` of two vectors sums in
 the order of `+/` (Backend.fold_reals).
 """
-from . import backends, limits, values
+from . import backends, kinds, limits, values
 from .functions import Lambda
 from .syntax import ast
 from .values import Dict, Function
 from .verbs import VERBS
 
-EXACT_FLOAT_INT = 2 ** 53
+# the integers each dtype of reals holds exactly
+EXACT_FLOAT_INT = {"float64": 2 ** 53, "float32": 2 ** 24, "bfloat16": 2 ** 8}
 
 
 class NotVector(Exception):
@@ -45,13 +46,7 @@ class NotVector(Exception):
 
 # ------------------------------------------------------------------ run-time helpers
 
-def _kind(v):
-    """'i' or 'f' for an integer or real (array or plain number), else None."""
-    if values.is_array(v):
-        k = values.array_kind(v)
-        return k if k in "if" else None
-    t = type(v)
-    return "i" if t is int else "f" if t is float else None
+_kind = kinds.kind      # 'i', 'f' or None: the one element-type rule (klong/kinds.py)
 
 
 def _magnitude(a):
@@ -64,12 +59,12 @@ def product(a, b):
     if ka is None or kb is None or a.shape[-1] == 0:
         return None
     backend = backends.current()
-    if ka == kb == "f":
-        return a @ b
     if ka == "f" or kb == "f":
-        return backend.astype(a, "f") @ backend.astype(b, "f")
-    # integers: exact through a float64 product while every partial sum stays below 2^53
-    if _magnitude(a) * _magnitude(b) * a.shape[-1] >= EXACT_FLOAT_INT:
+        a, b = kinds.operands(a, b)
+        return a @ b
+    # integers: exact through a real product while every partial sum stays below 2^53 (or
+    # what the interpreter's reals hold exactly)
+    if _magnitude(a) * _magnitude(b) * a.shape[-1] >= EXACT_FLOAT_INT.get(backend.dtype, 0):
         return None
     return backend.astype(backend.astype(a, "f") @ backend.astype(b, "f"), "i")
 

@@ -271,3 +271,14 @@ def test_over_of_a_dyad_adds_left_to_right(k):
     a, _ = reals(k)
     assert write(k.run("{x+y*y}/a")) == format_real(
         list(itertools.accumulate([a[0]] + [y * y for y in a[1:]]))[-1])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_integer_matrix_products_stay_exact_in_a_narrow_dtype(dtype, codegen):
+    # the library's product computes in reals; only while they hold every partial sum
+    k = KlongInterpreter(backend="numpy", dtype=dtype, codegen=codegen)
+    src = "mm::{[a b];a::x;b::+y;{x{+/x*y}:/b}'a};m::[3 3]:^4097+!9;mm(m;m)"
+    v = k.run(src)
+    assert write(v) == ("[[50405406 50417700 50429994] [50442306 50454609 50466912]"
+                        " [50479206 50491518 50503830]]")
