@@ -208,8 +208,10 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         if op in _REDUCE and a.is_floating_point() and not a.requires_grad \
                 and not torch.compiler.is_compiling():
             # Klong's order; a value being differentiated keeps torch's (one step of the
-            # graph rather than one per level: docs/numbers.md)
-            r = self.fold_reals(op, a)
+            # graph rather than one per level: docs/numbers.md); numpy may take over
+            # (hand_over), and overflow gives inf silently, as torch's
+            with np.errstate(all="ignore"):
+                r = self.fold_reals(op, a)
             if not isinstance(r, torch.Tensor):
                 return r.item() if isinstance(r, np.generic) else r
         elif op in _REDUCE:
@@ -236,7 +238,8 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         if host is not None:
             a = host
         if not isinstance(a, torch.Tensor):         # handed over to numpy (hand_over)
-            return (np.add if op == "+" else np.multiply).accumulate(a, axis=0)[-1]
+            with np.errstate(all="ignore"):         # overflow is inf, as torch's, silently
+                return (np.add if op == "+" else np.multiply).accumulate(a, axis=0)[-1]
         if a.dtype == torch.float64 and a.device.type == "cpu":
             return super().fold_rows(op, a)         # torch's CPU float64 scan: left to right
         combine = operator.add if op == "+" else operator.mul
