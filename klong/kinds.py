@@ -68,3 +68,11 @@ def operands(a, b, real=False):
 def involves_array(a, b):
     """Whether the array library combines a and b (one of them is an array, 0-d or not)."""
     return isinstance(a, values.ARRAY_TYPES) or isinstance(b, values.ARRAY_TYPES)
+
+
+def may_stray(a, b):
+    """Whether the library could give a and b (numbers, 0-d arrays among them) a result type
+    other than the rule's: only a Python float beside an array can (two arrays, or an array
+    and a Python int, combine by the rule in both libraries). A cheap test, run first."""
+    ta, tb = type(a), type(b)
+    return (ta is float) is not (tb is float) and involves_array(a, b)

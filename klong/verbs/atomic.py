@@ -120,7 +120,7 @@ def atomic_dyad(num, array=None, other=None):
             a = _atom(a)
             b = _atom(b)
             if is_number(a) and is_number(b):
-                if kinds.involves_array(a, b):      # 0-d arrays: the library's types differ
+                if kinds.may_stray(a, b):       # 0-d arrays: the library's types differ
                     a, b = kinds.operands(a, b)
                 return num(a, b)
             if other is None:
