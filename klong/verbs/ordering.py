@@ -142,10 +142,10 @@ def _python_keys(elems):
     """Python sort keys that order the elements as Grade does, when all are of one kind that
     cannot fail to compare: numbers, strings, symbols, characters, or flat numeric lists.
     None otherwise."""
-    kinds = {_kind(e) for e in elems}
-    if len(kinds) != 1:
+    found = {_kind(e) for e in elems}
+    if len(found) != 1:
         return None
-    kind = kinds.pop()
+    kind = found.pop()
     if kind == "number":
         return [_plain(e) for e in elems]
     if kind != "list":
