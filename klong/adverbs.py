@@ -8,7 +8,7 @@ whole array at once; `rows` is the matrix-vector product that an inner product a
 the rows of a matrix equals. Each may return None (not here); they are shortcuts to the same
 results, never different semantics.
 """
-from . import backends, limits, values
+from . import backends, kinds, limits, values
 from .errors import KlongError
 from .match import match
 from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
@@ -20,9 +20,9 @@ def _numeric(a):
 
 def _same_kind(scalar, array):
     """An int with an integer array or a float with a real one: the backend then keeps
-    Klong's result type."""
-    return (type(scalar) is int and values.array_kind(array) == "i") or \
-        (type(scalar) is float and values.array_kind(array) == "f")
+    Klong's result type (klong/kinds.py)."""
+    t = type(scalar)
+    return (t is int or t is float) and kinds.kind(scalar) == values.array_kind(array)
 
 
 def _iterable(a):
@@ -55,8 +55,11 @@ def each2(f, a, b, whole=None):
         if r is not None:
             return r
     results = [f(x, y) for x, y in zip(items(a), items(b))]
-    template = a if type(a) is str else b
-    return list_like(results, template)
+    # characters make a string when an operand of the results' length is one (as in kg:
+    # [1 2]{y}'"ab" is "ab", but [1]{y}'"ab" is [0ca])
+    n = len(results)
+    strings = [v for v in (a, b) if type(v) is str and len(v) == n]
+    return list_like(results, strings[0] if strings else [])
 
 
 def each_left(f, a, b, rows=None):
@@ -169,7 +172,7 @@ def scan_neutral(f, a, b, join):
     if not _iterable(b):
         if is_seq(b):
             return a
-        return join(a, make_list([f(a, b)]))
+        return join(a, values.chars_to_string([f(a, b)]))    # a , ,f(a;b): ,0cq is "q"
     acc = a
     out = [acc]
     for e in items(b):

@@ -439,6 +439,8 @@ class Compiler:
             f = self.monad(verb.op, verb)
         elif verb.op is not None:
             f = self.verb_forms(verb)(None).monad
+            if vectorize.plus_over_times(node) is not None:
+                f = _sum_of_product(f)
         else:
             forms = self.verb_forms(verb)
 
@@ -538,6 +540,14 @@ def _failed(e, line, column, label, operands):
     if not e.functions:
         e.in_verb(label, operands)
     return e
+
+
+def _sum_of_product(over):
+    """+/ of a product a*b: the product is a fresh array, which the sum may overwrite."""
+    def run(p):
+        r = vectorize.sum_of_product(p)
+        return over(p) if r is None else r
+    return run
 
 
 def _dyad(f, left, right, line, column, label):

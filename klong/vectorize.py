@@ -22,16 +22,17 @@ needs a value to go on (a conditional on data, an .item()) cannot be traced, and
 
 A dyad {x+g(y)} or {x*g(y)} with an element-wise g has the whole-array form of g: Over is
 then the library's sum (product) of the first element and g of the others, Scan their running
-sum (`mapped_fold`).
+sum (`mapped_fold`); reals are summed from left to right, as the loop sums them.
 
 A product runs on the library when its operands are numeric and the integers among them
 small enough that a float64 product is exact (its magnitude bound below 2^53); otherwise the
-Klong spelling runs as written. Reals are summed in the library's order, not left to right:
-results may differ from the loop's in the last bits, as `+/` on an array already does.
+Klong spelling runs as written. The matrix products sum reals in the library's order, which
+may differ from the loop's in the last bits (docs/numbers.md); `+/x*u` of two vectors sums in
+the order of `+/` (Backend.fold_reals).
 """
 import math
 
-from . import backends, limits, values
+from . import backends, kinds, limits, values
 from .functions import Lambda
 from .syntax import ast
 from .values import Dict, Function
@@ -47,13 +48,7 @@ class NotVector(Exception):
 
 # ------------------------------------------------------------------ run-time helpers
 
-def _kind(v):
-    """'i' or 'f' for an integer or real (array or plain number), else None."""
-    if values.is_array(v):
-        k = values.array_kind(v)
-        return k if k in "if" else None
-    t = type(v)
-    return "i" if t is int else "f" if t is float else None
+_kind = kinds.kind      # 'i', 'f' or None: the one element-type rule (klong/kinds.py)
 
 
 def _magnitude(a):
@@ -68,11 +63,12 @@ def product(a, b):
     backend = backends.current()
     limits.check_elements(math.prod(a.shape[:-1]) * math.prod(b.shape[1:]))
     if ka == "f" or kb == "f":
-        r = backend.astype(a, "f") @ backend.astype(b, "f") if ka != kb else a @ b
+        a, b = kinds.operands(a, b)
+        r = a @ b
         # under mixed precision (amp) the product is reduced; the value kept is not
         return r if backend.amp_dtype is None else backend.astype(r, "f")
-    # integers: exact through a product of reals while every partial sum stays below 2^53
-    # (float64; fewer bits for the narrower dtypes)
+    # integers: exact through a real product while every partial sum stays below 2^53 (or
+    # what the interpreter's reals hold exactly)
     if _magnitude(a) * _magnitude(b) * a.shape[-1] >= EXACT_FLOAT_INT.get(backend.dtype, 0):
         return None
     with backend.full_precision():
@@ -85,8 +81,26 @@ def dot(a, b):
     if values.is_array(a) and values.is_array(b) and a.ndim == 1 and b.ndim == 1 \
             and a.shape[0] == b.shape[0] and a.shape[0] > 0 \
             and values.array_kind(a) == "f" and values.array_kind(b) == "f":
-        with backends.current().full_precision():     # a sum, which amp leaves alone
-            return values.scalar(a @ b)
+        # summed in the order of +/ (Backend.fold_reals), not the library's dot product's:
+        # the same digits as the verbs give, on every backend; the product is a temporary
+        # the sum may overwrite
+        backend = backends.current()
+        if backend.is_tracked(a) or backend.is_tracked(b):
+            with backend.full_precision():  # differentiated: the library's order (numbers.md)
+                return values.scalar(a @ b)
+        with backend.quiet():
+            return values.scalar(backend.fold_reals("+", a * b, fresh=True))
+    return None
+
+
+def sum_of_product(p):
+    """+/p for p, the fresh result of a product (nothing else holds it): summed in the order
+    of +/, overwriting p as it goes, when p is a real array; None otherwise."""
+    if values.is_array(p) and p.shape[0] > 0 and values.array_kind(p) == "f":
+        backend = backends.current()
+        if not backend.is_tracked(p):
+            with backend.quiet():
+                return values.scalar(backend.fold_reals("+", p, fresh=True))
     return None
 
 
@@ -140,7 +154,12 @@ def mapped_fold(op, mapped, running):
         if rest is None or rest.ndim != 1 or running and _kind(rest) != _kind(a):
             return None
         joined = backends.current().concat([a[:1], rest])
-        return limits.running_fold(op, joined) if running else limits.fold(op, joined)
+        if running:
+            return limits.running_fold(op, joined)
+        if _kind(joined) == "f":
+            # reals left to right, as the loop adds them: the last of the running fold
+            return values.scalar(limits.running_fold(op, joined)[-1])
+        return limits.fold(op, joined)
     return fold
 
 

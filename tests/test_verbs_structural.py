@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pytest
 
-from klong import backends, values
+from klong import backends, kinds, values
 from klong.display import write
 from klong.errors import KlongError
 from klong.match import match
@@ -202,7 +202,7 @@ MONAD_CASES = [
     ("=", '"hello foo"', "[[0] [1] [2 3] [4 7 8] [5] [6]]"),
     ("=", "[3 1 3 2 1]", "[[0 2] [1 4] [3]]"), ("=", "[2.5 1.0 2.5]", "[[0 2] [1]]"),
     ("=", "[[1 2] [3] [1 2]]", "[[0 2] [1]]"), ("=", '["ab" :ab "ab" 0ca]', "[[0 2] [1] [3]]"),
-    ("=", "[1 1.0 :a]", "[[0 1] [2]]"), ("=", "[[1 2] [3 4] [1 2]]", "[[0 2] [1]]"),
+    ("=", "[1 1.0 :a]", "[[0] [1] [2]]"), ("=", "[[1 2] [3 4] [1 2]]", "[[0 2] [1]]"),
     # First
     ("*", "[]", "[]"), ("*", "[1]", "1"), ("*", "[1 2 3]", "1"), ("*", "[[1 2] 3]", "[1 2]"),
     ("*", "[[1 2] [3 4]]", "[1 2]"), ("*", '""', '""'), ("*", '"abc"', "0ca"),
@@ -386,12 +386,22 @@ def test_grade_of_elements_that_do_not_compare_is_a_type_error(a):
         assert e.value.kind == "type"
 
 
+def _kinds(v):
+    """The kinds of the numbers in v, nested as v is: an integer and a real are never one
+    class of Group and Range, though they match (as in the reference)."""
+    if values.is_number(v):
+        return kinds.kind(v)
+    if values.is_list(v):
+        return tuple(_kinds(e) for e in values.items(v))
+    return None
+
+
 def _reference_classes(elems):
     """The classes of Match in first-occurrence order, each its positions ascending."""
     classes = []
     for i, e in enumerate(elems):
         for members in classes:
-            if match(elems[members[0]], e):
+            if match(elems[members[0]], e) and _kinds(elems[members[0]]) == _kinds(e):
                 members.append(i)
                 break
         else:
@@ -568,7 +578,6 @@ DYAD_CASES = [
     ("[[1 2] [3 4]]", ":@", "[0 1]", "2"), ("[[[1]]]", ":@", "[0 0 0]", "1"),
     ("[[1 2] [3 4]]", ":@", "[1]", "[3 4]"), ("[[1 2] [3 4]]", ":@", "1", "[3 4]"),
     ('[1 [2 "ab"]]', ":@", "[1 1]", '"ab"'), ('[[1 2] [3 :x]]', ":@", "[1 1]", ":x"),
-    ('"abc"', ":@", "1", "0cb"),
     # Rotate
     ("0", ":+", "0", "0"), ("1", ":+", "0", "0"), ("-2", ":+", "0", "0"), ("1", ":+", "[]", "[]"),
     ("1", ":+", "[1]", "[1]"), ("0", ":+", np.arange(5), "[0 1 2 3 4]"),

@@ -18,6 +18,7 @@ Differentiation and compiling (gradient, jacobian, compile_function ...) come fr
 NumericAutograd: central differences and no compiler, unless a backend overrides them.
 """
 import contextlib
+import operator
 
 import numpy as np
 
@@ -25,6 +26,12 @@ from .group import ALONE
 from .numeric_autograd import NumericAutograd
 
 DTYPES = ("float64", "float32", "bfloat16", "float16")
+
+# Sums and products of reals are folded in one order on every backend (see fold_reals): at
+# most this many rows left to right, as Klong's definition (and kg) fold them; more in halves
+SEQUENTIAL_ROWS = 64
+_COMBINE = {"+": operator.add, "*": operator.mul}
+_IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
 
 class Backend(NumericAutograd):
@@ -224,6 +231,55 @@ class Backend(NumericAutograd):
         """Fold `a` along its first axis with op: '+', '*', '|' (max) or '&' (min)."""
         raise NotImplementedError
 
+    def fold_reals(self, op, a, fresh=False):
+        """+/ or */ ('+' or '*') of a real array along its first axis, in the one order
+        every backend follows, so that the printed result is the same on all of them: while
+        more than SEQUENTIAL_ROWS rows are left, the first half of the rows and the second
+        are combined row by row (an odd last row is set aside); the rows left are then folded
+        left to right, and the rows set aside combined with that, the last set aside first.
+        Every step is one elementwise operation of the library on whole arrays, each element
+        one IEEE operation: numpy and torch compute the same bits, for about the cost of the
+        library's own reduction. `fresh`: `a` is a temporary that may be overwritten."""
+        combine = _COMBINE[op]
+        writable = fresh and self.may_overwrite(a)
+        aside = []
+        n = a.shape[0]
+        while n > SEQUENTIAL_ROWS:
+            host = self.hand_over(a, n)
+            if host is not None:        # the same steps, at a lower cost per call
+                a, aside = host, [self.to_host(row)[()] for row in aside]
+            half = n // 2
+            if n & 1:
+                aside.append(a[2 * half])
+            if writable:
+                first = a[:half]
+                _IN_PLACE[op](first, a[half:2 * half])
+                a = first
+            else:
+                a = combine(a[:half], a[half:2 * half])
+                writable = self.may_overwrite(a)
+            n = half
+        r = self.fold_rows(op, a)
+        for row in reversed(aside):
+            r = combine(r, row)
+        return r
+
+    def hand_over(self, a, n):
+        """A numpy array to go on folding with (numpy's calls cost less than some
+        libraries'), or None to go on with `a`."""
+        return None
+
+    def may_overwrite(self, a):
+        """Whether an array computed here may be updated in place (not while a tracer or
+        an autograd graph watches it)."""
+        return True
+
+    def fold_rows(self, op, a):
+        """op folded over the rows of `a` (at least one; elements of a vector, in its dtype)
+        from left to right: the last of the running fold, where the library's scan runs left
+        to right in the dtype (numpy's does; a backend whose scan does not overrides this)."""
+        return self.accumulate(op, a)[-1]
+
     def accumulate(self, op, a):
         """The running fold of `a` along its first axis (op as for reduce)."""
         raise NotImplementedError
@@ -242,6 +298,10 @@ class Backend(NumericAutograd):
 
     def power(self, a, b):
         raise NotImplementedError
+
+    def divide(self, a, b):
+        """a / b, correctly rounded (operands of the result's kind: klong/kinds.py)."""
+        return a / b
 
     def fmod(self, a, b):
         """Remainder with the sign of the dividend (C's fmod, truncating division)."""

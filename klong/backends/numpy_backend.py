@@ -2,7 +2,7 @@
 literals are read into numpy arrays, and other backends copy to and from it."""
 import numpy as np
 
-from .base import Backend
+from .base import SEQUENTIAL_ROWS, Backend
 
 _REDUCE = {"+": np.add, "*": np.multiply, "|": np.maximum, "&": np.minimum}
 _FLOATS = {"float64": np.float64, "float32": np.float32}
@@ -144,7 +144,14 @@ class NumpyBackend(Backend):
         return inverse.reshape(-1).astype(np.int64, copy=False)
 
     def reduce(self, op, a):
-        r = _REDUCE[op].reduce(a, axis=0)
+        if op in "+*" and a.dtype.kind == "f":
+            if a.shape[0] <= SEQUENTIAL_ROWS:
+                r = _REDUCE[op].accumulate(a, axis=0)[-1]     # fold_reals, in one call
+            else:
+                with self.quiet():          # a real overflow is inf, silently
+                    r = self.fold_reals(op, a)
+        else:
+            r = _REDUCE[op].reduce(a, axis=0)
         return r.item() if isinstance(r, np.generic) else r
 
     def accumulate(self, op, a):

@@ -2,6 +2,7 @@
 the CPU, unless a device is named). Integers are int64; reals float64 unless another dtype is
 asked for (float32 on MPS, which has no float64)."""
 import contextlib
+import operator
 import os
 import threading
 
@@ -18,6 +19,8 @@ _REDUCE = {"+": torch.sum, "*": torch.prod}
 _FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16,
            "float16": torch.float16}
 _HOST_KINDS = {"i": np.int64, "f": np.float64}
+_HOST_FLOATS = (torch.float64, torch.float32)     # the reals numpy computes alike
+_HOST_ROWS = 2 ** 14       # a real sum this short is finished on the host (hand_over)
 _KINDS = {**{t: "f" for t in (torch.float64, torch.float32, torch.float16, torch.bfloat16)},
           **{t: "i" for t in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)},
           torch.bool: "b"}
@@ -249,7 +252,16 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         return torch.unique(a.reshape(a.shape[0], -1), dim=0, return_inverse=True)[1]
 
     def reduce(self, op, a):
-        if op in _REDUCE:
+        if op in _REDUCE and a.is_floating_point() and not a.requires_grad \
+                and not torch.compiler.is_compiling():
+            # Klong's order; a value being differentiated keeps torch's (one step of the
+            # graph rather than one per level: docs/numbers.md); numpy may take over
+            # (hand_over), and overflow gives inf silently, as torch's
+            with np.errstate(all="ignore"):
+                r = self.fold_reals(op, a)
+            if not isinstance(r, torch.Tensor):
+                return r.item() if isinstance(r, np.generic) else r
+        elif op in _REDUCE:
             r = _REDUCE[op](a, dim=0)
         elif op == "|":
             r = torch.amax(a, dim=0)
@@ -257,7 +269,40 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             r = torch.amin(a, dim=0)
         return self.item(r) if r.ndim == 0 else r
 
+    def may_overwrite(self, a):
+        return not (self.keep_tensors or getattr(a, "requires_grad", False))
+
+    def hand_over(self, a, n):
+        # numpy's calls cost less than torch's: a sum on the CPU runs there (the same
+        # memory), one on another device once it is short
+        if isinstance(a, torch.Tensor) and (a.device.type == "cpu" or n <= _HOST_ROWS) \
+                and a.ndim == 1 and a.dtype in _HOST_FLOATS and self.may_overwrite(a):
+            return self.to_host(a) if a.device.type != "cpu" else a.detach().numpy()
+        return None
+
+    def fold_rows(self, op, a):
+        host = self.hand_over(a, 0) if isinstance(a, torch.Tensor) else None
+        if host is not None:
+            a = host
+        if not isinstance(a, torch.Tensor):         # handed over to numpy (hand_over)
+            with np.errstate(all="ignore"):         # overflow is inf, as torch's, silently
+                return (np.add if op == "+" else np.multiply).accumulate(a, axis=0)[-1]
+        if a.dtype == torch.float64 and a.device.type == "cpu":
+            return super().fold_rows(op, a)         # torch's CPU float64 scan: left to right
+        combine = operator.add if op == "+" else operator.mul
+        rows = a.unbind(0)
+        r = rows[0]
+        for row in rows[1:]:
+            r = combine(r, row)
+        return r
+
     def accumulate(self, op, a):
+        if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
+                and self.may_overwrite(a):
+            # torch's CPU scans of float32 add in float64; numpy's, in float32 as Klong's
+            # order says (each step one operation in the interpreter's dtype)
+            host = self.to_host(a)
+            return torch.from_numpy(np.cumsum(host, 0) if op == "+" else np.cumprod(host, 0))
         if op == "+":
             return torch.cumsum(a, 0)
         if op == "*":
@@ -278,6 +323,13 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
 
     def power(self, a, b):
         return torch.pow(a, b)
+
+    def divide(self, a, b):
+        # a number divided by a tensor: torch computes it as the number times the tensor's
+        # reciprocal, rounded twice (5/12.21 one unit in the last place off); a true division
+        if not isinstance(a, torch.Tensor):
+            a = torch.as_tensor(a, dtype=b.dtype, device=b.device)
+        return torch.div(a, b)
 
     def fmod(self, a, b):
         return torch.fmod(a, b)
@@ -361,7 +413,9 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
                 r = torch.func.vmap(fn)(a)
         except Exception:
             return None
-        return r if isinstance(r, torch.Tensor) and r.ndim > 0 else None
+        if not isinstance(r, torch.Tensor) or r.ndim == 0 or 0 in r.shape[1:]:
+            return None     # empty results are lists of empty lists, never an N x 0 array
+        return r
 
     def unbatched(self, v):
         functorch = torch._C._functorch
@@ -382,3 +436,4 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
             if callable(fn) and not isinstance(fn, type):
                 return fn
         return None
+

@@ -22,7 +22,7 @@ import math
 import operator
 import re
 
-from .. import backends, values
+from .. import backends, kinds, values
 from ..display import format_real
 from ..errors import KlongError
 from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64,
@@ -120,6 +120,8 @@ def atomic_dyad(num, array=None, other=None):
             a = _atom(a)
             b = _atom(b)
             if is_number(a) and is_number(b):
+                if kinds.may_stray(a, b):       # 0-d arrays: the library's types differ
+                    a, b = kinds.operands(a, b)
                 return num(a, b)
             if other is None:
                 raise KlongError("type", "number expected")
@@ -166,11 +168,7 @@ def _align(a, b):
 
 # ---------------------------------------------------------------- numeric helpers
 
-def _kind(x):
-    """'i' for integers, 'f' for reals, of an array or a number."""
-    if isinstance(x, values.ARRAY_TYPES):
-        return array_kind(x)
-    return "i" if is_int(x) else "f"
+_kind = kinds.kind
 
 
 def _smallest(x):
@@ -198,20 +196,11 @@ def _and(x, y):
 
 
 def _real(x):
-    """x with an integer array made real; numbers are left alone (both libraries combine a
-    Python number with a real array into a real array of that array's precision)."""
-    if isinstance(x, values.ARRAY_TYPES) and array_kind(x) == "i":
-        return B().astype(x, "f")
-    return x
+    """x with an integer array made real (see klong/kinds.py)."""
+    return kinds.as_kind(x, "f")
 
 
-def _same_kind(a, b):
-    """a and b, an integer array among them made real when the other operand is real.
-    torch would otherwise combine an int64 tensor and a Python float in float32."""
-    ka, kb = _kind(a), _kind(b)
-    if ka == kb:
-        return a, b
-    return _real(a), _real(b)
+_same_kind = kinds.operands      # an integer array made real when the result is real
 
 
 def _fractional(x):
@@ -280,6 +269,8 @@ def _zero_divisor():
 def _divide(a, b):
     if b == 0:
         return UNDEFINED
+    if kinds.involves_array(a, b):
+        return B().divide(*kinds.operands(a, b, real=True))
     return a / b        # Python's int/int is a correctly rounded real, even for big ints
 
 
@@ -287,7 +278,7 @@ def _divide(a, b):
 def _divide_array(a, b):
     if _any(b == 0):
         return None     # each zero divisor gives :undefined: a mixed list
-    return _real(a) / _real(b)
+    return B().divide(*kinds.operands(a, b, real=True))
 
 
 def _int_divide(a, b):
@@ -361,7 +352,7 @@ def _power(a, b):
         p = _raise(a, -b)
         if p == 0:                   # a real power that underflowed
             return math.copysign(math.inf, p)
-        return 1 / p                 # int/int stays correct for big ints
+        return _divide(1, p)         # int/int stays correct for big ints
     if a < 0 and not _plain(b).is_integer():
         return UNDEFINED             # a complex result
     if a == 0 and b < 0:

@@ -10,11 +10,12 @@ Every verb here reduces its argument to one integer or real sort key per element
 the element itself for a numeric vector, a rank for the rows of a matrix or for Python
 values, a code for a character.
 """
-from .. import backends
+from .. import backends, kinds
 from ..errors import KlongError
 from ..match import REAL_TOLERANCE
 from ..values import (
-    Char, Dict, Symbol, array_kind, is_array, is_empty, is_list, is_number, items, make_list,
+    Char, Dict, Symbol, array_kind, is_array, is_empty, is_list, is_number, items, length,
+    make_list,
 )
 
 
@@ -141,10 +142,10 @@ def _python_keys(elems):
     """Python sort keys that order the elements as Grade does, when all are of one kind that
     cannot fail to compare: numbers, strings, symbols, characters, or flat numeric lists.
     None otherwise."""
-    kinds = {_kind(e) for e in elems}
-    if len(kinds) != 1:
+    found = {_kind(e) for e in elems}
+    if len(found) != 1:
         return None
-    kind = kinds.pop()
+    kind = found.pop()
     if kind == "number":
         return [_plain(e) for e in elems]
     if kind != "list":
@@ -173,6 +174,8 @@ def _grade(a, descending):
     B = backends.current()
     if is_empty(a):
         return B.arange(0)
+    if length(a) == 1:
+        return B.arange(1)          # one element is in order, whatever it is (as in kg)
     keys = _device_keys(a)
     if keys is None:
         elems = items(a)
@@ -193,9 +196,10 @@ def grade_down(a):
 # ---------------------------------------------------------------- Group, Range
 
 def _group_key(v):
-    """A hashable key under which matching values meet (integers and equal reals included)."""
+    """A hashable key under which equal values meet. An integer and a real never do (1 and
+    1.0 are two classes, as in the reference), though Match finds them equal."""
     if is_number(v):
-        return ("num", _plain(v))    # Python's 1 == 1.0, with equal hashes
+        return (kinds.kind(v), _plain(v))
     if is_list(v):
         return ("list", tuple(_group_key(e) for e in items(v)))
     if type(v) is str:

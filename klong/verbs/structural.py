@@ -215,7 +215,8 @@ def transpose(a):
     if not rows:
         return a
     m = length(rows[0])
-    if any(length(r) != m for r in rows):
+    # an empty list is a row of no elements, not an atom (as in the reference)
+    if any(length(r) != m for r in rows) or any(is_list(e) and is_empty(e) for e in a):
         raise KlongError("length", "transpose: rows of different lengths")
     # An atom element stands for a row of copies of itself.
     return make_list([make_list([element(e, j) if _is_nonempty_list(e) else e for e in a])
@@ -313,6 +314,8 @@ def index_depth(a, b):
     if isinstance(a, Function):
         return _apply(a, b)
     if is_int(b):
+        if type(a) is str:          # a string has no depth to index (as in the reference)
+            raise _type_error("index-in-depth", "cannot index into a string")
         return at(a, b)
     if not _is_nonempty_list(b):
         raise _type_error("index-in-depth", "non-empty list of integer indices expected")

@@ -219,6 +219,11 @@ WORKLOADS = {
     "sum_squares": Workload("`+/a*a`, a million integers", "a::!1000000", "+/a*a",
                             lambda b: (lambda a: lambda: (a * a).sum())(_array(b, np.arange(BIG_N))),
                             "array library", check=333332833333500000),
+    "sum_squares_reals": Workload("`+/a*a`, a million reals (summed in Klong's one order)",
+                                  "a::0.5*!1000000", "+/a*a",
+                                  lambda b: (lambda a: lambda: (a * a).sum())(
+                                      _array(b, 0.5 * np.arange(BIG_N))),
+                                  "array library", goal=1.3),
     "sort_reals": Workload("sort a million reals, `a@<a`", "a::{x;.rn()}'!1000000", "a@<a", _sort,
                            "stable sort", goal=1.3, rounds=5),
     "group_ints": Workload("group a million integers, `=a`", "a::{x;_1000*.rn()}'!1000000", "=a",

@@ -1,0 +1,284 @@
+"""One answer in every mode: the same printed value and element type on numpy and torch,
+through generated code and through closures (codegen=False).
+
+The `kw` fixture here runs each test in all four modes; `kind` gives the element type of an
+array result ('i', 'f', 'o', ...) and, for reals, the dtype's name.
+"""
+import pytest
+
+from klong import KlongError, KlongInterpreter
+from klong.display import write
+from conftest import BACKENDS, TORCH_DEVICE
+
+MODES = [(b, c) for b in BACKENDS for c in (True, False)]
+
+
+@pytest.fixture(params=MODES, ids=[f"{b}-{'codegen' if c else 'closures'}" for b, c in MODES])
+def k(request):
+    backend, codegen = request.param
+    return KlongInterpreter(backend=backend, codegen=codegen,
+                            device=TORCH_DEVICE if backend == "torch" else None)
+
+
+@pytest.fixture
+def kw(k):
+    return lambda src: write(k.run(src))
+
+
+def dtype_name(v):
+    """'float64', 'int64', ... for an array of either library; the Python type's name else."""
+    dtype = getattr(v, "dtype", None)
+    return str(dtype).rsplit(".", 1)[-1] if dtype is not None else type(v).__name__
+
+
+# ------------------------------------------------------------------ the element-type rule
+
+REAL_IN_EACH = [
+    # an element of an integer row (a 0-d integer array in a vectorised Each) with a real
+    ("{(x@0)+0.1}'[[1 2] [3 4]]", "[1.1 3.1]"),
+    ("{(x@0)%3}'[[1 2] [3 4]]", "[0.333333333333333 1.0]"),
+    ("{(*x)%12}'[[4 0]]", "[0.333333333333333]"),
+    ("{(x@1)-1.25}'[[2 4] [8 -1]]", "[2.75 -2.25]"),
+    ("{(x@0)*1.5}'[[1 2] [3 4]]", "[1.5 4.5]"),
+    ("{%x@0}'[[1 2] [3 4]]", "[1.0 0.333333333333333]"),
+    ("{(x@0)^-1}'[[1 2] [3 4]]", "[1.0 0.333333333333333]"),
+    ("{(x@0)^0.5}'[[1 4] [9 4]]", "[1.0 3.0]"),
+    ("{x%3}'[1 2]", "[0.333333333333333 0.666666666666667]"),
+]
+
+
+@pytest.mark.parametrize("src, printed", REAL_IN_EACH)
+def test_reals_in_each_are_float64(k, src, printed):
+    v = k.run(src)
+    assert write(v) == printed
+    assert dtype_name(v) == "float64"
+
+
+def test_a_lost_digit_does_not_carry_on(kw):
+    assert kw("({(x@0)%5.4e-2}'[[3 6 11]])@0") == "55.5555555555556"
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("{(x@0)+1}'[[1 2] [3 4]]", "[2 4]"),
+    ("{(x@0)*x@1}'[[1 2] [3 4]]", "[2 12]"),
+    ("{-x@0}'[[1 2] [3 4]]", "[-1 -3]"),
+    ("{(x@0):%2}'[[7 2] [9 4]]", "[3 4]"),
+])
+def test_integers_stay_integers_in_each(k, src, printed):
+    v = k.run(src)
+    assert write(v) == printed
+    assert dtype_name(v) == "int64"
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_a_narrower_interpreter_gives_its_dtype(dtype, codegen):
+    k = KlongInterpreter(backend="torch", dtype=dtype, codegen=codegen, device=TORCH_DEVICE)
+    for src in ["{(x@0)+0.1}'[[1 2] [3 4]]", "{(x@0)%3}'[[1 2] [3 4]]", "{x%3}'[1 2]",
+                "[1 2]%3", "{x+0.5}'[1 2]", "5%[12.21]", "[1 2]+0.5"]:
+        assert dtype_name(k.run(src)) == dtype, src
+    assert dtype_name(k.run("{(x@0)+1}'[[1 2] [3 4]]")) == "int64"
+
+
+def test_a_float32_numpy_interpreter_gives_float32():
+    k = KlongInterpreter(backend="numpy", dtype="float32")
+    for src in ["{(x@0)+0.1}'[[1 2] [3 4]]", "{(x@0)%3}'[[1 2] [3 4]]", "5%[12.21]"]:
+        assert dtype_name(k.run(src)) == "float32", src
+
+
+def test_one_rule_decides_the_kind():
+    from klong import kinds
+    assert kinds.result_kind(1, 2) == "i"
+    assert kinds.result_kind(1, 2.0) == "f"
+    assert kinds.result_kind(1, 2, real=True) == "f"
+    k = KlongInterpreter(backend="numpy")
+    a = k.run("[1 2]")
+    x, y = kinds.operands(a, 0.5)
+    assert dtype_name(x) == "float64" and y == 0.5
+    x, y = kinds.operands(a, 2)
+    assert x is a and y == 2
+
+
+# ------------------------------------------------------------------ correctly rounded division
+
+@pytest.mark.parametrize("src, printed", [
+    ("5%[12.21]", "[0.409500409500409]"),
+    ("{[k];k::x;{k%x}'y}(5;[12.21])", "[0.409500409500409]"),
+    ("%[12.21]", "[0.0819000819000819]"),
+    ("5%12.21", "0.409500409500409"),
+    ("{5%x}'[12.21 3.3]", "[0.409500409500409 1.51515151515152]"),
+])
+def test_division_is_correctly_rounded(kw, src, printed):
+    assert kw(src) == printed
+
+
+# ------------------------------------------------------------------ empty per-element results
+
+def test_empty_results_of_each_are_a_list_of_empty_lists(k, kw):
+    v = k.run("{x@[]}'[[1 2] [3 4]]")
+    assert write(v) == "[[] []]"
+    assert type(v) is list
+    assert kw("{0#x}'[[1 2] [3 4]]") == "[[] []]"
+    assert kw("#'{x@[]}'[[1 2] [3 4]]") == "[0 0]"
+    with pytest.raises(KlongError, match="type error"):
+        k.run("1+{x@[]}'[[1 2] [3 4]]")
+
+
+# ------------------------------------------------------------------ one summation order
+
+def ordered_fold(combine, xs):
+    """The order of +/ and */ on reals (Backend.fold_reals), in plain Python floats."""
+    aside = []
+    while len(xs) > 64:
+        half = len(xs) // 2
+        if len(xs) % 2:
+            aside.append(xs[2 * half])
+        xs = [combine(x, y) for x, y in zip(xs[:half], xs[half:2 * half])]
+    r = xs[0]
+    for x in xs[1:]:
+        r = combine(r, x)
+    for x in reversed(aside):
+        r = combine(r, x)
+    return r
+
+
+REALS = "a::{(x*1.37)-(x*x)%91.3}'!1001;b::%1+!1001"
+
+
+def reals(k):
+    k.run(REALS)
+    return [float(x) for x in k.run("a").tolist()], [float(x) for x in k.run("b").tolist()]
+
+
+def test_short_sums_fold_left_to_right(kw):
+    # as Klong defines Over (and kg computes it); numpy's and torch's sums differ here
+    assert kw("+/[-15.57 15.89 0.25 0.7 3.68 -4.64]") == "0.31"
+    assert kw("+/[0.1 0.2 0.3]") == "0.6"
+
+
+def test_sums_and_products_follow_the_one_order(k):
+    import operator
+    from klong.display import format_real
+    a, b = reals(k)
+    assert write(k.run("+/a")) == format_real(ordered_fold(operator.add, a))
+    assert write(k.run("*/1+a%1e4")) == format_real(
+        ordered_fold(operator.mul, [1 + x / 1e4 for x in a]))
+    dot = format_real(ordered_fold(operator.add, [x * y for x, y in zip(a, b)]))
+    assert write(k.run("+/a*b")) == dot
+    assert write(k.run("{+/a*b}()")) == dot           # generated code's inner product
+    assert write(k.run("{+/x*y}(a;b)")) == dot
+    assert write(k.run("+/1.0*!10001")) == "50005000.0"
+
+
+def test_sums_of_rows_follow_the_one_order(k):
+    import operator
+    from klong.display import format_real
+    a, _ = reals(k)
+    rows = [a[i:i + 3] for i in range(0, 999, 3)]
+    expected = [ordered_fold(operator.add, [r[j] for r in rows]) for j in range(3)]
+    assert write(k.run("+/[333 3]:^999#a")) == "[" + " ".join(map(format_real, expected)) + "]"
+
+
+def test_scans_of_reals_run_left_to_right(k):
+    import itertools
+    import operator
+    from klong.display import format_real
+    a, _ = reals(k)
+    assert write(k.run("*|+\\a")) == format_real(list(itertools.accumulate(a))[-1])
+    assert write(k.run("*|*\\1+a%1e4")) == format_real(
+        list(itertools.accumulate([1 + x / 1e4 for x in a], operator.mul))[-1])
+
+
+def test_integer_sums_stay_exact(kw):
+    assert kw("+/!1001") == "500500"
+    assert kw("+/[9223372036854775807 1]") == "9223372036854775808"
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_float_reductions_agree_across_backends(dtype):
+    n = KlongInterpreter(backend="numpy", dtype=dtype)
+    t = KlongInterpreter(backend="torch", dtype=dtype, device=TORCH_DEVICE)
+    for src in ["+/a", "*/1+a%1e4", "+/a*b", "{+/a*b}()", "+\\a", "*\\1+a%1e4", "+/40000#a",
+                "+/[333 3]:^999#a", "+/%1+!100003"]:
+        assert write(n.run(REALS + ";" + src)) == write(t.run(REALS + ";" + src)), src
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+def test_a_sum_keeps_its_gradient():
+    k = KlongInterpreter(backend="torch", device=TORCH_DEVICE)
+    assert write(k.run("{+/x^2}:>[1.0 2.0 3.0]")) == "[2.0 4.0 6.0]"
+    assert write(k.run("{+/x*x}:>1.0*!10")) == "[0.0 2.0 4.0 6.0 8.0 10.0 12.0 14.0 16.0 18.0]"
+
+
+# ------------------------------------------------------------------ as the reference (kg) does
+
+@pytest.mark.parametrize("src, printed", [
+    ("?[1 1.0 2]", "[1 1.0 2]"),                # an integer and a real are two classes
+    ("?[1.0 1 2 1]", "[1.0 1 2]"),
+    ("=[2 2.0]", "[[0] [1]]"),
+    ("=[2 2.0 2]", "[[0 2] [1]]"),
+    ("?[[1 2] [1.0 2] [1 2]]", "[[1 2] [1.0 2]]"),
+    ("?[2.5 1.0 2.5]", "[2.5 1.0]"),
+    ("+[[1 2] 3]", "[[1 3] [2 3]]"),            # an atom stands for a row of copies
+    ("+[[] []]", "[[] []]"),
+    ('+["ab" []]', '["ab" []]'),
+    ("[2]{y}'\"ab\"", "[0ca]"),                 # no operand of the result's length is a string
+    ("[1 2]{y}'\"abc\"", "[0ca 0cb]"),
+    ("[1 2]{y}'\"ab\"", '"ab"'),
+    ("[1 2 3]{y}'\"de\"", '"de"'),
+    ("\"x\"{y}'\"ab\"", '"a"'),
+    ("\"abc\"{y}'[0cx 0cy]", "[0cx 0cy]"),
+    ("[1 2]{y}\\0cq", '[1 2 "q"]'),             # x , ,f(x;y), and ,0cq is "q"
+    ("0{y}\\0cq", '[0 "q"]'),
+    ("[1 2]{x,y}\\3", "[1 2 [1 2 3]]"),
+    ("<{x%0}'[1]", "[0]"),                      # one element is in order, whatever it is
+    (">{x%0}'[1]", "[0]"),
+    ("<,:{}", "[0]"),
+])
+def test_as_the_reference(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, message", [
+    ("+[[1 2] []]", "length error"),            # [] is a row of no elements
+    ('"f":@0', "type error"),                   # a string has no depth to index
+    ('"abc":@1', "type error"),
+    ("<{x%0}'[1 2]", "type error"),
+])
+def test_errors_as_the_reference(k, src, message):
+    with pytest.raises(KlongError, match=message):
+        k.run(src)
+
+
+@pytest.mark.parametrize("src", [
+    "{x+y*y}/(1.1^!1000)%7",                   # Over of a dyad {x+g(y)}: left to right
+    "{(y*y)+x}/(1.1^!1000)%7",
+    "{x*y%2}/1+(!1000)%10000",
+    "{+/x}'[20 100]:^(1.1^!2000)%7",           # sums inside a vectorised Each
+    "{+/x*x}'[20 100]:^(1.1^!2000)%7",
+    "{*/x}'[20 100]:^1+(!2000)%1e4",
+])
+def test_folds_agree_in_every_mode(src):
+    printed = {write(KlongInterpreter(backend=b, codegen=c).run(src)) for b, c in MODES}
+    assert len(printed) == 1, printed
+
+
+def test_over_of_a_dyad_adds_left_to_right(k):
+    import itertools
+    from klong.display import format_real
+    a, _ = reals(k)
+    assert write(k.run("{x+y*y}/a")) == format_real(
+        list(itertools.accumulate([a[0]] + [y * y for y in a[1:]]))[-1])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_integer_matrix_products_stay_exact_in_a_narrow_dtype(dtype, codegen):
+    # the library's product computes in reals; only while they hold every partial sum
+    k = KlongInterpreter(backend="numpy", dtype=dtype, codegen=codegen)
+    src = "mm::{[a b];a::x;b::+y;{x{+/x*y}:/b}'a};m::[3 3]:^4097+!9;mm(m;m)"
+    v = k.run(src)
+    assert write(v) == ("[[50405406 50417700 50429994] [50442306 50454609 50466912]"
+                        " [50479206 50491518 50503830]]")
