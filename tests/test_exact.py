@@ -236,6 +236,10 @@ def test_a_sum_keeps_its_gradient():
     ("<{x%0}'[1]", "[0]"),                      # one element is in order, whatever it is
     (">{x%0}'[1]", "[0]"),
     ("<,:{}", "[0]"),
+    ("1e-3:+0cz", "0cz"),                       # an atom or empty list is left as it is,
+    ("2.5:+100", "100"),                        # whatever the count
+    ("2.5:+[]", "[]"),
+    ("2.5:+:{[1 2]}", ":{[1 2]}"),
 ])
 def test_as_the_reference(kw, src, printed):
     assert kw(src) == printed
@@ -246,6 +250,9 @@ def test_as_the_reference(kw, src, printed):
     ('"f":@0', "type error"),                   # a string has no depth to index
     ('"abc":@1', "type error"),
     ("<{x%0}'[1 2]", "type error"),
+    ("1.5:+\"abc\"", "type error"),
+    (":#256", "domain error"),                  # no character has that code
+    (":#-1", "domain error"),
 ])
 def test_errors_as_the_reference(k, src, message):
     with pytest.raises(KlongError, match=message):

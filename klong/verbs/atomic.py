@@ -562,7 +562,7 @@ def _char(a):
     if not is_int(a):
         raise KlongError("type", "integer expected")
     if not 0 <= a <= 255:
-        raise KlongError("range", "character code out of range")
+        raise KlongError("domain", "character code out of range")
     return Char(chr(a))
 
 
@@ -570,7 +570,7 @@ def _char_array(a):
     if a.ndim != 1 or array_kind(a) != "i":
         return None
     if a.min() < 0 or a.max() > 255:
-        raise KlongError("range", "character code out of range")
+        raise KlongError("domain", "character code out of range")
     return B().lookup(values.BYTE_CHARS, a)
 
 

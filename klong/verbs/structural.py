@@ -415,9 +415,9 @@ def drop(a, b):
 
 
 def rotate(a, b):
-    n = _int_arg(a, "rotate")
-    if is_atom(b):
+    if is_atom(b) or length(b) == 0:  # unchanged, whatever a is (as the reference)
         return b
+    n = _int_arg(a, "rotate")
     k = n % length(b)             # positive: rotate right
     if k == 0:
         return b
