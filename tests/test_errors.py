@@ -54,7 +54,7 @@ from klong.errors import MESSAGE_WIDTH, SHOWN_WIDTH, from_python, shown
     ("[1 2]@5", "index"),
     ('"abc"@10', "index"),
     ("[1 2 3]:=[9 5]", "range"),
-    (":#300", "range"),
+    (":#300", "domain"),
     # domain
     ("!-1", "domain"),
     # module

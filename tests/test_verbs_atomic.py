@@ -496,7 +496,7 @@ def test_char_values():
 
 
 @pytest.mark.parametrize("a, kind", [
-    (256, "range"), (-1, "range"), (I(65, 300), "range"), (65.0, "type"), ([], "type"),
+    (256, "domain"), (-1, "domain"), (I(65, 300), "domain"), (65.0, "type"), ([], "type"),
     (S("a"), "type"), ("A", "type"), (F(65.0), "type"),
 ])
 def test_char_errors(a, kind):
