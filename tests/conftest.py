@@ -44,6 +44,7 @@ SLOW_TESTS = [
     "tests/test_docs.py::test_console_block*",
     "tests/test_docs.py::test_mkdocs_build",
     "tests/test_distributed.py::test_ranks_*",  # processes joined by torch.distributed
+    "tests/test_differential.py::test_examples_agree_in_every_mode",   # every example, 4 modes
 ]
 
 
