@@ -43,7 +43,7 @@ def run_kg(kg, source, workdir):
     if setup.strip():
         path = Path(workdir) / "setup.kg"
         path.write_text(setup + "\n", encoding="utf-8")
-        command += ["-l", str(path)]
+        command += ["-l", "./" + path.name]     # relative: the record names no directory
     command += ["-e", expr]
     try:
         proc = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
