@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Build tests/differential/corpus.jsonl, the programs every mode must agree on.
 
-Three sources, in this order:
+Four sources, in this order:
   - the conformance cases (value and display files of the conformance suite): each case's
     setup and expression as one program, identical programs once;
+  - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -29,6 +30,18 @@ from differential import generate, harness  # noqa: E402
 CONFORMANCE_FILES = ("nmh.jsonl", "display.jsonl")
 # examples that need torch: the two backends are compared only with themselves
 TORCH_ONLY = {"examples/autograd/gradcheck.kg": ".gradcheck needs torch's autograd"}
+
+
+# Programs written by hand: disagreements once found, kept so that they stay fixed.
+HANDWRITTEN = [
+    "{(x@0)+0.1}'[[1 2] [3 4]]", "{(x@0)%3}'[[1 2] [3 4]]", "{(*x)%12}'[[4 0]]",
+    "{(x@1)-1.25}'[[2 4] [8 -1]]", "({(x@0)%5.4e-2}'[[3 6 11]])@0", "1+{x@[]}'[[1 2] [3 4]]",
+    "5%[12.21]", "{[k];k::x;{k%x}'y}(5;[12.21])", "+/[-15.57 15.89 0.25 0.7 3.68 -4.64]",
+    "a::%1+!100;b::%2+!100;(+/a*b),{+/a*b}()",
+    "*/[1.1 1.2 1.3 1.4 1.5]", "+\\[0.1 0.2 0.3 0.4 0.5]", "?[1 1.0 2]", "=[2 2.0]",
+    "+[[1 2] []]", '"f":@0', "[2]{y}'\"ab\"", "[1 2]{y}\\0cq", "<{x%0}'[1]",
+    "{x%3}'[1 2 3]", "{(x@0)*0.5}'[[1 2] [3 4]]", "{(+/x)%#x}'[[1 2] [3 4 5]]",
+]
 
 
 def conformance_programs(directory):
@@ -80,6 +93,8 @@ def main(argv=None):
             dropped += 1
             continue
         entries.append({"id": case_id, "source": source})
+    for i, source in enumerate(HANDWRITTEN):
+        entries.append({"id": f"hand-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in TORCH_ONLY:
