@@ -144,8 +144,14 @@ def write_lists(found):
             accepted.append(f"{key}\t{reason}")
         else:
             pending.append(f"{key}\t{found[key][:160]}")
+    record = load_record()
+    left_out = [f"#   {key}: kg {r['status']}" + (f" ({r['stderr'] or 'rc ' + str(r['rc'])})"
+                                                  if r["status"] == "crash" else "")
+                for key, r in record.items() if not usable(r)]
     ACCEPTED.write_text("# Differences from kg accepted on purpose (tests/test_differential.py).\n"
-                        "# id<TAB>reason\n" + "\n".join(accepted) + "\n", encoding="utf-8")
+                        "# Left out of the comparison, kg giving no answer:\n"
+                        + "\n".join(left_out) + "\n# id<TAB>reason\n" + "\n".join(accepted)
+                        + "\n", encoding="utf-8")
     PENDING_KG.write_text("# Differences from kg not decided yet: a bug to fix or a choice to document\n"
                           "# (then it moves to accepted.txt). id<TAB>what differs\n"
                           + "\n".join(pending) + "\n", encoding="utf-8")
