@@ -132,3 +132,15 @@ def test_kg_comparison_rounds_reals_to_15_digits():
     assert not same_text("0.309999999999998", "0.31")     # two units
     assert not same_text("[49.0 49.0]", "[49 49]")
     assert same_text("1.0e+20", "1.0e+20") and not same_text("1.0e+20", "1.0e+21")
+
+
+def test_generator_covers_the_language():
+    """The generated share of the corpus uses every verb, adverb and value kind."""
+    sources = [e["source"] for e in CORPUS if e["id"].startswith("gen-")]
+    text = "\n".join(sources)
+    for token in generate.DYADS + generate.MONADS + generate.ADVERBS:
+        assert token in text, token
+    for kind, literals in generate.KINDS.items():
+        assert any(literal in text for literal in literals), kind
+    for form in ["'[[", ":'", "/", "\\", ":*", ":~", "\\~", "\\*", ":[", "{[a b];", "(x@"]:
+        assert form in text, form
