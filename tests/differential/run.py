@@ -11,6 +11,7 @@ outcomes, then counts.
 """
 import argparse
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -81,7 +82,7 @@ def main(argv=None):
     if args.generated:
         count = agree = timeouts = errors = 0
         found = {}
-        rng = __import__("random").Random(args.seed)
+        rng = random.Random(args.seed)
         for i in range(args.generated):
             source = generate.program(rng)
             results = harness.run_all_modes(source)
