@@ -29,7 +29,8 @@ from differential import generate, harness  # noqa: E402
 
 CONFORMANCE_FILES = ("nmh.jsonl", "display.jsonl")
 # examples that need torch: the two backends are compared only with themselves
-TORCH_ONLY = {"examples/autograd/gradcheck.kg": ".gradcheck needs torch's autograd"}
+TORCH_ONLY = {"examples/autograd/gradcheck.kg": ".gradcheck needs torch's autograd",
+              "examples/autograd/compile_export.kg": ".compilex and .export need torch"}
 
 
 # Programs written by hand: disagreements once found, kept so that they stay fixed.

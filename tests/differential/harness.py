@@ -26,7 +26,8 @@ PENDING = HERE / "pending.txt"
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 MODES = [(backend, codegen) for backend in BACKENDS for codegen in (True, False)]
 MAX_ELEMENTS = 100_000          # a small size guard keeps every program cheap
-SECONDS = 2.0                   # per program and mode; the corpus holds none that come close
+SECONDS = 2.0                   # per generated program and mode
+CORPUS_SECONDS = 120.0          # per corpus program and mode: ample, since a timeout fails
 # side effects or answers that differ from run to run by design
 UNSAFE = (".ac", ".oc", ".ic", ".df", ".sys", ".x", ".l", ".py", ".pya", ".pyc", ".pyf",
           ".compile", ".compilex", ".export", ".rn", ".pc", ".tm", ".rl", ".rls", ".r")
@@ -167,21 +168,23 @@ def entry_source(entry):
     return entry["source"], None
 
 
-def run_all_modes(source, filename=None, modes=None):
+def run_all_modes(source, filename=None, modes=None, seconds=SECONDS):
     """{mode: outcome} of one program, each in a fresh interpreter of its mode."""
     results = {}
     for mode in modes or MODES:
         interp = interpreter(mode, safe=filename is None)
-        results[mode] = outcome(interp, source, filename)
+        results[mode] = outcome(interp, source, filename, seconds)
     return results
 
 
-def disagreement(results, within_backend=False):
-    """None when every mode's outcome is the same (a timeout anywhere compares nothing),
-    else a multi-line description. `within_backend` compares generated code with closures
-    on each backend only (for a program that needs torch)."""
+def disagreement(results, within_backend=False, strict=False):
+    """None when every mode's outcome is the same, else a multi-line description. A
+    timeout anywhere compares nothing (a generated program may never end), unless `strict`
+    (a corpus program, known to end quickly): then it is a disagreement itself.
+    `within_backend` compares generated code with closures on each backend only (for a
+    program that needs torch)."""
     values = list(results.values())
-    if any(r == ("timeout",) for r in values):
+    if any(r == ("timeout",) for r in values) and not strict:
         return None
     groups = [[r for (b, _), r in results.items() if b == backend] for backend in BACKENDS] \
         if within_backend else [values]

@@ -99,10 +99,9 @@ def differences(modes=(("numpy", True), ("numpy", False))):
         if theirs is None or not usable(theirs):
             continue
         for mode in modes:
-            result = harness.outcome(harness.interpreter(mode), entry["source"])
-            if result == ("timeout",):
-                continue
-            problem = difference(result, theirs)
+            result = harness.outcome(harness.interpreter(mode), entry["source"],
+                                     seconds=harness.CORPUS_SECONDS)
+            problem = "timed out" if result == ("timeout",) else difference(result, theirs)
             if problem:
                 found[entry["id"]] = f"{harness.mode_name(mode)}: {problem}"
                 break

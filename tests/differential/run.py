@@ -27,11 +27,11 @@ def run_entry(entry):
     """{mode: outcome} of a corpus entry; an example runs from the root of the tree."""
     source, filename = harness.entry_source(entry)
     if filename is None:
-        return harness.run_all_modes(source)
+        return harness.run_all_modes(source, seconds=harness.CORPUS_SECONDS)
     here = os.getcwd()
     os.chdir(harness.ROOT)
     try:
-        return harness.run_all_modes(source, filename)
+        return harness.run_all_modes(source, filename, seconds=harness.CORPUS_SECONDS)
     finally:
         os.chdir(here)
 
@@ -40,7 +40,7 @@ def corpus_disagreements(entries=None):
     """{entry id: description} of the corpus entries on which the modes disagree."""
     found = {}
     for entry in entries or harness.load_corpus():
-        problem = harness.disagreement(run_entry(entry), "torch_only" in entry)
+        problem = harness.disagreement(run_entry(entry), "torch_only" in entry, strict=True)
         if problem:
             found[entry["id"]] = problem
     return found
