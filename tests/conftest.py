@@ -50,6 +50,7 @@ SLOW_TESTS = [
     "tests/test_plot.py::test_matplotlib_is_imported_*",
     "tests/test_first_hour.py::test_a_*",       # each starts kgpy
     "tests/test_first_hour.py::test_kgpy_*",
+    "tests/test_differential.py::test_examples_agree_in_every_mode",   # every example, 4 modes
 ]
 
 

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Build tests/differential/corpus.jsonl, the programs every mode must agree on.
+
+Four sources, in this order:
+  - the conformance cases (value and display files of the conformance suite): each case's
+    setup and expression as one program, identical programs once;
+  - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed);
+  - every Klong program under examples/, run whole (stored by path, read at test time);
+  - programs from generate.py with a fixed seed.
+
+A program that runs longer than --max-seconds in some mode is left out (the corpus must
+stay quick), and so is one that reaches outside the interpreter or is random by design
+(see harness.UNSAFE). The corpus is data the project owns: the test never reads the
+conformance files, so a fresh checkout runs it.
+
+    python3 tests/differential/build_corpus.py [--conformance DIR] [--generated 1800 --seed 20]
+"""
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent))
+
+from differential import generate, harness  # noqa: E402
+
+CONFORMANCE_FILES = ("nmh.jsonl", "display.jsonl")
+# examples that need torch: the two backends are compared only with themselves
+TORCH_ONLY = {"examples/autograd/gradcheck.kg": ".gradcheck needs torch's autograd",
+              "examples/autograd/compile_export.kg": ".compilex and .export need torch"}
+
+
+# Programs written by hand: disagreements once found, kept so that they stay fixed.
+HANDWRITTEN = [
+    "{(x@0)+0.1}'[[1 2] [3 4]]", "{(x@0)%3}'[[1 2] [3 4]]", "{(*x)%12}'[[4 0]]",
+    "{(x@1)-1.25}'[[2 4] [8 -1]]", "({(x@0)%5.4e-2}'[[3 6 11]])@0", "1+{x@[]}'[[1 2] [3 4]]",
+    "5%[12.21]", "{[k];k::x;{k%x}'y}(5;[12.21])", "+/[-15.57 15.89 0.25 0.7 3.68 -4.64]",
+    "a::%1+!100;b::%2+!100;(+/a*b),{+/a*b}()",
+    "*/[1.1 1.2 1.3 1.4 1.5]", "+\\[0.1 0.2 0.3 0.4 0.5]", "?[1 1.0 2]", "=[2 2.0]",
+    "+[[1 2] []]", '"f":@0', "[2]{y}'\"ab\"", "[1 2]{y}\\0cq", "<{x%0}'[1]",
+    "{x%3}'[1 2 3]", "{(x@0)*0.5}'[[1 2] [3 4]]", "{(+/x)%#x}'[[1 2] [3 4 5]]",
+    "{(*x)^100}'[2 4 8 -1]", "{100^(+/x)}'[2 4 8 -1]", "{x*x}'{(*x)}\\_9223372036854775807",
+    "{1e10+(x@0)}'[[2 4] [8 -1]]", "{%x}/-/{1e10^(*x)}'!5", "{-1^(+/x)}'[2 4 8 -1]",
+]
+
+
+def conformance_programs(directory):
+    seen = set()
+    for name in CONFORMANCE_FILES:
+        with open(Path(directory) / name, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                case = json.loads(line)
+                setup = case.get("setup") or ""
+                source = (setup + "\n" if setup else "") + case["expr"]
+                if source not in seen:
+                    seen.add(source)
+                    yield case["id"], source
+
+
+def example_files():
+    return sorted(str(p.relative_to(harness.ROOT))
+                  for p in (harness.ROOT / "examples").rglob("*.kg"))
+
+
+def unsafe(source):
+    return any(name + "(" in source or name + " " in source for name in harness.UNSAFE)
+
+
+def quick(source, limit, tries=2):
+    """True when every mode runs `source` within `limit` seconds (a second try for a mode
+    that was slow once: a busy machine should not change the corpus)."""
+    for mode in harness.MODES:
+        for _ in range(tries):
+            started = time.perf_counter()
+            result = harness.outcome(harness.interpreter(mode), source, seconds=limit)
+            if result != ("timeout",) and time.perf_counter() - started <= limit:
+                break
+        else:
+            return False
+    return True
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--conformance", help="the directory of nmh.jsonl and display.jsonl "
+                   "(without it, the conformance programs of the present corpus are kept)")
+    p.add_argument("--generated", type=int, default=1800)
+    p.add_argument("--seed", type=int, default=20)
+    p.add_argument("--max-seconds", type=float, default=0.25)
+    p.add_argument("--out", default=str(harness.CORPUS))
+    args = p.parse_args(argv)
+
+    entries, dropped = [], 0
+    for mode in harness.MODES:          # the first use of a backend costs seconds
+        harness.outcome(harness.interpreter(mode), "{x+1.5}'[[1 2] [3 4]]")
+    if args.conformance:
+        cases = conformance_programs(args.conformance)
+    else:
+        cases = [(e["id"], e["source"]) for e in harness.load_corpus()
+                 if "source" in e and not e["id"].startswith(("gen-", "hand-"))]
+    for case_id, source in cases:
+        if unsafe(source) or not quick(source, args.max_seconds):
+            dropped += 1
+            continue
+        entries.append({"id": case_id, "source": source})
+    for i, source in enumerate(HANDWRITTEN):
+        entries.append({"id": f"hand-{i:03d}", "source": source})
+    for path in example_files():
+        entry = {"id": path, "file": path}
+        if path in TORCH_ONLY:
+            entry["torch_only"] = TORCH_ONLY[path]
+        entries.append(entry)
+    seen = {e.get("source") for e in entries}
+    for i, source in enumerate(generate.programs(args.seed, args.generated)):
+        if source in seen or unsafe(source) or not quick(source, args.max_seconds):
+            dropped += 1
+            continue
+        seen.add(source)
+        entries.append({"id": f"gen-{args.seed}-{i:05d}", "source": source})
+    with open(args.out, "w", encoding="utf-8") as f:
+        for entry in entries:
+            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    print(f"{len(entries)} entries written to {args.out} ({dropped} left out)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""Running one Klong program in the four modes and saying what came out.
+
+An outcome is what a user can see, made comparable: the text the program printed, then
+either the value's written form (as the REPL echoes it) and its element-type signature, or
+the error's kind, message and line. Two modes agree on a program when their outcomes are
+equal, exactly.
+"""
+import contextlib
+import io
+import json
+import signal
+import sys
+from pathlib import Path
+from unittest import mock
+
+from klong import KlongError, KlongInterpreter
+from klong.backends import list_backends
+from klong.display import write
+from klong.values import Char, Dict, Function, Symbol
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+CORPUS = HERE / "corpus.jsonl"
+PENDING = HERE / "pending.txt"
+
+BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
+MODES = [(backend, codegen) for backend in BACKENDS for codegen in (True, False)]
+MAX_ELEMENTS = 100_000          # a small size guard keeps every program cheap
+SECONDS = 2.0                   # per generated program and mode
+CORPUS_SECONDS = 120.0          # per corpus program and mode: ample, since a timeout fails
+# side effects or answers that differ from run to run by design
+UNSAFE = (".ac", ".oc", ".ic", ".df", ".sys", ".x", ".l", ".py", ".pya", ".pyc", ".pyf",
+          ".compile", ".compilex", ".export", ".rn", ".pc", ".tm", ".rl", ".rls", ".r")
+
+
+def mode_name(mode):
+    backend, codegen = mode
+    return f"{backend}/{'codegen' if codegen else 'closures'}"
+
+
+def interpreter(mode, safe=True):
+    backend, codegen = mode
+    interp = KlongInterpreter(backend=backend, codegen=codegen, max_elements=MAX_ELEMENTS)
+    if safe:
+        for name in UNSAFE:
+            interp.globals.pop(name, None)
+    return interp
+
+
+# ---------------------------------------------------------------- element types
+
+def _dtype_name(a):
+    """The element type of a backend array, named alike for numpy and torch."""
+    name = str(a.dtype).removeprefix("torch.")
+    return {"object": "object", "bool": "bool"}.get(name, name)
+
+
+def signature(v):
+    """The element type of a value, all the way down, as a short string: "i" integer,
+    "float64"/"float32"... for a real (the dtype of a 0-d tensor, float64 for a Python
+    float), "c" character, "s" string, "y" symbol, "f" function, "D{...}" dictionary, and
+    for a list "L" followed by its items' common signature, or "L{a,b,...}" when they
+    differ. A numeric array of n axes reads as n nested lists of its dtype; an empty list
+    is "L0" whatever array type holds it (it prints the same and has no elements)."""
+    t = type(v)
+    if t is int or t is bool:
+        return "i"
+    if t is float:
+        return "float64"
+    if t is str:
+        return "s"
+    if t is Char:
+        return "c"
+    if t is Symbol:
+        return "y"
+    if isinstance(v, Function):
+        return "f"
+    if isinstance(v, Dict):
+        pairs = ",".join(f"{signature(k)}:{signature(x)}" for k, x in v.pairs())
+        return "D{" + pairs + "}"
+    if t is list or t is tuple:
+        return _list_signature([signature(x) for x in v])
+    if hasattr(v, "dtype") and hasattr(v, "ndim"):
+        if v.ndim == 0:
+            name = _dtype_name(v)
+            if name.startswith(("int", "uint")):
+                return "i" if name == "int64" else name
+            return name
+        if _dtype_name(v) == "object":
+            return _list_signature([signature(x) for x in v])
+        if 0 in tuple(v.shape):
+            return "L0" if v.shape[0] == 0 else _list_signature([signature(x) for x in v])
+        name = _dtype_name(v)
+        leaf = "i" if name == "int64" else name
+        return "L" * v.ndim + leaf
+    if hasattr(v, "item") and callable(v.item):     # a numpy scalar
+        return _dtype_name(v) if "float" in str(v.dtype) else (
+            "i" if str(v.dtype) == "int64" else str(v.dtype))
+    return type(v).__name__
+
+
+def _list_signature(items):
+    if not items:
+        return "L0"
+    if all(s == items[0] for s in items):
+        return "L" + items[0]
+    return "L{" + ",".join(items) + "}"
+
+
+# ---------------------------------------------------------------- running
+
+class OutOfTime(BaseException):
+    """Raised by the timer; a BaseException, so no interpreter takes it for its own error."""
+
+
+def _alarm(signum, frame):
+    raise OutOfTime()
+
+
+def outcome(interp, source, filename=None, seconds=SECONDS):
+    """What running `source` in `interp` shows: a tuple, compared exactly between modes.
+    ("value", printed, written form, signature), ("error", printed, kind, message, line),
+    or ("timeout",)."""
+    out = io.StringIO()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), \
+                mock.patch.object(sys, "stdin", io.StringIO("")):
+            try:
+                v = interp.run(source, filename)
+                if v is None:
+                    return ("value", out.getvalue(), None, None)
+                return ("value", out.getvalue(), write(v), signature(v))
+            except KlongError as e:
+                line = e.line if e.line is None else int(e.line)
+                return ("error", out.getvalue(), e.kind, e.message, line)
+    except OutOfTime:
+        return ("timeout",)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def describe(result):
+    """An outcome as one line for a report."""
+    if result[0] == "value":
+        printed = f" printed {result[1]!r}" if result[1] else ""
+        return f"{result[2]}  <{result[3]}>{printed}"
+    if result[0] == "error":
+        printed = f" printed {result[1]!r}" if result[1] else ""
+        return f"{result[2]} error: {result[3]} (line {result[4]}){printed}"
+    return "timed out"
+
+
+# ---------------------------------------------------------------- the corpus
+
+def load_corpus(path=CORPUS):
+    """The corpus: a list of {"id", "source"} or {"id", "file"} entries."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def entry_source(entry):
+    """(source text, file name or None) of a corpus entry; an example is read from the tree."""
+    if "file" in entry:
+        return (ROOT / entry["file"]).read_text(encoding="utf-8"), entry["file"]
+    return entry["source"], None
+
+
+def run_all_modes(source, filename=None, modes=None, seconds=SECONDS):
+    """{mode: outcome} of one program, each in a fresh interpreter of its mode."""
+    results = {}
+    for mode in modes or MODES:
+        interp = interpreter(mode, safe=filename is None)
+        results[mode] = outcome(interp, source, filename, seconds)
+    return results
+
+
+def disagreement(results, within_backend=False, strict=False):
+    """None when every mode's outcome is the same, else a multi-line description. A
+    timeout anywhere compares nothing (a generated program may never end), unless `strict`
+    (a corpus program, known to end quickly): then it is a disagreement itself.
+    `within_backend` compares generated code with closures on each backend only (for a
+    program that needs torch)."""
+    values = list(results.values())
+    if any(r == ("timeout",) for r in values) and not strict:
+        return None
+    groups = [[r for (b, _), r in results.items() if b == backend] for backend in BACKENDS] \
+        if within_backend else [values]
+    if all(r == group[0] for group in groups for r in group):
+        return None
+    return "\n".join(f"  {mode_name(m):16} {describe(r)}" for m, r in results.items())
+
+
+def load_list(path):
+    """A list file (pending.txt, accepted.txt): {entry id: reason}; # starts a comment."""
+    found = {}
+    if not Path(path).is_file():
+        return found
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, _, reason = line.partition("\t")
+        found[key.strip()] = reason.strip()
+    return found
