@@ -76,3 +76,10 @@ def may_stray(a, b):
     and a Python int, combine by the rule in both libraries). A cheap test, run first."""
     ta, tb = type(a), type(b)
     return (ta is float) is not (tb is float) and involves_array(a, b)
+
+
+def integer_array_among(a, b):
+    """Whether a or b is an array of integers (a 0-d one, among numbers): the library would
+    wrap its results at 64 bits, where Klong's integers are exact."""
+    return (isinstance(a, values.ARRAY_TYPES) and values.array_kind(a) == "i") or \
+        (isinstance(b, values.ARRAY_TYPES) and values.array_kind(b) == "i")

@@ -172,9 +172,15 @@ def to_klong(v, interp=None):
     if isinstance(v, values.ARRAY_TYPES):        # a tensor: onto this backend's device
         if v.ndim == 0 and not getattr(v, "requires_grad", False):
             return v.item()
-        return backends.current().asarray(v)
+        try:
+            return backends.current().asarray(v)
+        except RuntimeError as e:   # a tensor that requires grad, into numpy
+            raise KlongError("type", f"cannot take in this {type(v).__name__}: {e}") from None
     if hasattr(v, "__dlpack__") and not isinstance(v, type):    # another library's array
-        a = backends.current().from_dlpack(v)
+        try:
+            a = backends.current().from_dlpack(v)
+        except TypeError as e:      # a tensor that requires grad, into numpy, too
+            raise KlongError("type", str(e)) from None
         return to_klong(a, interp) if a.ndim == 0 else a
     if isinstance(v, (list, tuple)):
         return make_list([to_klong(e, interp) for e in v])

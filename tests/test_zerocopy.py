@@ -100,3 +100,12 @@ def test_dlpack_arrays_of_another_dtype_are_converted(torch):
     assert kt("b").tolist() == [1, 0]
     kn["z"] = Foreign(np.array(2.5))           # 0-d: a number
     assert kn("z") == 2.5
+
+
+def test_a_tensor_that_requires_grad_into_numpy_is_a_klong_error(torch):
+    from klong import KlongError
+    k = KlongInterpreter(backend="numpy")
+    k["p"] = lambda: torch.ones(2, requires_grad=True)
+    with pytest.raises(KlongError) as e:
+        k("p()")
+    assert e.value.kind == "type" and "require" in str(e.value)

@@ -126,11 +126,13 @@ def classify(problem):
 
 
 def write_lists(found):
-    """Rewrite accepted.txt (differences a rule accepts) and pending_kg.txt (the rest)."""
+    """Rewrite accepted.txt (differences a rule accepts, or accepted by hand before) and
+    pending_kg.txt (the rest)."""
     corpus = {e["id"]: e for e in harness.load_corpus()}
+    decided = harness.load_list(ACCEPTED)        # reasons written by hand stay
     accepted, pending = [], []
     for key in sorted(found, key=list(corpus).index):
-        reason = classify(found[key])
+        reason = classify(found[key]) or decided.get(key)
         if reason:
             accepted.append(f"{key}\t{reason}")
         else:

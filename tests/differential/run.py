@@ -40,7 +40,7 @@ def corpus_disagreements(entries=None):
     """{entry id: description} of the corpus entries on which the modes disagree."""
     found = {}
     for entry in entries or harness.load_corpus():
-        problem = harness.disagreement(run_entry(entry), "torch_only" in entry, strict=True)
+        problem = harness.disagreement(run_entry(entry), "within_backend" in entry, strict=True)
         if problem:
             found[entry["id"]] = problem
     return found
