@@ -19,7 +19,6 @@ Klong's help inside %klong lines and %%klong cells (klong/completion.py).
 """
 import os
 import re
-import sys
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 
@@ -85,11 +84,11 @@ class KlongMagics(Magics):
             raise KlongCellError("interrupted") from None
         if value is FAILED:
             raise KlongCellError(self.session.last_error.report())
+        missing = [name for name in outputs if name not in self.interp]
+        if missing:
+            raise KlongCellError(f"%klong: no Klong variable {', '.join(missing)}")
         for name in outputs:
-            if name in self.interp:
-                self.shell.user_ns[name] = self.interp[name]
-            else:
-                print(f"%klong: no Klong variable {name}", file=sys.stderr)
+            self.shell.user_ns[name] = self.interp[name]
         if value is None:
             return None
         if cell is None or is_rich(value):

@@ -87,7 +87,8 @@ def test_errors_fail_the_cell_with_one_line(ip):
                          ("x = %klong nosuch(1)\n", "undefined error: nosuch is not defined\n"),
                          ("%%klong\nok::1\nnosuch\nok::2\n",
                           "undefined error: nosuch is not defined\n"),
-                         ("%%klong -i missing\n1", "%klong: no Python variable missing\n")]:
+                         ("%%klong -i missing\n1", "%klong: no Python variable missing\n"),
+                         ("%%klong -o gone\n1", "%klong: no Klong variable gone\n")]:
         result, out = run(ip, code)
         assert not result.success                           # "Run all" stops here
         assert out.stdout + out.stderr == report            # no Python traceback
