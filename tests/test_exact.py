@@ -70,6 +70,28 @@ def test_integers_stay_integers_in_each(k, src, printed):
     assert dtype_name(v) == "int64"
 
 
+@pytest.mark.parametrize("src, printed", [
+    # an integer inside a traced Each never wraps at 64 bits, and real^0 is the integer 1
+    ("{(*x)^100}'[2 -1]", "[1267650600228229401496703205376 1]"),
+    ("{x*x}'{(*x)}\\_9223372036854775807", "[85070591730234615847396907784232501249]"),
+    ("{100^(+/x)}'[2 -1]", "[10000 0.01]"),
+    ("{2.0^(*x)}'[0 1]", "[1 2.0]"),
+    ("{-15.57^(+/x)}'[4 0]", "[-58769.83214001 -1]"),
+])
+def test_exact_integers_in_each(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    # the library's power of reals differs between numpy and torch in the last place
+    ("15.89^[-15.57 15.89 0.25]", "[1.98838702475086e-19 1.21859313345026e+19 1.99655360198492]"),
+    ("0.5^[0.1 0.2 0.3]", "[0.933032991536807 0.870550563296124 0.812252396356235]"),
+    ("-\\-0.75^[0.1 0.2 0.3]", "[-0.971641657863073 -0.0275541465681715 0.88976060807423]"),
+])
+def test_real_powers_agree_to_the_last_digit(kw, src, printed):
+    assert kw(src) == printed
+
+
 @pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
 @pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])

@@ -100,6 +100,21 @@ def _pick_dtype(dtype, device):
     return dtype
 
 
+def _host_real_operand(v):
+    """v as numpy sees it, sharing memory, when numpy may compute with it in torch's place (a
+    number, or a CPU tensor of int64 or numpy's reals, neither differentiated nor batched nor
+    being compiled); None otherwise."""
+    if not isinstance(v, torch.Tensor):
+        return v
+    if v.device.type != "cpu" or v.requires_grad or v.dtype not in (*_HOST_FLOATS, torch.int64) \
+            or torch._C._functorch.is_batchedtensor(v) or torch.compiler.is_compiling():
+        return None
+    try:
+        return v.numpy()
+    except RuntimeError:        # a tensor of a transform (functionalised, fake ...)
+        return None
+
+
 class TorchBackend(TorchAutograd, TorchCompilation, Backend):
     name = "torch"
     array_type = torch.Tensor
@@ -322,6 +337,13 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         return torch.floor(a)
 
     def power(self, a, b):
+        # reals on the CPU: numpy's power on the same memory, since torch's differs from it in
+        # the last place and one program prints one answer on every backend; values being
+        # differentiated, traced or compiled keep torch's
+        x, y = _host_real_operand(a), _host_real_operand(b)
+        if x is not None and y is not None \
+                and torch.is_floating_point(a if isinstance(a, torch.Tensor) else b):
+            return torch.from_numpy(np.asarray(np.power(x, y)))
         return torch.pow(a, b)
 
     def divide(self, a, b):

@@ -120,16 +120,17 @@ def atomic_dyad(num, array=None, other=None):
             a = _atom(a)
             b = _atom(b)
             if is_number(a) and is_number(b):
-                if kinds.may_stray(a, b):       # 0-d arrays: the library's types differ
-                    a, b = kinds.operands(a, b)
-                elif array is not None and kinds.integer_array_among(a, b):
-                    # 0-d integer arrays (a traced Each's elements): the array verb checks
-                    # that no result leaves 64 bits (a check that stops the tracing, so the
-                    # elements are taken one by one); exact Python integers where it declines
+                if array is not None and kinds.integer_array_among(a, b):
+                    # 0-d integer arrays (a traced Each's elements): the array verb keeps
+                    # Klong's types (real^0 is the integer 1) and checks that no result leaves
+                    # 64 bits (a check that stops the tracing, so the elements are taken one
+                    # by one); exact Python numbers where it declines
                     r = array(a, b)
                     if r is not None:
                         return r
                     a, b = values.scalar(a), values.scalar(b)
+                elif kinds.may_stray(a, b):     # 0-d arrays: the library's types differ
+                    a, b = kinds.operands(a, b)
                 return num(a, b)
             if other is None:
                 raise KlongError("type", "number expected")
