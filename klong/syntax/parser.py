@@ -1,6 +1,7 @@
 """Source text to AST: the lexer feeds lark's LALR parser, a Transformer builds the nodes,
 and the checks the grammar cannot express run while the nodes are built."""
 import os
+import sys
 from functools import lru_cache
 
 from lark import Lark, Transformer, Token
@@ -220,8 +221,34 @@ def _check_read_only(stmts, local_names):
 
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
-_lark = Lark(open(_GRAMMAR, encoding="utf-8").read(), parser="lalr", lexer=_TokenFeed,
-             transformer=_Build(), propagate_positions=False)
+
+
+def _table_cache():
+    """Where lark keeps the parser's tables between runs (building them takes longer than the
+    rest of start-up): the per-user cache directory, or None where it cannot be made. lark
+    checks the file against the grammar, its own version and Python's, rebuilds a stale or
+    damaged one and carries on when it cannot write it."""
+    if os.environ.get("KLONG_PARSER_CACHE") == "0":
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "klong")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return os.path.join(folder, "parser-py%d.%d.lark" % sys.version_info[:2])
+
+
+def _build_parser():
+    options = dict(parser="lalr", lexer=_TokenFeed, transformer=_Build(),
+                   propagate_positions=False)
+    with open(_GRAMMAR, encoding="utf-8") as f:
+        grammar = f.read()
+    cache = _table_cache()
+    return Lark(grammar, cache=cache, **options) if cache else Lark(grammar, **options)
+
+
+_lark = _build_parser()
 
 # Broken inputs by error class: lark matches a failing parser state to the closest example.
 _EXAMPLES = {

@@ -3,6 +3,7 @@ backend beside `python3 -c "import torch"`.
 
 Not pytest-benchmark: a start-up is one process, and the machine's load moves in seconds,
 so the two commands run in alternating pairs (PAIRS of them) and each side's median counts.
+Both start as an installed package does, from Python's bytecode caches.
 ratios.py adds these rows to its table; run alone, this module prints them:
 
     python3 tests/benchmarks/bench_startup.py
@@ -39,6 +40,9 @@ def startup_groups(names=None, pairs=PAIRS, env=None):
     """{group: {"klong": median seconds, "baseline": median seconds}} for the rows named
     (all by default); one warm-up pair first fills the file system's cache."""
     env = dict(os.environ if env is None else env)
+    # as an installed package starts: from the bytecode Python caches (written by the warm-up
+    # pair), not compiled from source each time as PYTHONDONTWRITEBYTECODE would have it
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     out = {}
     for group, (_, backend, _, _, klong, baseline) in ROWS.items():
         if names is not None and group not in names:
