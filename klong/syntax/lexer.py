@@ -42,6 +42,7 @@ class Token(str):
     `value` what it stands for, and the position attributes are those lark's parser and its
     error messages read (lark's own Token is not used: importing lark costs start-up time,
     and lark is needed only to build the parser's tables and to explain syntax errors)."""
+
     def __new__(cls, type, text, start_pos=None, line=None, column=None, end_pos=None):
         tok = super().__new__(cls, text)
         tok.type, tok.value, tok.start_pos, tok.end_pos = type, text, start_pos, end_pos

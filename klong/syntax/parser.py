@@ -285,7 +285,6 @@ def parse(text, line_offset=0, line_comments=False, filename=None):
     lexer = Lexer(text, line_offset, line_comments, filename)
     tokens = []
     try:                                    # the tables: lark is not needed
-
         tokens.extend(lexer.tokens())
         if not tokens:
             return None
