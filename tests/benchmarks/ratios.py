@@ -19,8 +19,9 @@ its baselines alike, so the ratios compare the interpreters, not the thread sche
 
 --check exits with 1 when a goal is missed; --markdown prints the table README.md shows;
 other arguments go to pytest (e.g. -k fib; with -k, the start-up rows run only when the
-word is part of their name, "startup"; --no-startup leaves them out). --depth-scan skips pytest and prints the Klong
-fib(18) time against the number of Python frames below the call (see bench_core.py).
+word is part of their name, "startup"; --no-startup leaves them out). --depth-scan skips
+pytest and prints the Klong fib(18) time against the number of Python frames below the
+call (see bench_core.py).
 """
 import json
 import os
