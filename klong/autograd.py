@@ -14,7 +14,7 @@ import sys
 
 from . import backends, values
 from .errors import KlongError
-from .functions import Builtin, call_value, lambda_running_in
+from .functions import Builtin, Lambda, call_value, lambda_running_in
 from .values import Function, Symbol, make_list
 
 
@@ -62,12 +62,22 @@ class Differentiation:
         _function(f)
         if f.arity == 0:                       # a constant: its gradient is zero
             return lambda x: call_value(f, [])
+        if type(f) is Lambda and f.arity == 1:     # straight to its body (called often)
+            return f.run
         return lambda x: call_value(f, [x])
 
     def _with_variable(self, f, name):
         """fn(x) that binds the global `name` to x and passes x to f (variable mode)."""
         self._caller(f)                        # a type error unless f is a function
         g = self.interp.globals
+
+        if type(f) is Lambda and f.arity == 1:   # straight to its body (called often)
+            run = f.run
+
+            def fn(x):
+                g[name] = x
+                return run(x)
+            return fn
 
         def fn(x):
             g[name] = x

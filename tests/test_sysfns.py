@@ -169,6 +169,34 @@ def test_read_string(kw, text, printed):
     assert kw(f".rs({q(text)})") == printed
 
 
+@pytest.mark.parametrize("text, printed, kind", [
+    # lists of integers are read by the array library in one call: the same values,
+    # 64-bit where they fit and Python integers beyond
+    ("[1 -2\t3\n007 -0]", "[1 -2 3 7 0]", "int"),
+    ("[123456789012345678 -123456789012345678]",
+     "[123456789012345678 -123456789012345678]", "int"),
+    ("[9223372036854775807 -9223372036854775808]",
+     "[9223372036854775807 -9223372036854775808]", "int"),
+    ("[9223372036854775808 1]", "[9223372036854775808 1]", "list"),
+    ("[1 99999999999999999999999999]", "[1 99999999999999999999999999]", "list"),
+    ("[1-2 3]", "[1 -2 3]", "int"),
+    ("[1 2.5]", "[1 2.5]", "list"),
+])
+def test_read_string_integer_lists(k, kw, text, printed, kind):
+    assert kw(f"v::.rs({q(text)})") == printed
+    assert kw("v") == kw(text)                       # as the same literal in a program
+    value = k.run("v")                               # the Klong value, not converted
+    if kind == "int":
+        assert str(value.dtype).endswith("int64")
+    else:
+        assert type(value) is list
+
+
+@pytest.mark.parametrize("text", ["[- 1]", "[--1]", "[1 2", "[1 2]]"])
+def test_read_string_not_a_list_of_numbers(k, text):
+    assert k(f":_.rs({q(text)})") == 1
+
+
 def test_read_string_inverts_write(tmp_path, k, kw):
     f = tmp_path / "w.txt"
     k('v::[1 2.5 "x" 0cy :z [[]] :{[1 [2]]} -3]')

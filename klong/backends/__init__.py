@@ -9,7 +9,6 @@ register_backend. This package imports nothing else of klong: the value model as
 never the other way round.
 """
 import contextlib
-import importlib.metadata
 import threading
 
 from .base import DTYPES, Backend
@@ -89,7 +88,9 @@ PLUGIN_GROUP = "klong.backends"
 
 def _entry_points():
     """The entry points of installed backend packages, by name (read on each call: cheap,
-    and a package installed while Python runs is seen)."""
+    and a package installed while Python runs is seen). importlib.metadata is imported here,
+    not at start-up, which it would slow down by a tenth."""
+    import importlib.metadata
     try:
         found = importlib.metadata.entry_points(group=PLUGIN_GROUP)
     except Exception:       # a broken package's metadata must not stop the built-in backends

@@ -81,6 +81,11 @@ class Backend(NumericAutograd):
         array. kind 'i' makes it integer, 'f' real, None keeps what the data says."""
         raise NotImplementedError
 
+    def integers_from_text(self, text):
+        """Only the host backend (numpy) is asked: the words of `text` as an int64 array of
+        the host, or None where they are not all integers that fit (see numpy_backend.py)."""
+        return None
+
     def from_host(self, a):
         """A numpy array (a list literal, a value from Python) as a backend array."""
         raise NotImplementedError

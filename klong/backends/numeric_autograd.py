@@ -6,6 +6,7 @@ Every engine takes `fn`, a Python function from Klong values to a Klong value, a
 that are Klong values (numbers, numeric arrays, lists of them). The differentiation
 operators in klong/autograd.py decide what fn is (a variable rebound, a function called)."""
 import contextlib
+import math
 
 import numpy as np
 
@@ -89,23 +90,12 @@ class NumericAutograd:
 
     def _accurate_gradient(self, loss, x):
         """Four evaluations per coordinate with a step scaled to the point (error O(h^4)):
-        precise enough to be differentiated again, which nested `:>` does on numpy. Near
-        the edge of the function's domain (sqrt close to 0) the step shrinks until the
-        evaluations stay inside it. loss(x) itself has been evaluated."""
+        precise enough to be differentiated again, which nested `:>` does on numpy. loss(x)
+        itself has been evaluated."""
         grad = np.empty(x.size)
         flat = x.reshape(-1)
         for i in range(x.size):
-            h = 1e-3 * max(1.0, abs(flat[i]))
-            for _ in range(8):
-                try:
-                    grad[i] = (8 * (loss(_nudged(x, i, h)) - loss(_nudged(x, i, -h)))
-                               - (loss(_nudged(x, i, 2 * h)) - loss(_nudged(x, i, -2 * h)))) \
-                        / (12 * h)
-                    break
-                except KlongError as e:         # well inside the domain, if there is room
-                    h, error = min(h / 10, abs(flat[i]) / 100) or h / 10, e
-            else:
-                raise _undefined_around(error)
+            grad[i] = _derivative(lambda offset: loss(_nudged(x, i, offset)), flat[i])
         if not np.isfinite(grad).all():
             raise KlongError("domain", NOT_FINITE)
         return grad.reshape(x.shape)
@@ -130,7 +120,22 @@ class NumericAutograd:
         return result
 
     def gradient(self, fn, point, keep_graph=False):
+        if type(point) is float and type(self).gradients is NumericAutograd.gradients:
+            return self._real_gradient(fn, point)    # gradients' arithmetic, without arrays
         return self.gradients(lambda xs: fn(xs[0]), [point], keep_graph)[0]
+
+    def _real_gradient(self, fn, x):
+        """gradient() at the real x, as _accurate_gradient computes it on a 0-d array."""
+        def loss_near(offset):
+            y = fn(x + offset)
+            return y if type(y) is float else self.host_loss(y)
+        y = fn(x)                       # a scalar loss of numbers, or a clear error
+        if type(y) is not float:
+            self.host_loss(y)
+        grad = _derivative(loss_near, x)
+        if not math.isfinite(grad):
+            raise KlongError("domain", NOT_FINITE)
+        return grad
 
     def numeric_gradient(self, fn, point):
         """What `∇` promises on every backend: two evaluations per coordinate, the
@@ -187,6 +192,20 @@ class NumericAutograd:
 
     def compile_modes(self):
         raise self._no_compiler(".cmodes()")
+
+
+def _derivative(loss_near, xi):
+    """d loss / d x_i by four evaluations, loss_near(offset) being the loss with x_i moved
+    by offset. Near the edge of the function's domain (sqrt close to 0) the step shrinks
+    until the evaluations stay inside it."""
+    h = 1e-3 * max(1.0, abs(xi))
+    for _ in range(8):
+        try:
+            return (8 * (loss_near(h) - loss_near(-h))
+                    - (loss_near(2 * h) - loss_near(-2 * h))) / (12 * h)
+        except KlongError as e:         # well inside the domain, if there is room
+            h, error = min(h / 10, abs(xi) / 100) or h / 10, e
+    raise _undefined_around(error)
 
 
 def _undefined_around(error):

@@ -33,6 +33,9 @@ def lookup(table, codes):
     return objects[codes].tolist()
 
 
+_INT64_DIGITS = 18                      # integers of more digits may not fit in 64 bits
+
+
 class NumpyBackend(Backend):
     name = "numpy"
     device = "cpu"
@@ -65,6 +68,34 @@ class NumpyBackend(Backend):
                 return a.astype(self.float_dtype, copy=False)
             return a
         return np.asarray(data, dtype=self._dtypes[kind])
+
+    def integers_from_text(self, text):
+        """The blank-separated words of `text` (digits, minus signs and blanks only) as an
+        int64 array when there are some and each one is an integer, -?[0-9]+, of at most 18
+        digits (it fits); None otherwise. numpy reads them from the text itself once the
+        words are checked here: several times faster than converting the words one by one
+        (the lexer's list literals and .rs)."""
+        b = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        digit = (b - np.uint8(48)) < 10
+        minus = b == 45
+        edges = np.diff((digit | minus).view(np.int8), prepend=np.int8(0), append=np.int8(0))
+        starts = np.flatnonzero(edges == 1)
+        count = starts.size
+        if count == 0:
+            return None
+        lengths = np.flatnonzero(edges == -1) - starts
+        negative = minus[starts]
+        signs = np.count_nonzero(negative)
+        if signs != np.count_nonzero(minus):        # a minus sign only first in a word
+            return None
+        if signs:                                   # and a digit after it
+            if (lengths[negative] < 2).any():
+                return None
+            lengths = lengths - negative
+        if lengths.max() > _INT64_DIGITS:
+            return None
+        array = np.fromstring(text, dtype=np.int64, sep=" ")
+        return array if array.size == count else None
 
     def from_host(self, a):
         if a.dtype.kind == "f":

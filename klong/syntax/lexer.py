@@ -1,4 +1,4 @@
-"""Klong's lexer: source text to lark Tokens.
+"""Klong's lexer: source text to Tokens.
 
 List and dictionary literals are read whole into one LIST / DICT token carrying their value,
 so the grammar never sees `[` (language.md 2.9). Newlines are whitespace here; the reader
@@ -11,8 +11,6 @@ line ends with the line, so a trailing remark cannot swallow the lines typed aft
 """
 import re
 from bisect import bisect_right
-
-from lark import Token
 
 from .. import backends
 from ..errors import KlongError
@@ -37,7 +35,32 @@ _NOT_NUMERIC = re.compile(r"[^0-9 \t\n\r\f\v.e+-]")
 _BLANKS_TO_SPACE = str.maketrans("\t\n\r\f\v", "     ")
 # the starts of words that numpy reads as reals but Klong does not read as numbers
 _BAD_REAL_STARTS = (" .", " +", " e", "-.", "-e", "-+", "--")
-_INT64_DIGITS = 18                       # longer integers may not fit: the general path
+
+
+class Token(str):
+    """A token: it reads as its source text; `type` is its kind (the grammar's terminal),
+    `value` what it stands for, and the position attributes are those lark's parser and its
+    error messages read (lark's own Token is not used: importing lark costs start-up time,
+    and lark is needed only to build the parser's tables and to explain syntax errors)."""
+
+    def __new__(cls, type, text, start_pos=None, line=None, column=None, end_pos=None):
+        tok = super().__new__(cls, text)
+        tok.type, tok.value, tok.start_pos, tok.end_pos = type, text, start_pos, end_pos
+        tok.line, tok.column, tok.end_line, tok.end_column = line, column, None, None
+        return tok
+
+    def __reduce__(self):
+        return _token, (self.type, str(self), self.value, self.start_pos, self.line,
+                        self.column, self.end_pos)
+
+    def __repr__(self):
+        return f"Token({self.type!r}, {self.value!r})"
+
+
+def _token(type, text, value, start_pos, line, column, end_pos):
+    tok = Token(type, text, start_pos, line, column, end_pos)
+    tok.value = value
+    return tok
 
 
 class Incomplete(KlongError):
@@ -295,17 +318,19 @@ class Lexer:
         body = self.text[start + 1:end]
         if _NOT_NUMERIC.search(body):
             return None
+        reals = "." in body or "e" in body or "+" in body
+        array = None if reals else backends.HOST.integers_from_text(body)
+        if array is not None:
+            self.pos = end + 1
+            return array
         words = body.split()
         if not words:
             return None
         try:
-            if "." in body or "e" in body or "+" in body:
-                array = _reals(body, words)
-            elif max(map(len, words)) <= _INT64_DIGITS:
-                array = backends.HOST.asarray(words, "i")
-            else:
-                return None
+            array = _reals(body, words) if reals else backends.HOST.asarray(words, "i")
         except ValueError:                 # a word that is not one number: "1-2", "-"
+            return None
+        except OverflowError:              # an integer beyond 64 bits: a Python int
             return None
         if array is None:
             return None

@@ -1,30 +1,18 @@
-"""Source text to AST: the lexer feeds lark's LALR parser, a Transformer builds the nodes,
-and the checks the grammar cannot express run while the nodes are built."""
+"""Source text to AST: the lexer's tokens go through the LALR tables that lark computes from
+grammar.lark (lalr.py runs them, lark itself is imported only to build them and to explain a
+syntax error), `_Build` makes the nodes, and the checks the grammar cannot express run while
+the nodes are built."""
 import os
 from functools import lru_cache
 
-from lark import Lark, Transformer, Token
-from lark.exceptions import UnexpectedInput, UnexpectedToken, UnexpectedEOF, VisitError
-from lark.lexer import Lexer as LarkLexer
-
 from ..errors import SHOWN_WIDTH, KlongError, one_line
 from ..values import Symbol, is_list, items
-from . import ast
-from .lexer import Lexer, tokenize
+from . import ast, lalr
+from .lexer import Lexer, Token, tokenize
 
 PARAMS = ("x", "y", "z")
 # after the first adverb of a chain the derived verb is a monad: only these can follow
 CHAIN_ADVERBS = {"'", ":~", "\\~", ":*", "\\*"}
-
-
-class _TokenFeed(LarkLexer):
-    """Hands lark the tokens our own lexer already produced."""
-
-    def __init__(self, lexer_conf):
-        pass
-
-    def lex(self, tokens, *_):
-        return iter(tokens)
 
 
 def _position(tree_or_token):
@@ -36,8 +24,9 @@ def _syntax(message, token):
     return KlongError("syntax", message, line or None, column or None)
 
 
-class _Build(Transformer):
-    """Builds AST nodes bottom-up."""
+class _Build:
+    """Builds AST nodes bottom-up: a method per rule (or alias) of the grammar, called with
+    the rule's children, as a lark Transformer's are."""
 
     def start(self, children):
         _bind_parameters(children[0], frozenset())
@@ -220,8 +209,35 @@ def _check_read_only(stmts, local_names):
 
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
-_lark = Lark(open(_GRAMMAR, encoding="utf-8").read(), parser="lalr", lexer=_TokenFeed,
-             transformer=_Build(), propagate_positions=False)
+
+
+def _grammar():
+    with open(_GRAMMAR, encoding="utf-8") as f:
+        return f.read()
+
+
+@lru_cache(maxsize=None)
+def _lark():
+    """lark's own parser for the grammar, built on first use: it computes the tables (when
+    the cache has none) and explains syntax errors."""
+    from lark import Lark
+    from lark.lexer import Lexer as LarkLexer
+
+    class TokenFeed(LarkLexer):
+        """Hands lark the tokens our own lexer already produced."""
+
+        def __init__(self, lexer_conf):
+            pass
+
+        def lex(self, tokens, *_):
+            return iter(tokens)
+
+    return Lark(_grammar(), parser="lalr", lexer=TokenFeed, transformer=_Build(),
+                propagate_positions=False)
+
+
+_parser = lalr.Parser(lalr.cached_tables(_grammar(), lalr.cache_path("tables"),
+                                         lambda: lalr.lark_tables(_lark())), _Build())
 
 # Broken inputs by error class: lark matches a failing parser state to the closest example.
 _EXAMPLES = {
@@ -238,15 +254,13 @@ _EXAMPLES = {
 }
 
 
-def _parse_tokens(tokens):
-    return _lark.parse(tokens)
-
-
 def _parse_text(text):
-    return _parse_tokens(tokenize(text))
+    return _lark().parse(tokenize(text))
 
 
 def _describe(err):
+    from lark.exceptions import UnexpectedEOF
+
     try:
         label = err.match_examples(_parse_text, _EXAMPLES, use_accepts=True)
     except Exception:
@@ -270,11 +284,21 @@ def parse(text, line_offset=0, line_comments=False, filename=None):
     Raises KlongError('syntax') with the position and source line of the problem."""
     lexer = Lexer(text, line_offset, line_comments, filename)
     tokens = []
-    try:
+    try:                                    # the tables: lark is not needed
         tokens.extend(lexer.tokens())
         if not tokens:
             return None
-        node = _parse_tokens(tokens)
+        node = _parser.parse(tokens)
+        _add_sources(node, text)
+        return node
+    except KlongError as err:
+        raise _explained(err, text, lexer, tokens) from None
+    except lalr.NoParse:
+        pass
+    # a syntax error: lark parses again, and its exception says what is wrong
+    from lark.exceptions import UnexpectedInput, VisitError
+    try:
+        node = _lark().parse(tokens)
         _add_sources(node, text)
         return node
     except KlongError as err:

@@ -44,9 +44,9 @@ WORKLOADS = {
 ROWS = {
     "grad_100k": ("`f:>v`, `f::{+/x^2}`, 100,000 reals", "torch", "torch.autograd.grad", 1.6),
     "descent_200_torch": ("200 gradient-descent steps `p::p-0.1*f:>p`", "torch",
-                          "the loop in torch", None),
+                          "the loop in torch", 1.2),
     "descent_200_numpy": ("200 gradient-descent steps `p::p-0.1*f:>p`", "numpy",
-                          "Python loop, central difference", None),
+                          "Python loop, central difference", 3.0),
     "jacobian_50_torch": ("Jacobian `v∂{x*+/x}`, 50 reals", "torch",
                           "torch.autograd.functional.jacobian", None),
     "jacobian_50_numpy": ("Jacobian `v∂{x*+/x}`, 50 reals", "numpy",

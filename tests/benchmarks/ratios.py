@@ -3,7 +3,8 @@
     python3 tests/benchmarks/ratios.py [--check] [--json FILE] [--markdown] [pytest args]
 
 Runs bench_core.py (and bench_autograd.py) through pytest-benchmark, pairs each group's Klong
-test with its baseline measured in the same run, and prints for every workload and backend:
+test with its baseline measured in the same run, adds start-up as whole processes
+(bench_startup.py: medians of alternating pairs), and prints for every workload and backend:
 the best Klong time, the best baseline time, their ratio, the issue's goal and whether it
 holds. Best of N rounds, not the median: the machine is shared, and the best time is the
 one least disturbed by others.
@@ -17,8 +18,10 @@ The array libraries run on one thread (OMP_NUM_THREADS and friends, unless set):
 its baselines alike, so the ratios compare the interpreters, not the thread scheduling.
 
 --check exits with 1 when a goal is missed; --markdown prints the table README.md shows;
-other arguments go to pytest (e.g. -k fib). --depth-scan skips pytest and prints the Klong
-fib(18) time against the number of Python frames below the call (see bench_core.py).
+other arguments go to pytest (e.g. -k fib; with -k, the start-up rows run only when the
+word is part of their name, "startup"; --no-startup leaves them out). --depth-scan skips
+pytest and prints the Klong fib(18) time against the number of Python frames below the
+call (see bench_core.py).
 """
 import json
 import os
@@ -56,7 +59,7 @@ def run_pytest(json_path, extra):
            "--benchmark-json=" + json_path, "-q", "-p", "no:cacheprovider", *extra]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
-    if proc.returncode != 0:
+    if proc.returncode not in (0, 5):         # 5: -k selected none (the start-up rows only)
         sys.stdout.write(proc.stdout)
         raise SystemExit("pytest failed (exit %d)" % proc.returncode)
 
@@ -70,6 +73,19 @@ def best_by_group(data):
             else "baseline"
         out.setdefault(bench["group"], {})[side] = bench["stats"]["min"]
     return out
+
+
+def startup_groups(pytest_args):
+    """The start-up rows, unless a -k selects something else."""
+    from bench_startup import ROWS, startup_groups as measure
+    env = dict(os.environ)
+    for threads in THREAD_VARIABLES:
+        env.setdefault(threads, "1")
+    names = list(ROWS)
+    if "-k" in pytest_args:
+        word = pytest_args[pytest_args.index("-k") + 1]
+        names = [n for n in names if word in n]
+    return measure(names, env=env) if names else {}
 
 
 def fmt_time(seconds):
@@ -143,11 +159,14 @@ def other_klongs(workloads, groups):
 def rows(groups, columns):
     from bench_core import WORKLOADS
     from bench_autograd import ROWS as AUTOGRAD_ROWS
-    entries = [(w.title, backend, f"{name}[{backend}]", w.label, w.goal,
+    from bench_startup import ROWS as STARTUP_ROWS
+    entries = [(w.title, backend, f"{name}[{backend}]", w.label, w.goal_on(backend),
                 w.kg and backend == "numpy", name)
                for name, w in WORKLOADS.items() for backend in w.backends]
     entries += [(title, backend, group, label, goal, False, group)
                 for group, (title, backend, label, goal) in AUTOGRAD_ROWS.items()]
+    entries += [(title, backend, group, label, goal, False, group)
+                for group, (title, backend, label, goal, _, _) in STARTUP_ROWS.items()]
     missed = []
     out = []
     for title, backend, group, label, goal, compared, name in entries:
@@ -217,7 +236,8 @@ def main(argv):
         return depth_scan()
     check = "--check" in argv
     markdown = "--markdown" in argv
-    args = [a for a in argv if a not in ("--check", "--markdown")]
+    startup = "--no-startup" not in argv
+    args = [a for a in argv if a not in ("--check", "--markdown", "--no-startup")]
     json_out = None
     if "--json" in args:
         i = args.index("--json")
@@ -227,12 +247,15 @@ def main(argv):
     try:
         run_pytest(path, args)
         with open(path) as f:
-            data = json.load(f)
+            text = f.read()
+        data = json.loads(text) if text.strip() else {"benchmarks": []}
     finally:
         if json_out is None:
             os.unlink(path)
     from bench_core import WORKLOADS
     groups = best_by_group(data)
+    if startup:
+        groups.update(startup_groups(args))
     columns = other_klongs(WORKLOADS, groups)
     body, missed = rows(groups, columns)
     header = ["workload", "backend", "klong", "baseline", "ratio", "goal", "holds"] + list(columns)
