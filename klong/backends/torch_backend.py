@@ -343,7 +343,8 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         x, y = _host_real_operand(a), _host_real_operand(b)
         if x is not None and y is not None \
                 and torch.is_floating_point(a if isinstance(a, torch.Tensor) else b):
-            return torch.from_numpy(np.asarray(np.power(x, y)))
+            with np.errstate(all="ignore"):     # inf and nan, silently, as torch's
+                return torch.from_numpy(np.asarray(np.power(x, y)))
         return torch.pow(a, b)
 
     def divide(self, a, b):
