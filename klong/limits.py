@@ -17,8 +17,8 @@
 - A real written beyond float64's range is a range error, not inf.
 
 The size guard's limit and the remembered magnitudes belong to one interpreter: its
-`Limits`, kept on its backend (which running code reaches as `backends.current()`), found
-by `current()`.
+`Limits` (`interp.limits`), which its running code finds through its context (context.py)
+as `current()`.
 """
 import decimal
 import functools
@@ -28,7 +28,7 @@ import operator
 import os
 import weakref
 
-from . import backends, values
+from . import backends, context, values
 from .errors import KlongError
 
 INT64_MIN = -2**63
@@ -81,8 +81,12 @@ class Limits:
 
 
 def current():
-    """The running interpreter's Limits; outside any interpreter, defaults."""
-    return backends.current().limits or Limits()
+    """The running interpreter's Limits; defaults outside any interpreter, and while code
+    runs on another backend than the interpreter's (list literals are read on the host)."""
+    running = context.running.context
+    if running is not None and running.backend is backends.current():
+        return running.limits
+    return Limits()
 
 
 # ---------------------------------------------------------------- exact integers

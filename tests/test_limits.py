@@ -185,7 +185,7 @@ def test_interpreters_have_their_own_limits(backend):
 def test_limit_from_the_environment(monkeypatch):
     monkeypatch.setenv("KLONG_MAX_ELEMENTS", "50")
     k = KlongInterpreter()
-    assert k.backend.limits.max_elements == 50
+    assert k.limits.max_elements == 50
     with pytest.raises(KlongError):
         k("!51")
     monkeypatch.setenv("KLONG_MAX_ELEMENTS", "many")
