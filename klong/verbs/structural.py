@@ -14,7 +14,8 @@ follows them.
 import math
 
 from .. import backends, values
-from ..errors import KlongError, shown
+from ..display import shown
+from ..errors import KlongError
 from ..limits import check_elements, check_items, elements_of, fold
 from ..match import REAL_TOLERANCE, match
 from ..values import (
