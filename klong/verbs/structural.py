@@ -16,7 +16,8 @@ import math
 from .. import backends, values
 from ..display import shown
 from ..errors import KlongError
-from ..limits import check_elements, check_items, elements_of, fold
+from ..folds import fold
+from ..limits import check_elements, check_items, elements_of
 from ..match import REAL_TOLERANCE, match
 from ..values import (
     Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like,
