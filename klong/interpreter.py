@@ -3,9 +3,9 @@ import os
 import sys
 
 from . import backends, settings
-from .context import Context, entered, handing_out
 from .autograd import Differentiation
 from .compile import Compiler
+from .context import Context, entered, handing_out
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .hooks import Hooks
 from .limits import Limits
@@ -14,6 +14,7 @@ from .backends.randomness import Randomness
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
+from .sysfns import install
 
 RECURSION_LIMIT = 12000
 
@@ -107,7 +108,6 @@ class KlongInterpreter:
     def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None,
                  seed=None, deterministic=None, memory_limit=None, memory_hook_threshold=None,
                  amp=None, amp_dtype=None):
-        from .sysfns import install
         options = settings.Options(backend, dtype, seed, deterministic, memory_limit,
                                    memory_hook_threshold, amp, amp_dtype)
         try:
