@@ -8,7 +8,7 @@ whole array at once; `rows` is the matrix-vector product that an inner product a
 the rows of a matrix equals. Each may return None (not here); they are shortcuts to the same
 results, never different semantics.
 """
-from . import backends, kinds, limits, values
+from . import backends, folds, kinds, limits, values
 from .errors import KlongError
 from .match import match
 from .values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
@@ -94,7 +94,7 @@ def over(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a
     if fast is not None and _numeric(a):
-        return limits.fold(fast, a)
+        return folds.fold(fast, a)
     if fold is not None and values.length(a) > 1:
         r = fold(a)
         if r is not None:
@@ -141,7 +141,7 @@ def over_neutral(f, a, b, fast=None):
     if not _iterable(b):
         return a if is_seq(b) else f(a, b)
     if fast is not None and _numeric(b) and b.ndim == 1 and _same_kind(a, b):
-        return f(a, limits.fold(fast, b))
+        return f(a, folds.fold(fast, b))
     acc = a
     for e in items(b):
         acc = f(acc, e)
@@ -152,7 +152,7 @@ def scan(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a if is_seq(a) else make_list([a])
     if fast is not None and _numeric(a) and a.ndim == 1:
-        return limits.running_fold(fast, a)
+        return folds.running_fold(fast, a)
     if fold is not None and values.length(a) > 1:
         r = fold(a)
         if r is not None:

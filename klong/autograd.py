@@ -5,14 +5,15 @@
 
 This module is the Klong side: it turns functions, variable names and parameter lists into
 Python functions of points, binds and restores variables, and knows when one
-differentiation runs inside another. The engines belong to the backend (`gradient`,
-`jacobian` ... in klong/backends/): exact on torch, central differences otherwise.
+differentiation runs inside another. The engines are the backend's autograd part
+(`backend.autograd`: `gradient`, `jacobian` ... in klong/backends/): exact on torch, central
+differences otherwise.
 `gradients_of` is the helper Python code uses to train Klong models.
 """
 import contextlib
 import sys
 
-from . import backends, values
+from . import context, values
 from .errors import KlongError
 from .functions import Builtin, Lambda, call_value, lambda_running_in
 from .values import Function, Symbol, make_list
@@ -52,7 +53,7 @@ class Differentiation:
         detecting = self.anomaly and self.order == 0
         self.order += orders
         try:
-            with self.backend.anomaly_detection(self._running_function) if detecting \
+            with self.backend.autograd.anomaly_detection(self._running_function) if detecting \
                     else contextlib.nullcontext():
                 return engine(keep_graph)
         finally:
@@ -106,7 +107,7 @@ class Differentiation:
     def gradient(self, f, p, name=None):
         if _is_name_list(p):
             return self.parameter_gradients(f, [str(s) for s in p])
-        b = self.backend
+        b = self.backend.autograd
         if name is not None:
             fn, point = self._with_variable(_function(f), name), self._value_of(name)
             return self._restoring([name], lambda: self._run(lambda k: b.gradient(fn, point, k)))
@@ -126,13 +127,13 @@ class Differentiation:
                 g[n] = x
             return call_value(f, [] if f.arity == 0 else [xs[0]])
         grads = self._restoring(unique, lambda: self._run(
-            lambda keep: self.backend.gradients(loss, points, keep)))
+            lambda keep: self.backend.autograd.gradients(loss, points, keep)))
         by_name = dict(zip(unique, grads))
         return make_list([by_name[n] for n in names])
 
     # p∇f
     def numeric(self, p, f, name=None):
-        b = self.backend
+        b = self.backend.autograd
         if name is not None:
             fn, point = self._with_variable(_function(f), name), self._value_of(name)
             return self._restoring([name], lambda: b.numeric_gradient(fn, point))
@@ -145,7 +146,7 @@ class Differentiation:
 
     # p∂f
     def jacobian(self, p, f):
-        b = self.backend
+        b = self.backend.autograd
         if not _is_name_list(p):
             fn = self._caller(f)
             return self._run(lambda keep: b.jacobian(fn, p, keep))
@@ -168,11 +169,11 @@ class Differentiation:
     def hessian(self, f, p):
         """The matrix of second derivatives of a scalar function at p."""
         fn = self._caller(f)
-        return self._run(lambda keep: self.backend.hessian(fn, p, keep), orders=2)
+        return self._run(lambda keep: self.backend.autograd.hessian(fn, p, keep), orders=2)
 
     def gradcheck(self, f, p):
         fn = self._caller(f)
-        return self._run(lambda keep: self.backend.gradcheck(fn, p))
+        return self._run(lambda keep: self.backend.autograd.gradcheck(fn, p))
 
     # ------------------------------------------------------------ custom derivatives
 
@@ -184,18 +185,20 @@ class Differentiation:
             raise KlongError("arity", f".customgrad: f takes {f.arity} argument(s) and its "
                                       f"derivative {df.arity}")
         backend = self.backend
+        engine = backend.autograd
         forward = lambda *a: call_value(f, list(a))
         derivative = lambda *a: call_value(df, list(a) if df.arity else [])   # {3}: constant
         return Builtin("customgrad", f.arity,
-                       lambda *a: backend.custom_gradient(forward, derivative, a), backend)
+                       lambda *a: engine.custom_gradient(forward, derivative, a), backend)
 
     def numeric_backward(self, f):
         """.numgrad(f): f, differentiated by central differences where exact autograd cannot
         see into it."""
         _function(f, ".numgrad: a function is needed")
         backend = self.backend
+        engine = backend.autograd
         forward = lambda *a: call_value(f, list(a))
-        return Builtin("numgrad", f.arity, lambda *a: backend.numeric_backward(forward, a),
+        return Builtin("numgrad", f.arity, lambda *a: engine.numeric_backward(forward, a),
                        backend)
 
     # ------------------------------------------------------------ anomaly detection
@@ -221,7 +224,7 @@ class Differentiation:
 def gradients_of(interp, fn_name, names):
     """Python helper for optimizers: the gradients of the Klong nilad `fn_name` with respect
     to the named global variables, as a list of arrays (numpy or torch, per backend)."""
-    with backends.using(interp.backend):
+    with context.entered(interp.context):
         f = interp.globals[fn_name] if isinstance(fn_name, str) else fn_name
         grads = interp.differentiation.parameter_gradients(f, list(names))
         return values.items(grads) if values.is_array(grads) else list(grads)

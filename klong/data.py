@@ -8,7 +8,7 @@ interpreter, so DataLoader workers can pickle it. Importing this module imports 
 """
 import torch
 
-from . import backends
+from . import context
 from .errors import KlongError
 from .values import Dict, Symbol, is_array
 
@@ -26,7 +26,7 @@ class KlongDataset(torch.utils.data.Dataset):
 
     def __init__(self, interp, expr):
         value = interp.run(expr)
-        with backends.using(interp.backend):
+        with context.entered(interp.context):
             if isinstance(value, Dict):
                 self.columns = {_name(k): _column(v, k) for k, v in value.pairs()}
                 lengths = {len(c) for c in self.columns.values()}

@@ -12,7 +12,8 @@ The work done is proportional to the text produced, however large the value.
 import math
 from itertools import islice
 
-from . import values
+from . import errors, values
+from .errors import SHOWN_WIDTH, one_line
 from .limits import int_text
 from .values import HOST_SCALARS, Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
 
@@ -228,3 +229,32 @@ def show(v, summary=None):
     """The display form of a value, as `.d` and `.p` print it; shortened when a Summary is
     given."""
     return _printed(v, False, summary)
+
+
+# ---------------------------------------------------------------- values inside messages
+
+def shown(value, width=SHOWN_WIDTH):
+    """A Klong value as a message shows it: its written form, cut to `width` characters.
+    Klong's written form is always one line, however deep the value (as kg shows values in
+    its messages)."""
+    if type(value) is int and value.bit_length() > width * 10 // 3:   # more digits than width
+        # too long to show, and its full text (up to a million digits) is slow to make
+        return f"(~{int(value.bit_length() * 0.30103) + 1} digits)"
+    # only the first `width` items can show: writing a million of them would take seconds
+    if (type(value) in (list, str) or getattr(value, "ndim", 0) > 0) and len(value) > width:
+        value = value[:width]
+    try:
+        return one_line(write(value), width, strip=False)     # the blank of 0c  stays
+    except RecursionError:               # thousands of levels deep: Python's stack ends first
+        return "(a list too deeply nested to show)"
+
+
+def shown_operands(operands):
+    """A failing verb's operands as its message shows them: one value, or both of a dyad's
+    as [a b], each shortened by itself (a long integer then still shows its length)."""
+    if type(operands) is list and len(operands) == 2:
+        return one_line("[" + " ".join(shown(v) for v in operands) + "]", SHOWN_WIDTH)
+    return shown(operands)
+
+
+errors.write_operands_with(shown_operands)

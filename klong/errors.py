@@ -25,21 +25,23 @@ def one_line(text, width=MESSAGE_WIDTH, strip=True):
     return text
 
 
-def shown(value, width=SHOWN_WIDTH):
-    """A Klong value as a message shows it: its written form, cut to `width` characters.
-    Klong's written form is always one line, however deep the value (as kg shows values in
-    its messages)."""
-    from .display import write           # display sits above this module
-    if type(value) is int and value.bit_length() > width * 10 // 3:   # more digits than width
-        # too long to show, and its full text (up to a million digits) is slow to make
-        return f"(~{int(value.bit_length() * 0.30103) + 1} digits)"
-    # only the first `width` items can show: writing a million of them would take seconds
-    if (type(value) in (list, str) or getattr(value, "ndim", 0) > 0) and len(value) > width:
-        value = value[:width]
-    try:
-        return one_line(write(value), width, strip=False)     # the blank of 0c  stays
-    except RecursionError:               # thousands of levels deep: Python's stack ends first
-        return "(a list too deeply nested to show)"
+# How a failing verb's operands are written in its message: by display.py, the layer that
+# knows Klong values, which hands its writer over when it loads (this module knows no values;
+# set once, like a registry, and only read after)
+_operand_writer = None
+
+
+def write_operands_with(writer):
+    """Write the operands of failing verbs with writer(operands) from now on."""
+    global _operand_writer
+    _operand_writer = writer
+
+
+def shown_operands(operands):
+    """A failing verb's operands as its message shows them (display.shown_operands)."""
+    if _operand_writer is None:           # no Klong value has been displayable yet
+        return one_line(repr(operands), SHOWN_WIDTH)
+    return _operand_writer(operands)
 
 
 # A runtime error names the Klong functions it passed through, innermost first, this many.
@@ -116,14 +118,6 @@ class KlongError(Exception):
             text, column = _around(self.source_line, self.column)
             return f"{head}\n{text}\n{' ' * (column - 1)}^"
         return head
-
-
-def shown_operands(operands):
-    """A failing verb's operands as its message shows them: one value, or both of a dyad's
-    as [a b], each shortened by itself (a long integer then still shows its length)."""
-    if type(operands) is list and len(operands) == 2:
-        return one_line("[" + " ".join(shown(v) for v in operands) + "]", SHOWN_WIDTH)
-    return shown(operands)
 
 
 def _around(source_line, column):

@@ -5,6 +5,7 @@ import sys
 from . import backends, settings
 from .autograd import Differentiation
 from .compile import Compiler
+from .context import Context, entered, handing_out
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .hooks import Hooks
 from .limits import Limits
@@ -13,6 +14,7 @@ from .backends.randomness import Randomness
 from .pyconv import to_klong, to_python
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
+from .sysfns import install
 
 RECURSION_LIMIT = 12000
 
@@ -106,15 +108,16 @@ class KlongInterpreter:
     def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None,
                  seed=None, deterministic=None, memory_limit=None, memory_hook_threshold=None,
                  amp=None, amp_dtype=None):
-        from .sysfns import install
         options = settings.Options(backend, dtype, seed, deterministic, memory_limit,
                                    memory_hook_threshold, amp, amp_dtype)
         try:
             self.backend = backends.get_backend(backend, device, options.dtype)
         except ValueError as e:
             raise KlongBackendError(str(e)) from None
-        # the size guard and what is known of integer magnitudes (limits.py)
-        self.backend.limits = Limits(max_elements)
+        # the size guard and what is known of integer magnitudes (limits.py), reached by
+        # running code through the context it runs in
+        self.limits = Limits(max_elements)
+        self.context = Context(self.backend, self.limits)
         self._configure(options)
         self.globals = {}
         self.value_hooks = Hooks()  # register_hook: name -> functions called on assignment
@@ -140,7 +143,7 @@ class KlongInterpreter:
         self.settings = options
         self.random = Randomness(self.backend, options.seed)
         self.memory = Memory(self, options.memory_limit, options.hook_threshold)
-        self.backend.limits.memory = self.memory
+        self.limits.memory = self.memory
         self.evaluation = settings.Evaluation(self.backend, options, self.memory)
         self.evaluation.update()
         if options.memory_limit is not None:
@@ -177,13 +180,15 @@ class KlongInterpreter:
     # -- running source
     def __call__(self, source):
         """Run `source` and return the value of its last statement, as a Python value."""
-        return to_python(self.run(source))
+        value = self.run(source)
+        with handing_out(self.context):     # a function handed out keeps this one's limits
+            return to_python(value)
 
     def run(self, source, filename=None):
         """Run source text chunk by chunk (a chunk is a top-level line together with the
         lines that continue an open bracket, string or comment); returns the last value.
         Klong's rule for comments applies: a comment ends at the next quote."""
-        with backends.using(self.backend):
+        with entered(self.context):
             outer_comment, self.pending_comment = self.pending_comment, None
             if filename is not None:
                 self.running_files.append(filename)
@@ -238,7 +243,7 @@ class KlongInterpreter:
     def run_chunk(self, text, line_offset=0, filename=None):
         """Run one chunk of interactive input: as run(), but a comment that is not closed
         on its line ends there (what a person typing at the prompt expects)."""
-        with backends.using(self.backend):
+        with entered(self.context):
             try:
                 return self._run_chunk(text, line_offset, True, filename)
             except KlongError as e:
@@ -310,12 +315,14 @@ class KlongInterpreter:
     # -- Python access to globals
     def __getitem__(self, name):
         try:
-            return to_python(self.globals[name])
+            value = self.globals[name]
         except KeyError:
             raise KeyError(name) from None
+        with handing_out(self.context):     # a function handed out keeps this one's limits
+            return to_python(value)
 
     def __setitem__(self, name, value):
-        with backends.using(self.backend):
+        with entered(self.context):
             self.globals[name] = to_klong(value, self)
 
     def __delitem__(self, name):

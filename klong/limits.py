@@ -17,18 +17,16 @@
 - A real written beyond float64's range is a range error, not inf.
 
 The size guard's limit and the remembered magnitudes belong to one interpreter: its
-`Limits`, kept on its backend (which running code reaches as `backends.current()`), found
-by `current()`.
+`Limits` (`interp.limits`), which its running code finds through its context (context.py)
+as `current()`.
 """
 import decimal
 import functools
-import itertools
 import math
-import operator
 import os
 import weakref
 
-from . import backends, values
+from . import backends, context
 from .errors import KlongError
 
 INT64_MIN = -2**63
@@ -43,6 +41,19 @@ FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not s
 
 SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
 REMEMBERED = SMALL_VECTOR  # from this many elements on, an array's magnitude is remembered
+
+
+# The array classes of the loaded backends, kept current by the backends (as the value
+# model's own tuple is)
+ARRAY_TYPES = ()
+
+
+def _set_array_types(types):
+    global ARRAY_TYPES
+    ARRAY_TYPES = types
+
+
+backends.watch_array_types(_set_array_types)
 
 
 # ---------------------------------------------------------------- one interpreter's limits
@@ -61,7 +72,7 @@ class Limits:
     def magnitude(self, x):
         """An upper bound of |e| over the elements of integer array x (or |x| for an
         integer), as a Python int: exact when it was scanned, implied when remembered."""
-        if not isinstance(x, values.ARRAY_TYPES) or x.ndim == 0:
+        if not isinstance(x, ARRAY_TYPES) or x.ndim == 0:
             return abs(int(x))
         if x.ndim == 1 and x.shape[0] <= SMALL_VECTOR:
             elems = x.tolist()
@@ -81,8 +92,12 @@ class Limits:
 
 
 def current():
-    """The running interpreter's Limits; outside any interpreter, defaults."""
-    return backends.current().limits or Limits()
+    """The running interpreter's Limits; defaults outside any interpreter, and while code
+    runs on another backend than the interpreter's (list literals are read on the host)."""
+    running = context.running.context
+    if running is not None and running.backend is backends.current():
+        return running.limits
+    return Limits()
 
 
 # ---------------------------------------------------------------- exact integers
@@ -106,62 +121,12 @@ def check_bits(bits):
         raise too_large()
 
 
-def _fold_fits(op, a):
-    """Whether folding integer array `a` along its first axis with + or * stays in int64."""
-    n, m = a.shape[0], magnitude(a)
-    if op == "+":
-        return n * m <= INT64_MAX
-    return m <= 1 or m.bit_length() * n <= 63
-
-
 def times(a, b):
     """a*b on numbers, exact for integers, refusing an integer of more than MAX_INT_BITS bits
     (repeated squaring would otherwise run for hours)."""
     if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > 64:
         check_bits(a.bit_length() + b.bit_length() - 1)
     return a * b
-
-
-_OPS = {"+": operator.add, "*": times}
-
-
-def fold(op, a):
-    """backends.current().reduce(op, a), exact for integers: a sum or product that could
-    leave int64 is computed on Python integers."""
-    if op in _OPS and values.array_kind(a) == "i" and not _fold_fits(op, a):
-        return _klong_value(_pairwise(_OPS[op], _host_items(a)))
-    return backends.current().reduce(op, a)
-
-
-def running_fold(op, a):
-    """backends.current().accumulate(op, a) of a vector, exact for integers like fold."""
-    if op in _OPS and values.array_kind(a) == "i" and not _fold_fits(op, a):
-        return values.make_list(itertools.accumulate(_host_items(a), _OPS[op]))
-    return backends.current().accumulate(op, a)
-
-
-def _host_items(a):
-    """The items of an integer array along its first axis as Python ints, or nested Python
-    lists of them."""
-    return backends.current().to_host(a).tolist()
-
-
-def _pairwise(combine, items):
-    """combine folded over items (elementwise through nested lists), neighbours first:
-    operands of similar size keep big products fast."""
-    def both(x, y):
-        return [both(u, v) for u, v in zip(x, y)] if type(x) is list else combine(x, y)
-    while len(items) > 1:
-        paired = [both(x, y) for x, y in zip(items[::2], items[1::2])]
-        if len(items) % 2:
-            paired.append(items[-1])
-        items = paired
-    return items[0]
-
-
-def _klong_value(v):
-    """A Python int, or nested Python lists of them, as a Klong value."""
-    return values.make_list([_klong_value(e) for e in v]) if type(v) is list else v
 
 
 # ---------------------------------------------------------------- the size guard
@@ -220,14 +185,14 @@ def check_elements(n):
 
 def check_items(n, like):
     """The size guard for a list of n items, each the size of an item of list `like`."""
-    per_item = math.prod(like.shape[1:]) if values.is_array(like) else 1
+    per_item = math.prod(like.shape[1:]) if isinstance(like, ARRAY_TYPES) and like.ndim else 1
     check_elements(n * per_item)
 
 
 def elements_of(v):
     """How many elements (numbers, characters, or items of a Python list) a value holds,
     counted cheaply: an array's size, a string's length, a list's length."""
-    if isinstance(v, values.ARRAY_TYPES):
+    if isinstance(v, ARRAY_TYPES):
         return math.prod(v.shape)
     if type(v) in (list, str):
         return len(v)

@@ -14,7 +14,7 @@ import warnings
 import torch
 from torch import nn
 
-from . import backends
+from . import context
 from .errors import KlongBackendError, KlongError
 from .interpreter import KlongInterpreter
 from .pyconv import to_klong
@@ -82,7 +82,7 @@ class KlongLayer(nn.Module):
     def _forward(self, batch):
         interp = self.interp
         fn = self._function()
-        with backends.using(interp.backend):
+        with context.entered(interp.context):
             weights = self._weights_value()
             batch = interp.backend.asarray(batch) if isinstance(batch, torch.Tensor) \
                 else to_klong(batch, interp)
@@ -183,7 +183,7 @@ def _initial(interp, shape, init):
         made = interp.globals.get(init)
         if not isinstance(made, Function):
             raise KlongError("type", f"KlongLayer: init {init} is not a Klong function")
-        with backends.using(backend):
+        with context.entered(interp.context):
             values = made.call([to_klong(list(shape), interp)] if made.arity == 1 else [])
     elif getattr(init, "__module__", "") == "torch.nn.init":
         values = torch.empty(shape, dtype=dtype, device=device)

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from . import backends, values
+from . import backends, context, values
 from .errors import KlongError, as_klong_error
 from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 
@@ -45,7 +45,7 @@ class PyFunction(Function):
             raise KlongError("arity", f"wrong arity: Python function of {expected} called with {len(args)}")
         kwargs = {"klong": self.interp} if self.wants_klong else {}
         if self.derivative is not None:
-            return backends.current().custom_gradient(
+            return backends.current().autograd.custom_gradient(
                 lambda *a: self._invoke(self.run, a, kwargs),
                 lambda *a: self._invoke(self.derivative, a, {}), args)
         return self._invoke(self.run, args, kwargs)
@@ -114,12 +114,16 @@ def _arity_of(fn, skip=None):
 
 class KlongFunction(Function):
     """A Klong function as Python sees it: called with Python values, it returns a Python
-    value (system.md B.4), running on the backend of the interpreter that made it. Handed
-    back to Klong (or to klong's Python API) it is the function itself again."""
-    __slots__ = ("function",)
+    value (system.md B.4), running on the backend of the interpreter that made it, under
+    the limits of the interpreter that handed it to Python. Handed back to Klong (or to
+    klong's Python API) it is the function itself again."""
+    __slots__ = ("function", "context")
 
     def __init__(self, function):
         self.function = function
+        running = context.current()     # the interpreter handing it over, when it is its own
+        backend = getattr(function, "backend", None)
+        self.context = running if running is not None and running.backend is backend else None
 
     @property
     def arity(self):
@@ -134,7 +138,9 @@ class KlongFunction(Function):
 
     def __call__(self, *args):
         f = self.function
-        with backends.using(getattr(f, "backend", None) or backends.current()):
+        entered = context.entered(self.context) if self.context is not None else \
+            backends.using(getattr(f, "backend", None) or backends.current())
+        with entered:
             try:
                 return to_python(f.call([to_klong(a) for a in args]))
             except Exception as e:            # only Klong errors leave Klong code

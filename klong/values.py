@@ -25,6 +25,7 @@ import math
 
 from . import backends as _backends
 from .errors import KlongError
+from .limits import check_elements
 
 # Scalar classes of the host array library: indexing a host array gives them.
 _HOST_INTS = (int,) + _backends.HOST.integer_scalars
@@ -335,7 +336,6 @@ def make_list(elems):
         if shape[0] and first.ndim < MAX_DIMS and all(
                 isinstance(e, ARRAY_TYPES) and e.shape == shape and array_kind(e) == kind
                 for e in elems):
-            from .limits import check_elements       # limits builds on this module
             check_elements(len(elems) * math.prod(shape))
             return backend.stack(elems)
         return elems

@@ -32,7 +32,7 @@ the order of `+/` (Backend.fold_reals).
 """
 import math
 
-from . import backends, kinds, limits, values
+from . import backends, folds, kinds, limits, values
 from .functions import Lambda
 from .syntax import ast
 from .values import Dict, Function
@@ -154,11 +154,11 @@ def mapped_fold(op, mapped, running):
             return None
         joined = backends.current().concat([a[:1], rest])
         if running:
-            return limits.running_fold(op, joined)
+            return folds.running_fold(op, joined)
         if _kind(joined) == "f":
             # reals left to right, as the loop adds them: the last of the running fold
-            return values.scalar(limits.running_fold(op, joined)[-1])
-        return limits.fold(op, joined)
+            return values.scalar(folds.running_fold(op, joined)[-1])
+        return folds.fold(op, joined)
     return fold
 
 

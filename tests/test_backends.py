@@ -431,6 +431,28 @@ def test_every_backend_implements_the_whole_interface():
         assert not missing, (cls.__name__, missing)
 
 
+def test_a_backend_is_composed_of_parts_made_on_first_use():
+    """Autograd, compiler and process group are parts of a backend (each class at most one
+    base deep), not a chain of base classes; a backend that names none gets the defaults."""
+    from klong.backends.group import ALONE
+    from klong.backends.numeric_autograd import NumericAutograd
+    numpy = kb.get_backend("numpy")
+    assert kb.Backend.__bases__ == (object,)
+    assert "autograd" not in vars(numpy)            # not made until asked for
+    assert type(numpy.autograd) is NumericAutograd and numpy.autograd.backend is numpy
+    assert numpy.autograd is numpy.autograd
+    assert numpy.compiler is None and numpy.group is ALONE
+    with pytest.raises(KlongError, match=r"\.compile requires the torch backend"):
+        KlongInterpreter()(".compile({x*x}; 2.0)")
+    if HAS_TORCH:
+        torch = kb.get_backend("torch", device="cpu")
+        assert type(torch).__bases__ == (kb.Backend,)
+        assert type(torch.autograd).__bases__ == (NumericAutograd,)
+        assert torch.autograd.exact_gradients and not numpy.autograd.exact_gradients
+        assert type(torch.compiler).__bases__ == (object,)
+        assert torch.compiler.backend is torch and torch.group is ALONE
+
+
 @pytest.mark.parametrize("name", ["numpy", "torch"])
 def test_backend_primitives(name):
     if name == "torch" and not HAS_TORCH:

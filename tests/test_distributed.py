@@ -138,6 +138,22 @@ def test_ranks_not_joined_outside_torchrun():
     assert proc.returncode == 0, proc.stderr
 
 
+def test_the_group_is_joined_by_the_first_distributed_call_not_the_constructor():
+    """Under torchrun (here a world of one) making the torch backend joins no group; the
+    first distributed function does."""
+    needs_torch_distributed()
+    code = ("import torch.distributed as dist, klong\n"
+            "k = klong.KlongInterpreter(backend='torch', device='cpu')\n"
+            "assert k.run('1+1') == 2 and not dist.is_initialized(), 'joined too early'\n"
+            "assert k.run('.rank(),.world()').tolist() == [0, 1]\n"
+            "assert dist.is_initialized() and dist.get_world_size() == 1\n")
+    env = launch_env({"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1",
+                      "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port())})
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=PROCESS_LIMIT_S)
+    assert proc.returncode == 0, proc.stderr
+
+
 @pytest.mark.parametrize("value", ["0", "-3", "soon", "inf"])
 def test_a_bad_timeout_is_refused(monkeypatch, value):
     needs_torch_distributed()

@@ -309,7 +309,7 @@ def test_stated_values_are_what_runs():
             mp.setattr(limits, "_available_memory", lambda: 2**40)
             assert limits.default_max_elements() == 2**40 // 64
             mp.setenv(limits.ENV_MAX_ELEMENTS, "77")
-            assert KlongInterpreter().backend.limits.max_elements == 77
+            assert KlongInterpreter().limits.max_elements == 77
             mp.setenv(limits.ENV_MAX_ELEMENTS, "many")
             with pytest.raises(ValueError):
                 KlongInterpreter()

@@ -5,7 +5,8 @@ import os
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.errors import MESSAGE_WIDTH, SHOWN_WIDTH, from_python, shown
+from klong.display import shown
+from klong.errors import MESSAGE_WIDTH, SHOWN_WIDTH, from_python
 
 
 @pytest.mark.parametrize("src, kind", [

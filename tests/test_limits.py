@@ -182,10 +182,38 @@ def test_interpreters_have_their_own_limits(backend):
     assert len(roomy("!11")) == 11
 
 
+def test_limits_belong_to_the_interpreter_not_its_backend(backend):
+    tight = KlongInterpreter(backend=backend, max_elements=10)
+    assert tight.limits.max_elements == 10
+    assert not hasattr(tight.backend, "limits")
+
+
+def test_a_function_handed_to_python_keeps_its_interpreters_limits(backend):
+    """Called from Python after its interpreter has returned, a Klong function still runs
+    under the limits of the interpreter it came from."""
+    tight = KlongInterpreter(backend=backend, max_elements=10)
+    roomy = KlongInterpreter(backend=backend, max_elements=1000)
+    tight("f::{!x}")
+    roomy("g::{!x}")
+    f, g = tight["f"], roomy["g"]
+    assert len(g(11)) == 11
+    with pytest.raises(KlongError, match="too many elements"):
+        f(11)
+    assert len(f(10)) == 10
+
+
+def test_outside_any_interpreter_the_limits_are_the_defaults(monkeypatch):
+    from klong import limits
+    monkeypatch.setenv("KLONG_MAX_ELEMENTS", "77")
+    assert limits.current().max_elements == 77
+    KlongInterpreter(max_elements=5)("1+1")         # leaves nothing behind in this thread
+    assert limits.current().max_elements == 77
+
+
 def test_limit_from_the_environment(monkeypatch):
     monkeypatch.setenv("KLONG_MAX_ELEMENTS", "50")
     k = KlongInterpreter()
-    assert k.backend.limits.max_elements == 50
+    assert k.limits.max_elements == 50
     with pytest.raises(KlongError):
         k("!51")
     monkeypatch.setenv("KLONG_MAX_ELEMENTS", "many")

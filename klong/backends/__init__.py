@@ -5,8 +5,9 @@ numpy is always available and is the default; torch is registered when it is ins
 imported only when asked for, so `import klong` never loads it (nor does this package:
 `TorchBackend` is looked up on first use). Other backends come from installed packages that
 declare an entry point in the group `klong.backends` (docs/backends.md), or from
-register_backend. This package imports nothing else of klong: the value model asks it,
-never the other way round.
+register_backend. This package imports nothing of klong but errors: the value model, the
+context and the limits ask it, never the other way round. A backend's parts (autograd,
+compiler, process group: base.py) are made on first use.
 """
 import contextlib
 import threading

@@ -14,10 +14,14 @@ The methods that raise NotImplementedError are what a backend must provide; the 
 written here once in terms of those, and a backend overrides them where its library has a
 faster spelling.
 
-Differentiation and compiling (gradient, jacobian, compile_function ...) come from
-NumericAutograd: central differences and no compiler, unless a backend overrides them.
+Besides its array operations a backend has parts, each made on first use:
+`backend.autograd` (differentiation: central differences in NumericAutograd unless the backend
+names an exact engine), `backend.compiler` (compile and export; None where the library has no
+compiler) and `backend.group` (the processes computing together, joined when a distributed
+function first asks).
 """
 import contextlib
+import functools
 import operator
 
 import numpy as np
@@ -34,13 +38,13 @@ _COMBINE = {"+": operator.add, "*": operator.mul}
 _IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
 
-class Backend(NumericAutograd):
+class Backend:
     """The contract of a backend: what klong needs of an array library on one device.
 
     A backend class is constructed as Cls(device=None) or Cls(device, dtype); it raises
     ValueError (one line) for a device or dtype it cannot serve. Each interpreter gets its
-    own instance and may set attributes on it (`limits`), so an instance holds no state
-    shared with another. Class attributes:
+    own instance and sets its settings on it (`evaluation`, `amp_dtype`: settings.py), so
+    an instance holds no state shared with another. Class attributes:
 
     name         the name it is found by (KlongInterpreter(backend=name), kgpy --backend)
     array_type   the class of its arrays; lists of uniform numbers are these, int64 or reals
@@ -52,8 +56,18 @@ class Backend(NumericAutograd):
     working definitions in terms of those and may be overridden for speed. Arrays given to
     a method are this backend's (or Python numbers where a method says so); arrays returned
     must be too. `to_host`, `kind` and `from_host` are how values cross to numpy and back,
-    for printing, comparing and reading list literals. Differentiation and compiling
-    (NumericAutograd) work by central differences unless overridden.
+    for printing, comparing and reading list literals.
+
+    Its parts, each made on first use from what the class names:
+
+    autograd     Autograd(self): differentiation (gradients, jacobian, hessian, custom
+                 derivatives); NumericAutograd, central differences, unless a backend names
+                 an exact engine (torch's TorchAutograd, a subclass of it)
+    compiler     Compiler(self), compile and export of Klong functions (torch's
+                 TorchCompiler); None when Compiler is None: `.compile` and friends then
+                 say that they need the torch backend
+    group        join_group(): the processes computing together (group.py); this process
+                 alone unless the backend joins others (torch under torchrun)
 
     Installed as a package, a backend declares an entry point in the group
     `klong.backends` naming its class (docs/backends.md); the conformance suite
@@ -64,10 +78,28 @@ class Backend(NumericAutograd):
     array_type = None        # the class of this backend's arrays
     float_dtype = None       # the library's dtype object for reals
     dtype = "float64"        # its name: one of DTYPES that the backend supports
-    group = ALONE            # the processes computing together (group.py): this one alone
-    limits = None            # the interpreter's klong.limits.Limits, set by it
     evaluation = None        # a context held while its interpreter evaluates (settings.py)
     amp_dtype = None         # the reduced precision of autocast (amp), when it is on
+
+    Autograd = NumericAutograd   # the class of its autograd part
+    Compiler = None              # the class of its compiler part, None: no compiler
+
+    @functools.cached_property
+    def autograd(self):
+        return self.Autograd(self)
+
+    @functools.cached_property
+    def compiler(self):
+        return None if self.Compiler is None else self.Compiler(self)
+
+    @functools.cached_property
+    def group(self):
+        """Joined on first use: a distributed function asks for it, never the constructor."""
+        return self.join_group()
+
+    def join_group(self):
+        """The processes this backend computes with (group.py): this one alone here."""
+        return ALONE
 
     # Scalar classes of the array library (what indexing one of its arrays may give besides
     # Python numbers); the value model accepts them as integers, reals and truth values.
@@ -135,6 +167,10 @@ class Backend(NumericAutograd):
     # -- inspection and conversion
     def is_array(self, v):
         return isinstance(v, self.array_type)
+
+    def is_tracked(self, v):
+        """Whether v carries an autograd graph (is being differentiated exactly)."""
+        return False
 
     @staticmethod
     def kind(a):

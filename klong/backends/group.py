@@ -1,9 +1,10 @@
 """The processes that compute together: what the distributed functions (sysfns/distributed.py)
 ask of a backend.
 
-This class is the world of one, this process alone: the numpy backend, and the torch backend
-outside torchrun. Under torchrun the torch backend has a TorchGroup (torch_distributed.py)
-that does the same over torch.distributed. Arrays going in and coming out are flat (1-D)
+A backend's group is one of its parts (`backend.group`, made when a distributed function first
+asks). This class is the world of one, this process alone: the numpy backend, and the torch
+backend outside torchrun. Under torchrun the torch backend joins a TorchGroup
+(torch_distributed.py) that does the same over torch.distributed. Arrays going in and coming out are flat (1-D)
 arrays of the backend; every rank of the group must make the same calls in the same order.
 """
 

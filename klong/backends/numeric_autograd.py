@@ -1,6 +1,7 @@
-"""Differentiation and compilation as a backend without automatic differentiation does them:
-central differences for every derivative, and no compiler. `Backend` inherits this; a backend
-with its own autograd (torch_autograd.py) and compiler (torch_compile.py) overrides it.
+"""The autograd part of a backend without automatic differentiation: central differences
+for every derivative. A backend has one as `backend.autograd` (made on first use, from the
+class named by `Backend.Autograd`); torch's (torch_autograd.py) derives from this one and
+does the derivatives exactly.
 
 Every engine takes `fn`, a Python function from Klong values to a Klong value, and points
 that are Klong values (numbers, numeric arrays, lists of them). The differentiation
@@ -23,16 +24,16 @@ NOT_FOLLOWED = ("autograd chain broken: numeric differentiation cannot follow a 
 class NumericAutograd:
     exact_gradients = False      # True where gradients come from automatic differentiation
 
-    # ------------------------------------------------------------ values in and out
+    def __init__(self, backend):
+        self.backend = backend
 
-    def is_tracked(self, v):
-        """Whether v carries an autograd graph (is being differentiated exactly)."""
-        return False
+    # ------------------------------------------------------------ values in and out
 
     def host_point(self, p, what="the point of differentiation must be numeric"):
         """A numeric Klong value as a float64 numpy array (0-d for a number); otherwise a
         type error saying `what`."""
-        if self.is_tracked(p):
+        backend = self.backend
+        if backend.is_tracked(p):
             raise KlongError("type", NOT_FOLLOWED)
         if isinstance(p, (int, float, np.integer, np.floating)) and \
                 not isinstance(p, (bool, np.bool_)):
@@ -43,8 +44,8 @@ class NumericAutograd:
         if isinstance(p, np.ndarray):
             if p.dtype.kind in "iuf":
                 return p.astype(np.float64)
-        elif isinstance(p, self.array_type) and self.kind(p) in "if":
-            return np.asarray(self.to_host(p), dtype=np.float64)
+        elif isinstance(p, backend.array_type) and backend.kind(p) in "if":
+            return np.asarray(backend.to_host(p), dtype=np.float64)
         if type(p) is list:
             try:
                 return np.array([self.host_point(e, what) for e in p], dtype=np.float64)
@@ -64,10 +65,10 @@ class NumericAutograd:
 
     def klong_value(self, a):
         """A host float array as a Klong value of this backend (a number when 0-d)."""
-        return float(a) if a.ndim == 0 else self.from_host(np.ascontiguousarray(a))
+        return float(a) if a.ndim == 0 else self.backend.from_host(np.ascontiguousarray(a))
 
     def difference_step(self):
-        return _STEPS.get(dtype_name(self.float_dtype), _STEPS["float32"])
+        return _STEPS.get(dtype_name(self.backend.float_dtype), _STEPS["float32"])
 
     # ------------------------------------------------------------ central differences
 
@@ -175,23 +176,6 @@ class NumericAutograd:
         """A context in which a NaN made while differentiating is reported, naming
         describe() of the code that made it. Numeric gradients have no backward pass."""
         return contextlib.nullcontext()
-
-    # ------------------------------------------------------------ compiling (none here)
-
-    def _no_compiler(self, what):
-        return KlongError("backend", f"{what} requires the torch backend")
-
-    def compile_function(self, fn, example, options, what=".compile", quiet=True):
-        raise self._no_compiler(what)
-
-    def export_function(self, fn, example, path, quiet=True):
-        raise self._no_compiler(".export")
-
-    def traced_graph(self, fn, example, quiet=True):
-        raise self._no_compiler(".graph")
-
-    def compile_modes(self):
-        raise self._no_compiler(".cmodes()")
 
 
 def _derivative(loss_near, xi):

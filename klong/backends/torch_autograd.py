@@ -1,7 +1,7 @@
-"""Exact differentiation with torch autograd, for the torch backend: gradients, Jacobians
-and Hessians in reverse mode, `.gradcheck`, custom derivatives (torch.autograd.Function) and
-anomaly detection that names the Klong function. The engines' contract is in
-numeric_autograd.py, whose central differences remain for `∇`.
+"""The torch backend's autograd part (`backend.autograd`): gradients, Jacobians and Hessians
+in reverse mode with torch autograd, `.gradcheck`, custom derivatives
+(torch.autograd.Function) and anomaly detection that names the Klong function. The engines'
+contract is in numeric_autograd.py, whose central differences remain for `∇`.
 
 A point becomes a leaf tensor that requires gradients. A point that is already tracked (an
 outer differentiation is under way) becomes a fresh variable that is still connected to the
@@ -22,50 +22,49 @@ from .numeric_autograd import NOT_FINITE, NumericAutograd, dtype_name
 class TorchAutograd(NumericAutograd):
     exact_gradients = True
 
-    def is_tracked(self, v):
-        return isinstance(v, torch.Tensor) and v.requires_grad
-
     # ------------------------------------------------------------ points and results
 
-    def _point_tensor(self, p, what="the point of differentiation must be numeric"):
+    def point_tensor(self, p, what="the point of differentiation must be numeric"):
         """A numeric Klong value as a real tensor, connected to any graph it carries."""
+        backend = self.backend
         if isinstance(p, torch.Tensor):
             if p.is_floating_point():
-                return p if p.dtype == self.float_dtype or p.requires_grad else p.to(self.float_dtype)
-            if self.kind(p) == "i":
-                return p.to(self.float_dtype)
-        elif type(p) is list and any(self.is_tracked(e) for e in p):
-            return torch.stack([self._point_tensor(e, what) for e in p])
-        return self.asarray(self.host_point(p, what), "f")
+                real = backend.float_dtype
+                return p if p.dtype == real or p.requires_grad else p.to(real)
+            if backend.kind(p) == "i":
+                return p.to(backend.float_dtype)
+        elif type(p) is list and any(backend.is_tracked(e) for e in p):
+            return torch.stack([self.point_tensor(e, what) for e in p])
+        return backend.asarray(self.host_point(p, what), "f")
 
     def _leaf(self, p):
-        t = self._point_tensor(p)
+        t = self.point_tensor(p)
         if t.requires_grad:
             return t.clone()                 # a fresh variable, still in the outer graph
         return t.detach().requires_grad_(True)
 
-    def _result_tensor(self, y, like):
+    def result_tensor(self, y, like):
         """The value of a function as a real tensor (lists of tracked numbers stacked)."""
         if isinstance(y, torch.Tensor):
             if y.is_floating_point():
                 return y
-            if self.kind(y) == "i":
+            if self.backend.kind(y) == "i":
                 return y.to(like.dtype)
         elif isinstance(y, (int, float)) and not isinstance(y, bool):
             return torch.tensor(float(y), dtype=like.dtype, device=like.device)
         elif type(y) is list:
             if not y:
                 return torch.zeros(0, dtype=like.dtype, device=like.device)
-            return torch.stack([self._result_tensor(e, like) for e in y])
+            return torch.stack([self.result_tensor(e, like) for e in y])
         else:
             try:
-                return self._result_tensor(self.asarray(self.host_result(y), "f"), like)
+                return self.result_tensor(self.backend.asarray(self.host_result(y), "f"), like)
             except KlongError:
                 pass
         raise KlongError("type", "the function must return numbers")
 
     def _scalar_loss(self, y, like):
-        t = self._result_tensor(y, like)
+        t = self.result_tensor(y, like)
         if t.numel() != 1:
             raise KlongError("type", f"the function must return a scalar, got shape "
                                      f"{tuple(t.shape)}; reduce it with +/ or a mean")
@@ -78,7 +77,7 @@ class TorchAutograd(NumericAutograd):
             g = g.detach()
         if not _finite(g):
             raise KlongError("domain", f"{NOT_FINITE}; .anomaly(1) shows where it arises")
-        return self.item(g) if g.ndim == 0 else g
+        return self.backend.item(g) if g.ndim == 0 else g
 
     # ------------------------------------------------------------ the engines
 
@@ -98,7 +97,7 @@ class TorchAutograd(NumericAutograd):
     def jacobian(self, fn, point, keep_graph=False):
         x = self._leaf(point)
         with torch.enable_grad():
-            y = self._result_tensor(fn(x), x)
+            y = self.result_tensor(fn(x), x)
             shape = tuple(y.shape) + tuple(x.shape)
             if not y.requires_grad or y.numel() == 0:
                 return self._finish(torch.zeros(shape, dtype=x.dtype, device=x.device), False)
@@ -114,15 +113,15 @@ class TorchAutograd(NumericAutograd):
         return self.jacobian(lambda x: self.gradient(fn, x, keep_graph=True), point, keep_graph)
 
     def gradcheck(self, fn, point):
-        if self.float_dtype != torch.float64:
+        if self.backend.float_dtype != torch.float64:
             raise KlongError("domain", f".gradcheck needs float64 reals, and this interpreter "
-                                       f"computes in {dtype_name(self.float_dtype)}: "
+                                       f"computes in {dtype_name(self.backend.float_dtype)}: "
                                        "check with a float64 interpreter")
         shape = self.host_point(point).shape
-        x = self.asarray(self.host_point(point), "f").reshape(-1)
+        x = self.backend.asarray(self.host_point(point), "f").reshape(-1)
 
         def summed(t):
-            return self._result_tensor(fn(t.reshape(shape)), t).sum()
+            return self.result_tensor(fn(t.reshape(shape)), t).sum()
         try:
             ok = torch.autograd.gradcheck(summed, (x.requires_grad_(True),), eps=1e-6,
                                           atol=1e-5, rtol=1e-3, raise_exception=False)
@@ -135,16 +134,16 @@ class TorchAutograd(NumericAutograd):
     # ------------------------------------------------------------ custom derivatives
 
     def custom_gradient(self, forward, derivative, args):
-        if not any(self.is_tracked(a) for a in args):
+        if not any(self.backend.is_tracked(a) for a in args):
             return forward(*args)
         out = _Custom.apply(self, forward, derivative, *args)
-        return self.item(out) if out.ndim == 0 else out
+        return self.backend.item(out) if out.ndim == 0 else out
 
     def numeric_backward(self, fn, args):
         def derivative(*at):
             jacobians = []
             for i, a in enumerate(at):
-                if not self.is_tracked(args[i]):
+                if not self.backend.is_tracked(args[i]):
                     jacobians.append(None)
                     continue
                 def partial(v, i=i):
@@ -156,7 +155,7 @@ class TorchAutograd(NumericAutograd):
     def _contract(self, grad_out, derivative, x):
         """The gradient with respect to x from the incoming gradient and d out / d x, given
         either as a full Jacobian (shape of out + shape of x) or elementwise (shape of x)."""
-        d = self._result_tensor(derivative, grad_out)
+        d = self.result_tensor(derivative, grad_out)
         out_shape, x_shape = tuple(grad_out.shape), tuple(x.shape)
         if tuple(d.shape) == out_shape + x_shape:
             return torch.tensordot(grad_out, d, dims=grad_out.ndim)
@@ -183,18 +182,18 @@ class _Custom(torch.autograd.Function):
     built (nested differentiation), so that the derivative can be differentiated too."""
 
     @staticmethod
-    def forward(ctx, backend, forward, derivative, *args):
-        ctx.backend, ctx.derivative = backend, derivative
+    def forward(ctx, autograd, forward, derivative, *args):
+        ctx.autograd, ctx.derivative = autograd, derivative
         ctx.tensors = [isinstance(a, torch.Tensor) for a in args]
         ctx.others = [None if t else a for a, t in zip(args, ctx.tensors)]
         ctx.save_for_backward(*[a for a, t in zip(args, ctx.tensors) if t])
         plain = [a.detach() if t else a for a, t in zip(args, ctx.tensors)]
         like = next(a for a, t in zip(args, ctx.tensors) if t)
-        return backend._result_tensor(forward(*plain), like).clone()
+        return autograd.result_tensor(forward(*plain), like).clone()
 
     @staticmethod
     def backward(ctx, grad_out):
-        backend = ctx.backend
+        autograd = ctx.autograd
         saved = iter(ctx.saved_tensors)
         args = [next(saved) if t else a for a, t in zip(ctx.others, ctx.tensors)]
         if not torch.is_grad_enabled():
@@ -203,7 +202,7 @@ class _Custom(torch.autograd.Function):
         parts = [d] if len(args) == 1 else _parts(d, len(args))
         grads = [None if part is None or not (isinstance(a, torch.Tensor) and
                                               ctx.needs_input_grad[3 + i])
-                 else backend._contract(grad_out, part, a)
+                 else autograd._contract(grad_out, part, a)
                  for i, (a, part) in enumerate(zip(args, parts))]
         return (None, None, None, *grads)
 

@@ -13,7 +13,7 @@ from . import torch_distributed
 from .base import Backend
 from .numpy_backend import code_array, lookup, text_of
 from .torch_autograd import TorchAutograd
-from .torch_compile import TorchCompilation
+from .torch_compile import TorchCompiler
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
 _FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16,
@@ -115,9 +115,11 @@ def _host_real_operand(v):
         return None
 
 
-class TorchBackend(TorchAutograd, TorchCompilation, Backend):
+class TorchBackend(Backend):
     name = "torch"
     array_type = torch.Tensor
+    Autograd = TorchAutograd
+    Compiler = TorchCompiler
 
     def __init__(self, device=None, dtype=None):
         self.device = pick_device(device if device is not None else torch_distributed.rank_device())
@@ -126,7 +128,11 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         self.keep_tensors = False
         self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
-        self.group = torch_distributed.join(self.device)     # under torchrun, the ranks
+        if torch_distributed.launched():
+            torch_distributed.timeout()     # a bad setting is refused now, not at the join
+
+    def join_group(self):
+        return torch_distributed.join(self.device)      # under torchrun, the ranks
 
     def __repr__(self):
         extra = "" if self.dtype == "float64" else f", {self.dtype}"
@@ -197,6 +203,9 @@ class TorchBackend(TorchAutograd, TorchCompilation, Backend):
         if a.dtype == torch.bfloat16:       # numpy has no bfloat16
             a = a.to(torch.float32)
         return a.numpy()
+
+    def is_tracked(self, v):
+        return isinstance(v, torch.Tensor) and v.requires_grad
 
     def item(self, a):
         return a if a.requires_grad or self.keep_tensors else a.item()

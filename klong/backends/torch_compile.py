@@ -1,5 +1,6 @@
-"""torch.compile and torch.export for Klong functions, for the torch backend (`.compile`,
-`.compilex`, `.export`, `.graph`, `.cmodes`; the Klong side is klong/sysfns/compiler.py).
+"""The torch backend's compiler part (`backend.compiler`): torch.compile and torch.export for
+Klong functions (`.compile`, `.compilex`, `.export`, `.graph`, `.cmodes`; the Klong side is
+klong/sysfns/compiler.py). A backend without a compiler has None there.
 
 A Klong function is traced as a Python function of one tensor. While it is traced the
 backend keeps numbers as 0-d tensors (`tracing()`), so that the tracer sees every operation.
@@ -68,7 +69,7 @@ class CompiledFunction:
 
     def __call__(self, x, order=0):
         b = self.backend
-        t = b._point_tensor(x, "a numeric argument is needed")
+        t = b.autograd.point_tensor(x, "a numeric argument is needed")
         if order > 1:
             return self.fn(t)
         grad = torch.enable_grad() if order else torch.no_grad()
@@ -83,14 +84,19 @@ class CompiledFunction:
         return b.item(r) if r.ndim == 0 else r
 
 
-class TorchCompilation:
+class TorchCompiler:
+    def __init__(self, backend):
+        self.backend = backend
+
     def _traceable(self, fn):
         """fn as a Python function of one tensor returning a tensor (what torch traces).
         torch caches compilations, limits recompilations and decides which inputs vary per
         code object (code objects that compare equal share that state): each compiled Klong
         function gets a code object of its own, told apart by its name."""
+        result_tensor = self.backend.autograd.result_tensor
+
         def run(x):
-            return self._result_tensor(fn(x), x)
+            return result_tensor(fn(x), x)
         code = run.__code__.replace(co_name=f"klong_function_{id(fn):x}")
         return types.FunctionType(code, run.__globals__, code.co_name, run.__defaults__,
                                   run.__closure__)
@@ -108,7 +114,7 @@ class TorchCompilation:
         if options.get("dynamic") is not None:
             kwargs["dynamic"] = bool(options["dynamic"])
         try:
-            compiled = CompiledFunction(self, fn, torch.compile(self._traceable(fn), **kwargs),
+            compiled = CompiledFunction(self.backend, fn, torch.compile(self._traceable(fn), **kwargs),
                                         mode, compiler, quiet)
             compiled(example)
         except KlongError:
@@ -126,9 +132,10 @@ class TorchCompilation:
             def forward(self, x):
                 return traceable(x)
         # a fresh tensor: the exporter marks the example it was given as dynamic
-        x = self._point_tensor(example, "a numeric argument is needed").detach().clone()
+        x = self.backend.autograd.point_tensor(example, "a numeric argument is needed")
+        x = x.detach().clone()
         shapes = ({0: torch.export.Dim.AUTO},) if dynamic and x.ndim else None
-        with torch.no_grad(), self.tracing():
+        with torch.no_grad(), self.backend.tracing():
             return torch.export.export(Wrapped(), (x,), dynamic_shapes=shapes, strict=False)
 
     def _trace(self, fn, example, quiet):

@@ -1,5 +1,6 @@
 """The torch backend across processes: under torchrun, each process joins the process group
-that torchrun's environment describes, on its own GPU where every rank has one.
+that torchrun's environment describes, on its own GPU where every rank has one. It joins when
+a distributed function first asks for the backend's group, not when the backend is made.
 
 torchrun (python -m torch.distributed.run) sets RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR
 and MASTER_PORT in each process it starts. Without them nothing here runs, and nothing is

@@ -1,6 +1,7 @@
 """Compiling and exporting Klong functions: .compile .compilex .cmodes .export .graph
-(system.md B.2). The compiler belongs to the backend (torch.compile and torch.export on
-torch; elsewhere each of these is a backend error)."""
+(system.md B.2). The compiler is the backend's compiler part (`backend.compiler`:
+torch.compile and torch.export on torch; elsewhere there is none, and each of these is a
+backend error)."""
 import sys
 import time
 
@@ -33,6 +34,14 @@ def _options(opts):
     return options
 
 
+def _compiler(interp, what):
+    """The compiler part of the interpreter's backend, or a backend error naming `what`."""
+    compiler = interp.backend.compiler
+    if compiler is None:
+        raise KlongError("backend", f"{what} requires the torch backend")
+    return compiler
+
+
 class _Progress:
     """A short note on stderr while a compiler works, when a person is watching."""
 
@@ -58,7 +67,8 @@ def install(interp, define):
         backend = interp.backend
         fn = _monad(f)
         with _Progress(what):
-            compiled = backend.compile_function(fn, p, _options(opts), what, quiet())
+            compiled = _compiler(interp, what).compile_function(fn, p, _options(opts), what,
+                                                                quiet())
         # the compiled code has no backward pass of its own to differentiate again: the
         # backend runs f itself when derivatives of order 2 or more are being taken
         call = Builtin(f"compiled {compiled.mode}/{compiled.compiler}", 1,
@@ -70,17 +80,18 @@ def install(interp, define):
             raise KlongError("type", ".export: the path must be a string")
         fn, (call, compiled) = _monad(f), compile_with(f, p, None, ".export")
         result = {"compiled_fn": call, "mode": compiled.mode, "backend": compiled.compiler}
-        result.update(interp.backend.export_function(fn, p, path, quiet()))
+        result.update(_compiler(interp, ".export").export_function(fn, p, path, quiet()))
         return _dict(result)
 
     define(".compile", 2, lambda f, p: compile_with(f, p, None, ".compile")[0])
     define(".compilex", 3, lambda f, p, o: compile_with(f, p, o, ".compilex")[0])
-    define(".cmodes", 0, lambda: _dict(interp.backend.compile_modes()))
+    define(".cmodes", 0, lambda: _dict(_compiler(interp, ".cmodes()").compile_modes()))
     define(".export", 3, export)
     def graph(f, p, path=None):
         if path is not None and not values.is_string(path):
             raise KlongError("type", ".graph: the path must be a string")
-        picture = Graph(*interp.backend.traced_graph(_monad(f), p, quiet()))
+        fn = _monad(f)
+        picture = Graph(*_compiler(interp, ".graph").traced_graph(fn, p, quiet()))
         return picture if path is None else picture.save(path)
 
     interp.globals[".graph"] = Variadic(".graph", 2, 3, graph, interp.backend)

@@ -13,7 +13,7 @@ import os
 import sys
 import zlib
 
-from .. import backends, values
+from .. import context, values
 from ..backends.base import DTYPES
 from ..backends.group import ALONE
 from ..errors import KlongError
@@ -129,7 +129,10 @@ class Collectives:
 
     @property
     def group(self):
-        group = self.interp.backend.group
+        try:
+            group = self.interp.backend.group       # joined by the first call that asks
+        except ValueError as e:
+            raise KlongError("distributed", str(e)) from None
         if group is ALONE and not self.warned and os.environ.get("WORLD_SIZE", "1") != "1":
             self.warned = True
             print(f"klong: WORLD_SIZE is {os.environ['WORLD_SIZE']}, but only the torch backend "
@@ -240,7 +243,7 @@ class Collectives:
 def average_gradients(interp, grads):
     """For optimizers written in Python: `grads` (a list, one entry per parameter, as
     klong.autograd.gradients_of returns it) averaged over the ranks."""
-    with backends.using(interp.backend):
+    with context.entered(interp.context):
         mean = interp.distributed.reduce(lambda: list(grads), ".allmean", True)
         return values.items(mean) if values.is_array(mean) else list(mean)
 

@@ -14,8 +14,10 @@ follows them.
 import math
 
 from .. import backends, values
-from ..errors import KlongError, shown
-from ..limits import check_elements, check_items, elements_of, fold
+from ..display import shown
+from ..errors import KlongError
+from ..folds import fold
+from ..limits import check_elements, check_items, elements_of
 from ..match import REAL_TOLERANCE, match
 from ..values import (
     Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like,
