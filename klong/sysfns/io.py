@@ -5,7 +5,6 @@ UTF-8 as Latin-1 (the encoding of the reference's own library files)."""
 import codecs
 import sys
 
-from ..compile import on_backend
 from ..display import show, write
 from ..errors import KlongError
 from ..syntax.lexer import Incomplete, Lexer

@@ -168,9 +168,6 @@ def _align(a, b):
 
 # ---------------------------------------------------------------- numeric helpers
 
-_kind = kinds.kind
-
-
 def _smallest(x):
     return x.min() if values.is_array(x) else x
 
@@ -211,14 +208,6 @@ def _fractional(x):
     return x != math.floor(x) if math.isfinite(x) else x != x
 
 
-def _plain(a):
-    """A number as a Python number (a 0-d array, gradient or not, read out), for the verbs
-    that make text or characters."""
-    if isinstance(a, values.ARRAY_TYPES):
-        return B().to_host(a).item()
-    return a
-
-
 def _quiet(fn):
     """Run an array function with floating-point warnings off: a real overflow gives inf,
     as Python arithmetic would, without printing anything."""
@@ -234,7 +223,7 @@ def _arith(op, bound):
     work element by element on Python integers, which never wrap. (numpy and torch would
     wrap silently; the bounds cost two reductions per operand, no loop over elements.)"""
     def array(a, b):
-        if _kind(a) == "i" and _kind(b) == "i":
+        if kinds.kind(a) == "i" and kinds.kind(b) == "i":
             limits = current_limits()
             most = bound(limits.magnitude(a), limits.magnitude(b))
             if most > INT64_MAX:
@@ -298,7 +287,7 @@ def _remainder(a, b):
 
 
 def _int_array_operands(a, b):
-    if _kind(a) != "i" or _kind(b) != "i":
+    if kinds.kind(a) != "i" or kinds.kind(b) != "i":
         raise KlongError("type", "integers expected")
     if _any(b == 0):
         raise _zero_divisor()
@@ -353,7 +342,7 @@ def _power(a, b):
         if p == 0:                   # a real power that underflowed
             return math.copysign(math.inf, p)
         return _divide(1, p)         # int/int stays correct for big ints
-    if a < 0 and not _plain(b).is_integer():
+    if a < 0 and not values.plain(b).is_integer():
         return UNDEFINED             # a complex result
     if a == 0 and b < 0:
         return UNDEFINED
@@ -362,10 +351,10 @@ def _power(a, b):
 
 @_quiet
 def _power_array(a, b):
-    if _kind(b) == "i":
+    if kinds.kind(b) == "i":
         if _smallest(b) < 0:
             return None              # reals and :undefined, worked out per element
-        if _kind(a) == "i":
+        if kinds.kind(a) == "i":
             if magnitude(a).bit_length() * int(_largest(b)) > 63:
                 return None          # may leave int64: exact Python ints per element
             return B().power(a, b)
@@ -388,7 +377,7 @@ def _min(a, b):
 def _pick(keep_a, a, b):
     """Choose a where keep_a, else b. Max and Min return operands unchanged, so integers and
     reals may not be converted: a choice mixing them is a mixed list (None: walk)."""
-    if _kind(a) == _kind(b):
+    if kinds.kind(a) == kinds.kind(b):
         return B().select(keep_a, a, b)
     if B().all(keep_a):
         return B().select(keep_a, a, a)      # a, broadcast to the result's shape
@@ -440,7 +429,7 @@ def _untracked(a):
 
 def _text(a):
     """The written text of an atom for Format, or UNDEFINED when it has none."""
-    a = _plain(_untracked(a))
+    a = values.plain(_untracked(a))
     t = type(a)
     if t is int:
         return int_text(a)
@@ -477,7 +466,7 @@ def _real_width(a):
 
 
 def _format2(a, b):
-    a, b = _plain(a), _plain(_untracked(b))
+    a, b = values.plain(a), values.plain(_untracked(b))
     if not is_number(a):
         raise KlongError("type", "format width must be a number")
     text = _text(b)
@@ -535,7 +524,7 @@ def _reciprocal(a):
 
 
 def _floor(a):
-    a = _plain(a)                    # the result is an integer: no gradient to keep
+    a = values.plain(a)                    # the result is an integer: no gradient to keep
     if is_int(a):
         return a
     if not is_real(a):
@@ -558,7 +547,7 @@ def _not(a):
 
 
 def _char(a):
-    a = _plain(a)
+    a = values.plain(a)
     if not is_int(a):
         raise KlongError("type", "integer expected")
     if not 0 <= a <= 255:
