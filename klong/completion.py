@@ -11,6 +11,7 @@ import os
 import re
 
 from . import helptable
+from .display import write
 
 # \name + Tab -> the operator's character
 UNICODE_NAMES = {"nabla": "\u2207", "partial": "\u2202", "track": "\u02d9"}
@@ -129,7 +130,6 @@ def token_at(text, cursor):
 def inspect(interp, text, cursor=None, summary=None):
     """Help on what is at the cursor: an operator, a system function or variable, a
     ]-command, or a defined name (its value, shortened by `summary`). None: nothing known."""
-    from .display import write
     if cursor is None:
         cursor = len(text)
     line_start = text.rfind("\n", 0, cursor) + 1

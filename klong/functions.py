@@ -1,6 +1,7 @@
 """Function values: Klong lambdas, projections and built-ins, and how calls are made."""
 import types
 
+from .display import write
 from .errors import KlongError
 from .values import Function
 
@@ -144,7 +145,6 @@ class Projection(Function):
         return self.fn.call([next(it) if s is None else s for s in self.slots])
 
     def __repr__(self):
-        from .display import write
         slots = ";".join("" if s is None else write(s) for s in self.slots)
         return f"{self.fn!r}({slots})"
 

@@ -11,6 +11,7 @@ from .limits import Limits
 from .memory import Memory
 from .backends.randomness import Randomness
 from .pyconv import to_klong, to_python
+from .sysfns import install
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
 
@@ -106,7 +107,6 @@ class KlongInterpreter:
     def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None,
                  seed=None, deterministic=None, memory_limit=None, memory_hook_threshold=None,
                  amp=None, amp_dtype=None):
-        from .sysfns import install
         options = settings.Options(backend, dtype, seed, deterministic, memory_limit,
                                    memory_hook_threshold, amp, amp_dtype)
         try:

@@ -11,6 +11,7 @@ import sys
 
 from . import values
 from .display import write
+from .pyconv import to_python
 
 MIME_METHODS = {
     "_repr_html_": "text/html",
@@ -109,7 +110,6 @@ class KlongResult:
 
     @property
     def value(self):
-        from .pyconv import to_python
         return to_python(self.klong_value)
 
     def __repr__(self):

@@ -207,10 +207,6 @@ def is_string(v):
     return type(v) is str
 
 
-def is_char(v):
-    return type(v) is Char
-
-
 def is_symbol(v):
     return type(v) is Symbol
 
@@ -255,9 +251,6 @@ def is_true(v):
     if is_number(v):
         return v != 0
     return True
-
-
-NIL = []
 
 
 # ---------------------------------------------------------------- lists

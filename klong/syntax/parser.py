@@ -4,7 +4,7 @@ import os
 from functools import lru_cache
 
 from lark import Lark, Transformer, Token
-from lark.exceptions import UnexpectedInput, UnexpectedToken, UnexpectedEOF, VisitError
+from lark.exceptions import UnexpectedInput, UnexpectedEOF, VisitError
 from lark.lexer import Lexer as LarkLexer
 
 from ..errors import SHOWN_WIDTH, KlongError, one_line

@@ -9,7 +9,7 @@ import types
 
 from .. import values
 from ..errors import KlongError
-from ..pyconv import to_klong, to_python
+from ..pyconv import PyFunction, to_klong, to_python
 from ..values import Dict, Function, is_string
 
 
@@ -65,7 +65,6 @@ def _target(interp, x):
 
 def _host(v):
     """What Python code sees for a Klong value that holds a host object."""
-    from ..pyconv import PyFunction
     if isinstance(v, PyFunction):
         return v.fn
     return to_python(v)
