@@ -23,10 +23,10 @@ import operator
 import re
 
 from .. import backends, kinds, values
-from ..display import format_real
+from ..display import atom_text, format_real
 from ..errors import KlongError
 from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64,
-                      int_from_text, int_text, magnitude, real_from_text, times, too_large)
+                      int_from_text, magnitude, real_from_text, times, too_large)
 from ..limits import current as current_limits
 from ..match import match
 from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_number, is_real, is_true,
@@ -430,17 +430,8 @@ def _untracked(a):
 def _text(a):
     """The written text of an atom for Format, or UNDEFINED when it has none."""
     a = values.plain(_untracked(a))
-    t = type(a)
-    if t is int:
-        return int_text(a)
-    if t is float:
-        return format_real(a)
-    if t is Char:
-        return str(a)
-    if t is Symbol:
-        return ":" + a
-    if t is str:
-        return a
+    if type(a) in (int, float, Char, Symbol, str):
+        return atom_text(a, readable=False)
     return UNDEFINED                 # [], dictionaries, functions, channels, :undefined
 
 
