@@ -74,7 +74,8 @@ def failure(e, table, function):
         else:
             return e
     if where is not None:
-        e.at_verb(where.line, where.column, where.verb, lambda: _operands(where, tb.tb_frame))
+        e.at_verb(where.line, where.column, where.verb,
+                  read=lambda: _operands(where, tb.tb_frame))
         for label in where.inlined:      # as if each literal had run as a function
             e.within(label)
     if function is not None:

@@ -93,14 +93,15 @@ class KlongError(Exception):
             self.verb, self.operands = name, operands
         return self
 
-    def at_verb(self, line, column, verb, operands):
+    def at_verb(self, line, column, verb, operands=None, read=None):
         """Locate this error at the failing verb or call (line, column) and name the verb
         (None: a call, named by the function it passes out of; "": its own message says
-        enough), with its operands, `operands()`, called only when they will show: not when
-        an inner verb or a Klong function it came out of is named already. Returns self."""
+        enough) with its operands (one value, or a list of two), unless an inner verb or a
+        Klong function it came out of is named already. `read`, when given, reads the
+        operands instead, only when they will show. Returns self."""
         self.located(line, column, None)
         if verb is not None and self.verb is None and not self.functions:
-            self.in_verb(verb, operands())
+            self.in_verb(verb, operands if read is None else read())
         return self
 
     def within(self, function):
