@@ -8,7 +8,7 @@ import sys
 from ..display import show, write
 from ..errors import KlongError
 from ..syntax.lexer import Incomplete, Lexer
-from ..values import EOF, UNDEFINED, is_string, is_true
+from ..values import EOF, UNDEFINED, is_string, is_true, on_backend
 
 
 def _latin1_fallback(error):
