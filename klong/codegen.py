@@ -329,7 +329,7 @@ class Generator:
         f = self.bind(impl, "M")
         if facts is not None and facts.scalar_monad:
             fast = facts.scalar_monad.format(a=a)
-            return self.assign(f"({fast}) if {_is_number(a)} else {f}({a})", where)
+            return self.assign(f"({fast}) if {_number_test(a)} else {f}({a})", where)
         return self.assign(f"{f}({a})", where)
 
     def derived_monad(self, node):
@@ -659,11 +659,11 @@ def _is_literal_number(expr):
         return False
 
 
-def _is_number(a):
+def _number_test(a):
     return f"(type({a}) is int or type({a}) is float)"
 
 
 def _are_numbers(a, b):
     """The Python test that both operands are plain numbers (None: they are literals)."""
-    tests = [_is_number(v) for v in (a, b) if not _is_literal_number(v)]
+    tests = [_number_test(v) for v in (a, b) if not _is_literal_number(v)]
     return " and ".join(tests) if tests else None

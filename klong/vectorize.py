@@ -162,7 +162,7 @@ def mapped_fold(op, mapped, running):
     return fold
 
 
-def is_number(v):
+def is_python_number(v):
     t = type(v)
     return t is int or t is float
 
@@ -218,7 +218,7 @@ def _guard(fn, a):
 
 RUNTIME = {
     "PRODUCT": product, "DOT": dot, "ROWS_DOT": rows_dot, "ROWS_PRODUCT": rows_product,
-    "MASK": mask, "SELECT": select, "WHOLE_RESULT": whole_result, "IS_NUMBER": is_number,
+    "MASK": mask, "SELECT": select, "WHOLE_RESULT": whole_result, "IS_NUMBER": is_python_number,
     "IS_DOT": is_dot,
 }
 

@@ -29,8 +29,8 @@ from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int
                       int_from_text, magnitude, real_from_text, times, too_large)
 from ..limits import current as current_limits
 from ..match import match
-from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_number, is_real, is_true,
-                      items, length, make_list, scalar)
+from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_list, is_number, is_real,
+                      is_true, items, length, make_list, scalar)
 
 B = backends.current        # B() is the active backend
 
@@ -44,10 +44,6 @@ def _is_seq(v):
     if isinstance(v, values.ARRAY_TYPES):
         return v.ndim > 0 and v.shape[0] > 0
     return type(v) is list and len(v) > 0
-
-
-def _is_list(v):
-    return type(v) is list or values.is_array(v)
 
 
 def _numeric_array(v):
@@ -108,13 +104,13 @@ def atomic_dyad(num, array=None, other=None):
                 if r is not None:
                     return r
             if _is_seq(a):
-                if _is_list(b):
+                if is_list(b):
                     if length(a) != length(b):
                         raise KlongError("length", "lists of different lengths")
                     return make_list([verb(x, y) for x, y in zip(items(a), items(b))])
                 return make_list([verb(x, b) for x in items(a)])
             if _is_seq(b):
-                if _is_list(a):
+                if is_list(a):
                     raise KlongError("length", "lists of different lengths")
                 return make_list([verb(a, y) for y in items(b)])
             a = _atom(a)
@@ -197,9 +193,6 @@ def _real(x):
     return kinds.as_kind(x, "f")
 
 
-_same_kind = kinds.operands      # an integer array made real when the result is real
-
-
 def _fractional(x):
     """Whether a real (array or number) differs from its floor, elementwise: nan does, inf
     does not."""
@@ -231,7 +224,7 @@ def _arith(op, bound):
             r = op(a, b)             # integer operations never warn
             limits.remember(r, most)
             return r
-        a, b = _same_kind(a, b)
+        a, b = kinds.operands(a, b)
         with B().quiet():
             return op(a, b)
     return array
@@ -360,10 +353,10 @@ def _power_array(a, b):
             return B().power(a, b)
         if _smallest(b) == 0:
             return None              # real^0 is the integer 1: a mixed list
-        return B().power(*_same_kind(a, b))
+        return B().power(*kinds.operands(a, b))
     if _any(_and(a < 0, _fractional(b))) or _any(_and(a == 0, b < 0)):
         return None                  # :undefined elements
-    return B().power(*_same_kind(a, b))
+    return B().power(*kinds.operands(a, b))
 
 
 def _max(a, b):
@@ -387,12 +380,12 @@ def _pick(keep_a, a, b):
 
 
 def _max_array(a, b):
-    x, y = _same_kind(a, b)          # compare as reals, choose the operands themselves
+    x, y = kinds.operands(a, b)          # compare as reals, choose the operands themselves
     return _pick(x >= y, a, b)
 
 
 def _min_array(a, b):
-    x, y = _same_kind(a, b)
+    x, y = kinds.operands(a, b)
     return _pick(x < y, a, b)
 
 
@@ -411,7 +404,7 @@ def _comparison(op, num):
         raise KlongError("type", "operands of different kinds")
 
     def array(a, b):
-        return B().astype(op(*_same_kind(a, b)), "i")
+        return B().astype(op(*kinds.operands(a, b)), "i")
 
     return atomic_dyad(num, array, other)
 
