@@ -6,7 +6,10 @@ import sys
 from . import __version__
 from .display import Summary, write
 from .errors import KlongError
+from .interpreter import KlongInterpreter
 from .replcommands import FAILED, PROMPT, Session, guarded, print_error
+from .sysfns.io import LATIN1_FALLBACK, read_source
+from .values import Dict
 
 
 def _parser():
@@ -68,7 +71,6 @@ def _settings(args):
 def main(argv=None):
     args = _parser().parse_args(_glue_expression(sys.argv[1:] if argv is None else argv))
     if hasattr(sys.stdin, "reconfigure"):      # piped input may be Latin-1 as well as UTF-8
-        from .sysfns.io import LATIN1_FALLBACK
         sys.stdin.reconfigure(errors=LATIN1_FALLBACK)
     try:
         return _run(args)
@@ -93,7 +95,6 @@ def _glue_expression(argv):
 
 
 def _run(args):
-    from .interpreter import KlongInterpreter
     try:
         interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype,
                                   **_settings(args))
@@ -154,7 +155,6 @@ def _read_file(path):
     folder = os.path.dirname(os.path.abspath(path))
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    from .sysfns.io import read_source
     try:
         return read_source(path)
     except OSError as e:
@@ -166,7 +166,6 @@ def _set_kgpy_variables(interp):
     """What kgpy alone defines (system.md A.2): .os.argv (the words after a program's
     name), .os.env (the environment) and .system (the handles of background services:
     none are running)."""
-    from .values import Dict
     interp.globals[".os.argv"] = []
     interp.globals[".os.env"] = Dict(os.environ.items())
     interp.globals[".system"] = Dict()
@@ -180,11 +179,11 @@ def interactive(interp, debug=False, full=False, style=None):
     else 0."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         try:
-            from .repl import run_repl
+            from .repl import run_repl      # lazy on purpose: prompt_toolkit, only for a terminal
         except ImportError:
             run_repl = None
         if run_repl is not None:
-            from .highlight import check_style
+            from .highlight import check_style   # lazy on purpose: pygments, as above
             problem = check_style(style)        # only the prompt has colours: a warning
             if problem:
                 print(f"kgpy: {problem}; using the default colours", file=sys.stderr)

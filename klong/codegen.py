@@ -24,18 +24,18 @@ handler that looks the failing line up (`failure`).
 The generator handles every node of the AST; `Compiler` (compile.py) decides whether to use
 it (the interpreter's `codegen` option) and keeps the closure path for when it is off.
 """
-import difflib
 import re
-from dataclasses import fields
 from functools import lru_cache
 
 from . import adverbs as adv
 from . import vectorize
-from .errors import KlongError, from_python
+from .errors import KlongError, from_python, undefined, undefined_assignment
 from .functions import Lambda, call_value, project
 from .match import match
+from .scope import Scope
 from .syntax import ast
-from .values import Dict, is_true
+from .syntax.ast import PARAMS, walk
+from .values import Dict, is_true, on_backend
 from .verbs import VERBS
 
 
@@ -68,15 +68,14 @@ def failure(e, table, function):
         if where is None or tb.tb_next is not None:
             return e                 # from deeper Python code: not ours to translate
         if isinstance(e, (NameError, KeyError)):
-            e = KlongError("undefined", _undefined_message(e, where, tb.tb_frame))
+            e = _undefined(e, where, tb.tb_frame)
         elif isinstance(e, OverflowError):
             e = from_python(e)
         else:
             return e
     if where is not None:
-        e.located(where.line, where.column, None)
-        if where.verb is not None and e.verb is None and not e.functions:
-            e.in_verb(where.verb, _operands(where, tb.tb_frame))
+        e.at_verb(where.line, where.column, where.verb,
+                  read=lambda: _operands(where, tb.tb_frame))
         for label in where.inlined:      # as if each literal had run as a function
             e.within(label)
     if function is not None:
@@ -94,37 +93,22 @@ def _operands(where, frame):
     return got[0] if len(got) == 1 else got
 
 
-def _undefined_message(e, where, frame):
-    name = where.name
+def _undefined(e, where, frame):
+    """The error for the NameError or KeyError `e` of the generated code at `where`."""
     if isinstance(e, NameError):          # an unbound local: find which from the message
         m = _PYTHON_NAME.search(str(e))
         python_names = frame.f_globals.get("PYNAMES", {})
         if m and m.group(1) in python_names:
-            return f"{python_names[m.group(1)]} is not defined"
-    if name is None:
-        name = "a name"
-    return f"{name} is not defined" + suggestion(name, frame.f_globals["G"])
-
-
-def suggestion(name, names):
-    """' (did you mean .p?)' for a misspelt global, from the globals defined: system names
-    for a system name, others for others."""
-    system = name.startswith(".")
-    close = difflib.get_close_matches(
-        name, [n for n in names if n.startswith(".") == system and "`" not in n], n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
+            return undefined(python_names[m.group(1)])
+    return undefined(where.name or "a name", frame.f_globals["G"])
 
 
 # ------------------------------------------------------------------ run-time helpers
 
-def _undefined_assignment(name):
-    return KlongError("undefined", f"undefined variable: {name}")
-
-
 RUNTIME = {
     "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
-    "UNDEFINED_ASSIGNMENT": _undefined_assignment,
+    "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations,
 }
 
@@ -136,43 +120,6 @@ def _compiled(source):
     """Python source to a code object, once: the same Klong text generates the same source,
     its constants live in the namespace it runs in."""
     return compile(source, "<klong>", "exec")
-
-
-class Scope:
-    """A Klong function literal being generated (or the chunk itself, node None). `names`
-    maps its parameters and declared locals to Python names. Its code is a Python function
-    of its own, or, for a literal inlined into a loop (`inline` True), part of the enclosing
-    one: `function` is the scope that owns the Python function the code goes into."""
-
-    def __init__(self, parent, node=None, self_name=None, defined_as=None, inline=False):
-        self.parent = parent
-        self.node = node
-        self.names = {}
-        self.self_name = self_name          # Python name of the running Lambda (for .f)
-        self.defined_as = defined_as        # the global the literal is being assigned to
-        self.function = parent.function if inline else self
-        self.nonlocals = set()
-        self.temps = 0
-        self.label = None                   # an inlined literal's label in messages
-        self.reads = set()                  # globals read, nested literals included
-        self.effects = False                # assigns something but its own locals
-
-    def inlined_labels(self):
-        """The labels of the inlined literals this scope is in, innermost first."""
-        labels, scope = [], self
-        while scope.function is not scope:
-            labels.append(scope.label)
-            scope = scope.parent
-        return tuple(labels)
-
-    @property
-    def in_function(self):
-        return self.node is not None
-
-    def temp(self):
-        owner = self.function
-        owner.temps += 1
-        return f"t{owner.temps}"
 
 
 class Line:
@@ -312,23 +259,12 @@ class Generator:
 
     # -- leaves
     def g_Const(self, node):
-        from .compile import on_backend
         return self.const(on_backend(node.value, self.interp.backend))
 
     def g_DictLit(self, node):
-        from .compile import on_backend
         backend = self.interp.backend
         pairs = [(on_backend(k, backend), on_backend(v, backend)) for k, v in node.pairs]
         return self.assign(f"DICT({self.const(pairs)})")
-
-    def scopes_for_resolve(self):
-        """The names bound by each function literal around here, outermost first."""
-        chain = []
-        s = self.scope
-        while s is not None and s.in_function:
-            chain.append(s)
-            s = s.parent
-        return [self.compiler.bound_by(s.node) for s in reversed(chain)]
 
     def scope_at(self, depth):
         s = self.scope
@@ -343,7 +279,7 @@ class Generator:
         name = node.name
         if name == ".f":
             return self.scope.self_name if self.scope.in_function else self.assign("[]")
-        depth, key = self.compiler.resolve_in(self.scopes_for_resolve(), name)
+        depth, key = self.compiler.resolve_in(self.scope, name)
         if depth is None:
             for s in self.enclosing(None):
                 s.reads.add(key)
@@ -393,7 +329,7 @@ class Generator:
         f = self.bind(impl, "M")
         if facts is not None and facts.scalar_monad:
             fast = facts.scalar_monad.format(a=a)
-            return self.assign(f"({fast}) if {_is_number(a)} else {f}({a})", where)
+            return self.assign(f"({fast}) if {_number_test(a)} else {f}({a})", where)
         return self.assign(f"{f}({a})", where)
 
     def derived_monad(self, node):
@@ -414,7 +350,7 @@ class Generator:
             return self.derived_dyad(node)
         facts = VERBS.get(verb.op)
         if facts is not None and facts.host_dyad:
-            action = self.bind(self.compiler.differentiation_action(node, self.scopes_for_resolve()), "H")
+            action = self.bind(self.compiler.differentiation_action(node, self.scope), "H")
             b = self.expr(node.right)
             a = self.expr(node.left)
             # the differentiation operators' messages say what failed: no verb named
@@ -548,8 +484,8 @@ class Generator:
         factory = f"make{self.literals}"
         outer = self.scope
         scope = Scope(outer, node, self_name="self_", defined_as=defined_as)
-        params = ", ".join(("x", "y", "z")[:node.arity])
-        for p in ("x", "y", "z")[:node.arity]:
+        params = ", ".join(PARAMS[:node.arity])
+        for p in PARAMS[:node.arity]:
             scope.names[p] = p
         for name in node.locals:
             python = f"v{len(self.python_names)}_{_identifier(name)}"
@@ -601,7 +537,7 @@ class Generator:
         `args`; returns its value (or, as_condition, the pair condition() gives)."""
         scope = Scope(self.scope, literal, inline=True)
         scope.label = self.compiler.lambda_info(literal).label()
-        scope.names.update(zip(("x", "y", "z"), args))
+        scope.names.update(zip(PARAMS, args))
         outer, self.scope = self.scope, scope
         try:
             for s in literal.body[:-1]:
@@ -671,7 +607,7 @@ class Generator:
             value = self.expr(node.right)
         # the value may be a local read right here, `a::b`, which fails when b has none yet
         read = Where(node.right, name=_klong_name(node.right))
-        depth, key = self.compiler.resolve_in(self.scopes_for_resolve(), name)
+        depth, key = self.compiler.resolve_in(self.scope, name)
         if depth is not None:
             python = self.local_python_name(depth, key)
             if self.scope_at(depth).function is not self.scope.function:
@@ -694,7 +630,7 @@ class Generator:
 
     def global_key(self, name):
         """The global an assignment to `name` here writes (None for a local)."""
-        depth, key = self.compiler.resolve_in(self.scopes_for_resolve(), name)
+        depth, key = self.compiler.resolve_in(self.scope, name)
         return key if depth is None else None
 
 
@@ -704,23 +640,6 @@ def _inlinable(node, arity):
     return isinstance(node, ast.Lambda) and node.arity == arity and not node.locals \
         and not node.outer_params \
         and not any(isinstance(n, ast.Name) and n.name == ".f" for n in walk(node))
-
-
-def walk(node):
-    """`node` and every node below it, not entering nested function literals."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, ast.Const) or isinstance(n, ast.Lambda) and n is not node:
-            continue
-        for f in fields(n):
-            value = getattr(n, f.name)
-            for v in (value if isinstance(value, (list, tuple)) else [value]):
-                if isinstance(v, tuple):
-                    stack.extend(c for c in v if isinstance(c, ast.Node))
-                elif isinstance(v, ast.Node):
-                    stack.append(v)
 
 
 def _klong_name(node):
@@ -740,11 +659,11 @@ def _is_literal_number(expr):
         return False
 
 
-def _is_number(a):
+def _number_test(a):
     return f"(type({a}) is int or type({a}) is float)"
 
 
 def _are_numbers(a, b):
     """The Python test that both operands are plain numbers (None: they are literals)."""
-    tests = [_is_number(v) for v in (a, b) if not _is_literal_number(v)]
+    tests = [_number_test(v) for v in (a, b) if not _is_literal_number(v)]
     return " and ".join(tests) if tests else None

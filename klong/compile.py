@@ -14,14 +14,14 @@ differentiation operators and the interpreter's own monads are found.
 """
 from . import adverbs as adv
 from . import vectorize
-from .errors import KlongError
+from .codegen import Generator
+from .errors import KlongError, undefined, undefined_assignment
 from .functions import PARENT, SELF, Lambda, LambdaInfo, call_value, frame_runner, project
+from .scope import Scope, resolve
 from .syntax import ast
 from .syntax.parser import has_function_literal
-from .values import Dict, Function, is_array, is_true
+from .values import Dict, Function, is_true, on_backend
 from .verbs import DYADS, VERBS
-
-PARAMS = ("x", "y", "z")
 
 
 class VerbForms:
@@ -182,20 +182,6 @@ def verb_label(verb, arity):
     return " ".join(([base] if base else []) + words[::-1]) or "call"
 
 
-class Scope:
-    """Static view of one function literal being compiled: its declared locals, and which
-    of x, y, z are its parameters (an enclosing function may have declared them local)."""
-    __slots__ = ("locals", "params")
-
-    def __init__(self, local_names, outer_params=()):
-        self.locals = set(local_names)
-        self.params = set(PARAMS) - set(outer_params)
-
-    def names(self):
-        """The names this literal binds: its parameters and declared locals."""
-        return self.locals | self.params
-
-
 GENERATED_CHUNKS = 1024      # generated chunks an interpreter keeps for text it runs again
 
 
@@ -204,13 +190,13 @@ class Compiler:
 
     def __init__(self, interp):
         self.interp = interp
-        self.scopes = []
+        self.scope = None       # the function literal being compiled to closures
         self.generated = {}     # id(parsed chunk) -> (chunk, its generated code)
 
     def compile_chunk(self, node):
         if self.interp.codegen:
             return self.generate(node)
-        self.scopes = []
+        self.scope = None
         return self.compile(node)
 
     def generate(self, node):
@@ -232,14 +218,13 @@ class Compiler:
         no loop of its own and costs less to compile to closures than to generate code for
         (a file of 20,000 such lines: 2 s against 7 s), and for a chunk nested deeper than
         Python compiles (about a hundred levels of blocks)."""
-        from .codegen import Generator
         if not has_function_literal(node):
-            self.scopes = []
+            self.scope = None
             return self.compile(node)
         try:
             return Generator(self).chunk(node)
         except (SyntaxError, RecursionError, MemoryError):
-            self.scopes = []
+            self.scope = None
             return self.compile(node)
 
     def compile(self, node):
@@ -247,21 +232,14 @@ class Compiler:
         return method(node)
 
     # -- shared with codegen.py
-    def resolve_in(self, scopes, name):
-        """(depth, name) for a parameter or local of the function literals `scopes` (the
-        names each binds, outermost first), or (None, global name)."""
-        for depth, bound in enumerate(reversed(scopes)):
-            if name in bound:
-                return depth, name
-        return None, self.interp.modules.resolve(name, defining=False)
-
-    @staticmethod
-    def bound_by(literal):
-        """The names a function literal binds (for resolve_in)."""
-        return Scope(literal.locals, literal.outer_params).names()
+    def resolve_in(self, scope, name):
+        """(depth, name) for a name the function literal `scope` or one around it binds,
+        or (None, the global it names)."""
+        bound = scope.bound_chain() if scope is not None else []
+        return resolve(bound, name, self.interp.modules)
 
     def resolve(self, name):
-        return self.resolve_in([s.names() for s in self.scopes], name)
+        return self.resolve_in(self.scope, name)
 
     def monad(self, op, verb):
         """The Python function of a monad: a verb's, or one the interpreter provides."""
@@ -303,24 +281,24 @@ class Compiler:
         return LambdaInfo(arity, node.source, name, _dyad_op(node), elementwise,
                           vectorize.is_dot_literal(node))
 
-    def differentiation_action(self, node, scopes):
+    def differentiation_action(self, node, scope):
         """f:>p, p∇f and p∂f as a Python function of the two operands. A bare global name
         as the point of :> or ∇ selects variable mode (system.md B.2): the variable itself
         is rebound while differentiating."""
         op = node.verb.op
         diff = self.interp.differentiation
         if op == ":>":
-            name = self._global_name(node.right, scopes)
+            name = self._global_name(node.right, scope)
             return lambda f, p: diff.gradient(f, p, name)
         if op == "\u2207":
-            name = self._global_name(node.left, scopes)
+            name = self._global_name(node.left, scope)
             return lambda p, f: diff.numeric(p, f, name)
         return diff.jacobian
 
-    def _global_name(self, node, scopes):
+    def _global_name(self, node, scope):
         """The global a bare variable name refers to, or None (for variable mode)."""
         if isinstance(node, ast.Name) and node.name != ".f":
-            depth, key = self.resolve_in(scopes, node.name)
+            depth, key = self.resolve_in(scope, node.name)
             if depth is None:
                 return key
         return None
@@ -338,40 +316,35 @@ class Compiler:
     def c_Name(self, node):
         name = node.name
         if name == ".f":
-            if self.scopes:
+            if self.scope is not None:
                 return lambda fr: fr[SELF]
             return lambda fr: []
         depth, key = self.resolve(name)
-        where = (node.line, node.column)
+        line, column = node.line, node.column
         g = self.interp.globals
-
-        def undefined():
-            from .codegen import suggestion
-            hint = suggestion(name, g) if depth is None else ""
-            return KlongError("undefined", f"{name} is not defined{hint}", *where)
 
         if depth is None:
             def read_global(fr):
                 try:
                     return g[key]
                 except KeyError:
-                    raise undefined() from None
+                    raise undefined(name, g, line, column) from None
             return read_global
         if depth == 0:
             def read_local(fr):
                 try:
                     return fr[key]
                 except KeyError:
-                    raise undefined() from None
+                    raise undefined(name, None, line, column) from None
             return read_local
 
-        def read_outer(fr):
+        def read_outer(fr):       # (read_local's lines again: a call more costs 15% here)
             for _ in range(depth):
                 fr = fr[PARENT]
             try:
                 return fr[key]
             except KeyError:
-                raise undefined() from None
+                raise undefined(name, None, line, column) from None
         return read_outer
 
     # -- structure
@@ -392,11 +365,11 @@ class Compiler:
         return run
 
     def c_Lambda(self, node, name=None):
-        self.scopes.append(Scope(node.locals, node.outer_params))
+        outer, self.scope = self.scope, Scope(self.scope, node)
         try:
             body = _sequence([self.compile(s) for s in node.body])
         finally:
-            self.scopes.pop()
+            self.scope = outer
         info = self.lambda_info(node, name)
         backend = self.interp.backend
 
@@ -449,7 +422,7 @@ class Compiler:
                 try:
                     return forms(fr).monad(a)
                 except KlongError as e:
-                    raise _failed(e, line, column, label, a)
+                    raise e.at_verb(line, column, label, a)
             return run_dynamic
 
         def run(fr):
@@ -457,7 +430,7 @@ class Compiler:
             try:
                 return f(a)
             except KlongError as e:
-                raise _failed(e, line, column, label, a)
+                raise e.at_verb(line, column, label, a)
         return run
 
     def c_Dyad(self, node):
@@ -483,7 +456,7 @@ class Compiler:
                 try:
                     return forms(fr).dyad(a, b)
                 except KlongError as e:
-                    raise _failed(e, line, column, label, [a, b])
+                    raise e.at_verb(line, column, label, [a, b])
             return run_dynamic
 
         return _dyad(f, left, right, line, column, label)
@@ -491,8 +464,7 @@ class Compiler:
     def differentiation(self, node):
         left, right = self.compile(node.left), self.compile(node.right)
         verb = node.verb
-        scopes = [s.names() for s in self.scopes]
-        return _dyad(self.differentiation_action(node, scopes), left, right, verb.line,
+        return _dyad(self.differentiation_action(node, self.scope), left, right, verb.line,
                      verb.column, "")
 
     def assignment(self, node):
@@ -502,7 +474,7 @@ class Compiler:
         else:
             value = self.compile(node.right)
         hooks = self.interp.value_hooks
-        if self.scopes:
+        if self.scope is not None:
             depth, key = self.resolve(name)
             if depth is not None:
                 def set_local(fr):
@@ -515,31 +487,22 @@ class Compiler:
                         hooks.fire(name, v)
                     return v
                 return set_local
-        keys = self.interp.modules.assignment_targets(name, top_level=not self.scopes)
+        inside_function = self.scope is not None
+        keys = self.interp.modules.assignment_targets(name, top_level=not inside_function)
         g = self.interp.globals
         interp = self.interp
-        inside_function = bool(self.scopes)
-        where = (node.line, node.column)
+        line, column = node.line, node.column
 
         def set_global(fr):
             v = value(fr)
             if inside_function and interp.strict and keys[0] not in g:
-                raise KlongError("undefined", f"undefined variable: {name}", *where)
+                raise undefined_assignment(name, line, column)
             for k in keys:
                 g[k] = v
             if hooks:
                 hooks.fire(name, v)
             return v
         return set_global
-
-
-def _failed(e, line, column, label, operands):
-    """A KlongError from a verb, located at the verb and named after it (unless it came out
-    of a Klong function, which named it already)."""
-    e.located(line, column, None)
-    if not e.functions:
-        e.in_verb(label, operands)
-    return e
 
 
 def _sum_of_product(over):
@@ -559,18 +522,8 @@ def _dyad(f, left, right, line, column, label):
         try:
             return f(a, b)
         except KlongError as e:
-            raise _failed(e, line, column, label, [a, b])
+            raise e.at_verb(line, column, label, [a, b])
     return run
-
-
-def on_backend(value, backend):
-    """A constant read by the lexer (host arrays inside) as a value of `backend`; parses
-    are shared between interpreters, so the conversion happens here, once per compile."""
-    if is_array(value):
-        return backend.from_host(value)
-    if type(value) is list:
-        return [on_backend(v, backend) for v in value]
-    return value
 
 
 def _sequence(stmts):

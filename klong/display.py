@@ -45,8 +45,9 @@ def format_real(x):
     return f"{sign}{digits[0]}.{digits[1:] or '0'}e{exp_sign}{abs(exponent):02d}"
 
 
-def _atom_text(v, readable):
-    """The text of a value that is not a list or dictionary."""
+def atom_text(v, readable):
+    """The text of a value that is not a list or dictionary (`readable`: as Klong reads it
+    back, else as Display shows it)."""
     t = type(v)
     if t is int:
         return int_text(v)
@@ -61,7 +62,7 @@ def _atom_text(v, readable):
     if t is bool:
         return str(int(v))
     if isinstance(v, HOST_SCALARS):         # an array library's scalar
-        return _atom_text(v.item(), readable)
+        return atom_text(v.item(), readable)
     if isinstance(v, Function):
         return (":nilad", ":monad", ":dyad", ":triad")[min(v.arity, 3)]
     if v is UNDEFINED:
@@ -105,7 +106,7 @@ class _Printer:
         out = self.out
         if isinstance(v, values.ARRAY_TYPES):
             if v.ndim == 0:
-                out.append(_atom_text(v.item(), self.readable))
+                out.append(atom_text(v.item(), self.readable))
             elif v.ndim == 1:
                 out.append("[")
                 self._run(v, lambda part: out.append(_numbers_text(part)))
@@ -121,9 +122,9 @@ class _Printer:
         elif type(v) is str and self.summary and len(v) > self.summary.threshold:
             keep = self.summary.text_edge
             self.shortened = True
-            out.append(_atom_text(v[:keep] + "..." + v[-keep:], self.readable))
+            out.append(atom_text(v[:keep] + "..." + v[-keep:], self.readable))
         else:
-            out.append(_atom_text(v, self.readable))
+            out.append(atom_text(v, self.readable))
 
     def _list(self, v):
         self.out.append("[")

@@ -1,4 +1,6 @@
-"""KlongError: the one exception a user of the language ever sees."""
+"""KlongError: the one exception a user of the language ever sees, and the builders of the
+messages both evaluators give (a failing verb, an undefined name)."""
+import difflib
 import re
 
 # A message is one line of at most this many characters; longer ones end in "...".
@@ -93,6 +95,17 @@ class KlongError(Exception):
             self.verb, self.operands = name, operands
         return self
 
+    def at_verb(self, line, column, verb, operands=None, read=None):
+        """Locate this error at the failing verb or call (line, column) and name the verb
+        (None: a call, named by the function it passes out of; "": its own message says
+        enough) with its operands (one value, or a list of two), unless an inner verb or a
+        Klong function it came out of is named already. `read`, when given, reads the
+        operands instead, only when they will show. Returns self."""
+        self.located(line, column, None)
+        if verb is not None and self.verb is None and not self.functions:
+            self.in_verb(verb, operands if read is None else read())
+        return self
+
     def within(self, function):
         """Record that the error passed out of the Klong function named `function`."""
         self.depth += 1
@@ -173,3 +186,24 @@ class KlongBackendError(KlongError, ValueError):
 
     def __init__(self, message):
         super().__init__("backend", message)
+
+
+def suggestion(name, names):
+    """' (did you mean .p?)' for a misspelt global, from the globals defined: system names
+    for a system name, others for others."""
+    system = name.startswith(".")
+    close = difflib.get_close_matches(
+        name, [n for n in names if n.startswith(".") == system and "`" not in n], n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def undefined(name, names=None, line=None, column=None):
+    """The error for reading `name`, which has no value; `names`, the globals, when it
+    names a global (a close one is suggested)."""
+    hint = "" if names is None else suggestion(name, names)
+    return KlongError("undefined", f"{name} is not defined{hint}", line, column)
+
+
+def undefined_assignment(name, line=None, column=None):
+    """The error for assigning a global that does not exist, in strict mode."""
+    return KlongError("undefined", f"undefined variable: {name}", line, column)

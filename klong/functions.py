@@ -5,9 +5,6 @@ from .display import write
 from .errors import KlongError
 from .values import Function
 
-PARAMS = ("x", "y", "z")
-
-
 # The closure path (compile.py) keeps the variables of one call, parameters and declared
 # locals, in a dict: its frame. Two keys no Klong name can take hold the frame in which the
 # function literal was evaluated (lexical scope) and the running function (what `.f` names).

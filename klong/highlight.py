@@ -17,6 +17,8 @@ from pygments.lexer import RegexLexer, bygroups
 from pygments.token import (Comment, Error, Generic, Keyword, Name, Number, Operator,
                             Punctuation, String, Token, Whitespace)
 
+from .interpreter import KlongInterpreter
+
 __all__ = ["KlongLexer", "ANSI_STYLE", "check_style"]
 
 PROMPT = "?> "
@@ -116,7 +118,6 @@ class KlongLexer(RegexLexer):
 
     def _transcript(self, text):
         """Prompts, input and output of a pasted or documented session."""
-        from .interpreter import KlongInterpreter
         lines = text.splitlines(keepends=True)
         pos = 0
         i = 0

@@ -12,6 +12,7 @@ from .limits import Limits
 from .memory import Memory
 from .backends.randomness import Randomness
 from .pyconv import to_klong, to_python
+from .sysfns import install
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
 from .sysfns import install

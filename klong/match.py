@@ -1,6 +1,6 @@
 """Match (`~`): Klong's whole-value equality, used by verbs and adverbs alike."""
 from . import backends, values
-from .values import Dict, is_number, is_real, key_of
+from .values import Dict, is_number, is_real
 
 REAL_TOLERANCE = 1e-14
 
@@ -14,15 +14,10 @@ def numbers_match(a, b):
     return False
 
 
-def _plain(v):
-    """A 0-d array (a number carrying a gradient) as a Python number: match only looks."""
-    return v.item() if isinstance(v, values.ARRAY_TYPES) and v.ndim == 0 else v
-
-
 def match(a, b):
     """The question "are a and b the same value?" as a Python bool. Never raises."""
     if isinstance(a, values.ARRAY_TYPES) or isinstance(b, values.ARRAY_TYPES):
-        a, b = _plain(a), _plain(b)
+        a, b = values.plain(a), values.plain(b)     # match only looks
         if values.is_array(a) or values.is_array(b):
             return _match_arrays(a, b)
     if is_number(a):
@@ -61,8 +56,3 @@ def _match_arrays(a, b):
             return False
         return all(match(x, y) for x, y in zip(values.items(a), b))
     return False
-
-
-def same_key(a, b):
-    """Equality as dictionary keys and grouping see it (integers and reals apart)."""
-    return key_of(a) == key_of(b)

@@ -18,6 +18,7 @@ from . import helptable
 from .memory import size_text
 from .display import Summary, write
 from .errors import as_klong_error
+from .sysfns.core import DEFAULT_KLONGPATH
 
 PROMPT = "?> "
 CONTINUATION = ".. "
@@ -419,7 +420,6 @@ def transcript_command(session, path):
 
 def list_command(session, folder):
     if not folder:
-        from .sysfns.core import DEFAULT_KLONGPATH
         path = os.environ.get("KLONGPATH", DEFAULT_KLONGPATH)
         folder = next((d for d in path.split(":") if d), ".")
     try:

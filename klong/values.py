@@ -208,10 +208,6 @@ def is_string(v):
     return type(v) is str
 
 
-def is_char(v):
-    return type(v) is Char
-
-
 def is_symbol(v):
     return type(v) is Symbol
 
@@ -256,9 +252,6 @@ def is_true(v):
     if is_number(v):
         return v != 0
     return True
-
-
-NIL = []
 
 
 # ---------------------------------------------------------------- lists
@@ -384,23 +377,23 @@ def empty_like(v):
     return "" if type(v) is str else []
 
 
-def type_name(v):
-    if is_int(v):
-        return "integer"
-    if is_real(v):
-        return "real"
-    if is_char(v):
-        return "character"
-    if is_symbol(v):
-        return "symbol"
-    if is_string(v):
-        return "string"
-    if is_list(v):
-        return "list"
-    if isinstance(v, Dict):
-        return "dictionary"
-    if isinstance(v, Function):
-        return "function"
-    if v is UNDEFINED:
-        return "undefined"
-    return type(v).__name__
+def plain(v):
+    """A number as a plain Python number: a 0-d array (gradient or not) or a library's
+    scalar gives its value; anything else, an array of elements included, is itself."""
+    t = type(v)
+    if t is int or t is float:
+        return v
+    if isinstance(v, ARRAY_TYPES):
+        return v.item() if v.ndim == 0 else v
+    return v.item() if isinstance(v, HOST_SCALARS) else v
+
+
+def on_backend(value, backend):
+    """A constant read by the lexer (host arrays inside) as a value of `backend`; parses
+    are shared between interpreters, so the conversion happens where a constant is
+    compiled or read, once."""
+    if is_array(value):
+        return backend.from_host(value)
+    if type(value) is list:
+        return [on_backend(v, backend) for v in value]
+    return value

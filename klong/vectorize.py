@@ -34,7 +34,9 @@ import math
 
 from . import backends, folds, kinds, limits, values
 from .functions import Lambda
+from .scope import Scope
 from .syntax import ast
+from .syntax.ast import PARAMS, walk
 from .values import Dict, Function
 from .verbs import VERBS
 
@@ -48,16 +50,13 @@ class NotVector(Exception):
 
 # ------------------------------------------------------------------ run-time helpers
 
-_kind = kinds.kind      # 'i', 'f' or None: the one element-type rule (klong/kinds.py)
-
-
 def _magnitude(a):
     return max(abs(int(a.max())), abs(int(a.min())))
 
 
 def product(a, b):
     """a @ b for numeric arrays, as Klong's sums of products would give it, or None."""
-    ka, kb = _kind(a), _kind(b)
+    ka, kb = kinds.kind(a), kinds.kind(b)
     if ka is None or kb is None or a.shape[-1] == 0:
         return None
     backend = backends.current()
@@ -122,15 +121,15 @@ def rows_product(x, m):
 def mask(p, x):
     """The predicate p of a conditional, evaluated on all of the vector x, as the choice
     for select; None unless it is one number per element."""
-    if values.is_array(p) and x.ndim == 1 and p.shape == x.shape and _kind(p) is not None:
+    if values.is_array(p) and x.ndim == 1 and p.shape == x.shape and kinds.kind(p) is not None:
         return p != 0
     return None
 
 
 def select(choice, a, b):
     """a where choice holds, else b; None when a and b are not numbers of one kind."""
-    ka = _kind(a)
-    if ka is None or ka != _kind(b):
+    ka = kinds.kind(a)
+    if ka is None or ka != kinds.kind(b):
         return None
     return backends.current().select(choice, a, b)
 
@@ -147,22 +146,22 @@ def mapped_fold(op, mapped, running):
     element followed by g of the others, reduced (accumulated) by the library; None where
     that does not hold (g declines, or a running fold would change the first item's kind)."""
     def fold(a):
-        if not (values.is_array(a) and a.ndim == 1 and a.shape[0] > 1 and _kind(a)):
+        if not (values.is_array(a) and a.ndim == 1 and a.shape[0] > 1 and kinds.kind(a)):
             return None
         rest = mapped(a[1:])
-        if rest is None or rest.ndim != 1 or running and _kind(rest) != _kind(a):
+        if rest is None or rest.ndim != 1 or running and kinds.kind(rest) != kinds.kind(a):
             return None
         joined = backends.current().concat([a[:1], rest])
         if running:
             return folds.running_fold(op, joined)
-        if _kind(joined) == "f":
+        if kinds.kind(joined) == "f":
             # reals left to right, as the loop adds them: the last of the running fold
             return values.scalar(folds.running_fold(op, joined)[-1])
         return folds.fold(op, joined)
     return fold
 
 
-def is_number(v):
+def is_python_number(v):
     t = type(v)
     return t is int or t is float
 
@@ -218,7 +217,7 @@ def _guard(fn, a):
 
 RUNTIME = {
     "PRODUCT": product, "DOT": dot, "ROWS_DOT": rows_dot, "ROWS_PRODUCT": rows_product,
-    "MASK": mask, "SELECT": select, "WHOLE_RESULT": whole_result, "IS_NUMBER": is_number,
+    "MASK": mask, "SELECT": select, "WHOLE_RESULT": whole_result, "IS_NUMBER": is_python_number,
     "IS_DOT": is_dot,
 }
 
@@ -276,8 +275,7 @@ def _free_of(node, names):
 
 def _mentions_only(node, param):
     """Whether the only parameter `node` reads is `param` (it may read no parameter)."""
-    from .codegen import walk
-    return not any(isinstance(n, ast.Name) and n.name in ("x", "y", "z") and n.name != param
+    return not any(isinstance(n, ast.Name) and n.name in PARAMS and n.name != param
                    for n in walk(node))
 
 
@@ -359,7 +357,6 @@ class Vectorizer:
         its body written by write(); None (and nothing emitted) when it raises NotVector."""
         gen = self.gen
         start, outer = len(gen.lines), gen.scope
-        from .codegen import Scope
         gen.literals += 1
         name = f"whole{gen.literals}"
         gen.emit(f"def {name}(x):")

@@ -450,12 +450,16 @@ def test_long_line_positions():
 
 # ---------------------------------------------------------------- where chunks end
 
+# how each token changes the bracket depth, for the lexer's side of the comparison
+OPENERS = {"LPAR": 1, "LBRACE": 1, "COND": 1, "RPAR": -1, "RBRACE": -1, "RBRACK": -1}
+
+
 def _lexer_says_more(text, line_comments):
     """The definition Continuation follows: the text ends inside a bracket, a string, a
     comment, a list or a dictionary. None for text that is wrong before it ends (more
     closing brackets than opening ones, a lexical error): there the two may disagree on
     where the chunk ends, and either way its error is reported."""
-    from klong.syntax.lexer import OPENERS, Incomplete, Lexer
+    from klong.syntax.lexer import Incomplete, Lexer
     depth = 0
     try:
         for tok in Lexer(text, line_comments=line_comments).tokens():

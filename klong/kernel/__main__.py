@@ -5,6 +5,7 @@ import sys
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    # lazy on purpose: installing needs jupyter_client only, running ipykernel only
     if argv[:1] == ["install"]:
         from .install import main as install
         return install(argv[1:])

@@ -2,6 +2,8 @@
 from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
+PARAMS = ("x", "y", "z")        # a function literal's parameters, as it reads them
+
 
 @dataclass
 class Node:
@@ -77,3 +79,34 @@ class Dyad(Node):
     verb: Verb
     left: Node
     right: Node
+
+
+def children(n):
+    """The nodes directly below `n` (a function literal's: its statements)."""
+    if isinstance(n, Apply):
+        return [a for a in (n.fn, *n.args) if a is not None]
+    if isinstance(n, Seq):
+        return n.exprs
+    if isinstance(n, Cond):
+        return [x for pair in n.clauses for x in pair] + [n.otherwise]
+    if isinstance(n, Monad):
+        return [n.verb, n.arg]
+    if isinstance(n, Dyad):
+        return [n.verb, n.left, n.right]
+    if isinstance(n, Verb):
+        return [n.fn] if n.fn is not None else []
+    if isinstance(n, Lambda):
+        return n.body
+    return []
+
+
+def walk(node, enter=True):
+    """`node` and every node below it, not entering the function literals nested in it (they
+    are given, not their insides); `node` itself, a literal, is entered unless not `enter`."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, Lambda) and (n is not node or not enter):
+            continue
+        stack.extend(children(n))

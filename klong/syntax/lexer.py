@@ -25,7 +25,6 @@ NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
 NAME_CHARS = NAME_START | set("0123456789")
 DIGITS = set("0123456789")
 BLANKS = set(" \t\r\f\n\v")
-OPENERS = {"LPAR": 1, "LBRACE": 1, "COND": 1, "RPAR": -1, "RBRACE": -1, "RBRACK": -1}
 PUNCTUATION = {"(": "LPAR", ")": "RPAR", "{": "LBRACE", "}": "RBRACE", "]": "RBRACK", ";": "SEMI"}
 
 # A list literal of plain numbers (data read by .rs and .r, long literals in programs) is
@@ -424,10 +423,6 @@ def _reals(body, words):
 
 def tokenize(text, line_offset=0, line_comments=False):
     return list(Lexer(text, line_offset, line_comments).tokens())
-
-
-def bracket_depth(tokens):
-    return sum(OPENERS.get(t.type, 0) for t in tokens)
 
 
 # ---------------------------------------------------------------- where chunks end

@@ -10,7 +10,6 @@ from ..values import Symbol, is_list, items
 from . import ast, lalr
 from .lexer import Lexer, Token, tokenize
 
-PARAMS = ("x", "y", "z")
 # after the first adverb of a chain the derived verb is a monad: only these can follow
 CHAIN_ADVERBS = {"'", ":~", "\\~", ":*", "\\*"}
 
@@ -136,45 +135,16 @@ class _Build:
         return ast.Dyad(verb, left, right, line=left.line, column=left.column)
 
 
-def _walk_no_lambdas(node):
-    """Every node below `node` (itself included) without entering nested function literals."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, ast.Lambda):
-            continue
-        for child in _children(n):
-            if child is not None:
-                stack.append(child)
-
-
 def has_function_literal(node):
     """Whether a function literal occurs in `node`."""
-    return any(isinstance(n, ast.Lambda) for n in _walk_no_lambdas(node))
-
-
-def _children(n):
-    if isinstance(n, ast.Apply):
-        return [n.fn, *n.args]
-    if isinstance(n, ast.Seq):
-        return n.exprs
-    if isinstance(n, ast.Cond):
-        return [x for pair in n.clauses for x in pair] + [n.otherwise]
-    if isinstance(n, ast.Monad):
-        return [n.verb, n.arg]
-    if isinstance(n, ast.Dyad):
-        return [n.verb, n.left, n.right]
-    if isinstance(n, ast.Verb):
-        return [n.fn] if n.fn is not None else []
-    return []
+    return any(isinstance(n, ast.Lambda) for n in ast.walk(node, enter=False))
 
 
 def _nodes_in(stmts):
     for s in stmts:
         yield s                                    # a nested lambda statement itself
         if not isinstance(s, ast.Lambda):
-            yield from _walk_no_lambdas(s)
+            yield from ast.walk(s, enter=False)
 
 
 def _bind_parameters(node, declared):
@@ -182,13 +152,13 @@ def _bind_parameters(node, declared):
     x, y or z declared local (`{[y];...}`) is a variable like any other, in that function
     and in the functions nested in it: it does not count towards their arity and may be
     assigned. `declared` holds those names declared by the functions enclosing `node`."""
-    for n in _walk_no_lambdas(node):
+    for n in ast.walk(node, enter=False):
         if isinstance(n, ast.Lambda):
             n.outer_params = sorted(declared - set(n.locals))
             variables = set(n.locals) | declared
             n.arity = _arity(n.body, variables)
             _check_read_only(n.body, variables)
-            inner = declared | {name for name in n.locals if name in PARAMS}
+            inner = declared | {name for name in n.locals if name in ast.PARAMS}
             for stmt in n.body:
                 _bind_parameters(stmt, inner)
 
@@ -196,15 +166,15 @@ def _bind_parameters(node, declared):
 def _arity(stmts, local_names):
     highest = 0
     for n in _nodes_in(stmts):
-        if isinstance(n, ast.Name) and n.name in PARAMS and n.name not in local_names:
-            highest = max(highest, PARAMS.index(n.name) + 1)
+        if isinstance(n, ast.Name) and n.name in ast.PARAMS and n.name not in local_names:
+            highest = max(highest, ast.PARAMS.index(n.name) + 1)
     return highest
 
 
 def _check_read_only(stmts, local_names):
     for n in _nodes_in(stmts):
         if isinstance(n, ast.Dyad) and n.verb.op == "::" and isinstance(n.left, ast.Name) \
-                and n.left.name in PARAMS and n.left.name not in local_names:
+                and n.left.name in ast.PARAMS and n.left.name not in local_names:
             raise _syntax(f"'{n.left.name}' is read-only", n.left)
 
 
@@ -353,14 +323,11 @@ def comment_hint(text, line_offset, line):
 
 def _add_sources(node, text):
     """Give every function literal its source text (what its repr and messages show)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    for n in ast.walk(node, enter=False):
         if isinstance(n, ast.Lambda):
             n.source = text[n.span[0]:n.span[1]]
-            stack.extend(n.body)
-        else:
-            stack.extend(c for c in _children(n) if c is not None)
+            for stmt in n.body:
+                _add_sources(stmt, text)
 
 
 def _end_position(text, line_offset):

@@ -17,6 +17,7 @@ from .. import context, values
 from ..backends.base import DTYPES
 from ..backends.group import ALONE
 from ..errors import KlongError
+from ..limits import INT64_MAX
 
 # a header is [function, root, real type, kind, count, digest]; function 0: the rank refused
 # its call
@@ -24,7 +25,6 @@ CALL, ROOT, REAL, KIND, COUNT = range(5)
 FUNCTIONS = [None, ".barrier", ".allsum", ".allmean", ".allgather", ".bcast"]
 KINDS = "if"
 NO_SHAPE = -1
-INT64_MAX = 2 ** 63 - 1
 
 
 # ------------------------------------------------------------------ values as flat arrays

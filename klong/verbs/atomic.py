@@ -23,14 +23,14 @@ import operator
 import re
 
 from .. import backends, kinds, values
-from ..display import format_real
+from ..display import atom_text, format_real
 from ..errors import KlongError
 from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64,
-                      int_from_text, int_text, magnitude, real_from_text, times, too_large)
+                      int_from_text, magnitude, real_from_text, times, too_large)
 from ..limits import current as current_limits
 from ..match import match
-from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_number, is_real, is_true,
-                      items, length, make_list, scalar)
+from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_list, is_number, is_real,
+                      is_true, items, length, make_list, scalar)
 
 B = backends.current        # B() is the active backend
 
@@ -44,10 +44,6 @@ def _is_seq(v):
     if isinstance(v, values.ARRAY_TYPES):
         return v.ndim > 0 and v.shape[0] > 0
     return type(v) is list and len(v) > 0
-
-
-def _is_list(v):
-    return type(v) is list or values.is_array(v)
 
 
 def _numeric_array(v):
@@ -108,13 +104,13 @@ def atomic_dyad(num, array=None, other=None):
                 if r is not None:
                     return r
             if _is_seq(a):
-                if _is_list(b):
+                if is_list(b):
                     if length(a) != length(b):
                         raise KlongError("length", "lists of different lengths")
                     return make_list([verb(x, y) for x, y in zip(items(a), items(b))])
                 return make_list([verb(x, b) for x in items(a)])
             if _is_seq(b):
-                if _is_list(a):
+                if is_list(a):
                     raise KlongError("length", "lists of different lengths")
                 return make_list([verb(a, y) for y in items(b)])
             a = _atom(a)
@@ -177,9 +173,6 @@ def _align(a, b):
 
 # ---------------------------------------------------------------- numeric helpers
 
-_kind = kinds.kind
-
-
 def _smallest(x):
     return x.min() if values.is_array(x) else x
 
@@ -209,23 +202,12 @@ def _real(x):
     return kinds.as_kind(x, "f")
 
 
-_same_kind = kinds.operands      # an integer array made real when the result is real
-
-
 def _fractional(x):
     """Whether a real (array or number) differs from its floor, elementwise: nan does, inf
     does not."""
     if isinstance(x, values.ARRAY_TYPES):
         return x != B().floor(x)
     return x != math.floor(x) if math.isfinite(x) else x != x
-
-
-def _plain(a):
-    """A number as a Python number (a 0-d array, gradient or not, read out), for the verbs
-    that make text or characters."""
-    if isinstance(a, values.ARRAY_TYPES):
-        return B().to_host(a).item()
-    return a
 
 
 def _quiet(fn):
@@ -243,7 +225,7 @@ def _arith(op, bound):
     work element by element on Python integers, which never wrap. (numpy and torch would
     wrap silently; the bounds cost two reductions per operand, no loop over elements.)"""
     def array(a, b):
-        if _kind(a) == "i" and _kind(b) == "i":
+        if kinds.kind(a) == "i" and kinds.kind(b) == "i":
             limits = current_limits()
             most = bound(limits.magnitude(a), limits.magnitude(b))
             if most > INT64_MAX:
@@ -251,7 +233,7 @@ def _arith(op, bound):
             r = op(a, b)             # integer operations never warn
             limits.remember(r, most)
             return r
-        a, b = _same_kind(a, b)
+        a, b = kinds.operands(a, b)
         with B().quiet():
             return op(a, b)
     return array
@@ -307,7 +289,7 @@ def _remainder(a, b):
 
 
 def _int_array_operands(a, b):
-    if _kind(a) != "i" or _kind(b) != "i":
+    if kinds.kind(a) != "i" or kinds.kind(b) != "i":
         raise KlongError("type", "integers expected")
     if _any(b == 0):
         raise _zero_divisor()
@@ -362,7 +344,7 @@ def _power(a, b):
         if p == 0:                   # a real power that underflowed
             return math.copysign(math.inf, p)
         return _divide(1, p)         # int/int stays correct for big ints
-    if a < 0 and not _plain(b).is_integer():
+    if a < 0 and not values.plain(b).is_integer():
         return UNDEFINED             # a complex result
     if a == 0 and b < 0:
         return UNDEFINED
@@ -371,19 +353,19 @@ def _power(a, b):
 
 @_quiet
 def _power_array(a, b):
-    if _kind(b) == "i":
+    if kinds.kind(b) == "i":
         if _smallest(b) < 0:
             return None              # reals and :undefined, worked out per element
-        if _kind(a) == "i":
+        if kinds.kind(a) == "i":
             if magnitude(a).bit_length() * int(_largest(b)) > 63:
                 return None          # may leave int64: exact Python ints per element
             return B().power(a, b)
         if _smallest(b) == 0:
             return None              # real^0 is the integer 1: a mixed list
-        return B().power(*_same_kind(a, b))
+        return B().power(*kinds.operands(a, b))
     if _any(_and(a < 0, _fractional(b))) or _any(_and(a == 0, b < 0)):
         return None                  # :undefined elements
-    return B().power(*_same_kind(a, b))
+    return B().power(*kinds.operands(a, b))
 
 
 def _max(a, b):
@@ -397,7 +379,7 @@ def _min(a, b):
 def _pick(keep_a, a, b):
     """Choose a where keep_a, else b. Max and Min return operands unchanged, so integers and
     reals may not be converted: a choice mixing them is a mixed list (None: walk)."""
-    if _kind(a) == _kind(b):
+    if kinds.kind(a) == kinds.kind(b):
         return B().select(keep_a, a, b)
     if B().all(keep_a):
         return B().select(keep_a, a, a)      # a, broadcast to the result's shape
@@ -407,12 +389,12 @@ def _pick(keep_a, a, b):
 
 
 def _max_array(a, b):
-    x, y = _same_kind(a, b)          # compare as reals, choose the operands themselves
+    x, y = kinds.operands(a, b)          # compare as reals, choose the operands themselves
     return _pick(x >= y, a, b)
 
 
 def _min_array(a, b):
-    x, y = _same_kind(a, b)
+    x, y = kinds.operands(a, b)
     return _pick(x < y, a, b)
 
 
@@ -431,7 +413,7 @@ def _comparison(op, num):
         raise KlongError("type", "operands of different kinds")
 
     def array(a, b):
-        return B().astype(op(*_same_kind(a, b)), "i")
+        return B().astype(op(*kinds.operands(a, b)), "i")
 
     return atomic_dyad(num, array, other)
 
@@ -449,18 +431,9 @@ def _untracked(a):
 
 def _text(a):
     """The written text of an atom for Format, or UNDEFINED when it has none."""
-    a = _plain(_untracked(a))
-    t = type(a)
-    if t is int:
-        return int_text(a)
-    if t is float:
-        return format_real(a)
-    if t is Char:
-        return str(a)
-    if t is Symbol:
-        return ":" + a
-    if t is str:
-        return a
+    a = values.plain(_untracked(a))
+    if type(a) in (int, float, Char, Symbol, str):
+        return atom_text(a, readable=False)
     return UNDEFINED                 # [], dictionaries, functions, channels, :undefined
 
 
@@ -486,7 +459,7 @@ def _real_width(a):
 
 
 def _format2(a, b):
-    a, b = _plain(a), _plain(_untracked(b))
+    a, b = values.plain(a), values.plain(_untracked(b))
     if not is_number(a):
         raise KlongError("type", "format width must be a number")
     text = _text(b)
@@ -544,7 +517,7 @@ def _reciprocal(a):
 
 
 def _floor(a):
-    a = _plain(a)                    # the result is an integer: no gradient to keep
+    a = values.plain(a)                    # the result is an integer: no gradient to keep
     if is_int(a):
         return a
     if not is_real(a):
@@ -567,7 +540,7 @@ def _not(a):
 
 
 def _char(a):
-    a = _plain(a)
+    a = values.plain(a)
     if not is_int(a):
         raise KlongError("type", "integer expected")
     if not 0 <= a <= 255:

@@ -15,18 +15,13 @@ from ..errors import KlongError
 from ..match import REAL_TOLERANCE
 from ..values import (
     Char, Dict, Symbol, array_kind, is_array, is_empty, is_list, is_number, items, length,
-    make_list,
+    make_list, plain,
 )
 
 
 def _check(a, verb):
     if not (is_list(a) or type(a) is str):
         raise KlongError("type", f"{verb}: list or string expected")
-
-
-def _plain(v):
-    """A number as a Python number (a 0-d array, gradient or not, gives its value)."""
-    return v if type(v) in (int, float) else v.item()
 
 
 def _device_keys(a):
@@ -93,7 +88,9 @@ def _grade_keys(B, keys, descending):
     return _shell_order(B, ranks)
 
 
-def _kind(v):
+def _grade_class(v):
+    """Which elements grade orders among each other: numbers, characters, strings,
+    symbols, lists (not an element type: see kinds.py for that)."""
     if is_number(v):
         return "number"
     t = type(v)
@@ -106,7 +103,7 @@ def _kind(v):
 
 def _compare(x, y):
     """-1, 0 or 1: the order Grade uses. Elements of different kinds are a type error."""
-    kx, ky = _kind(x), _kind(y)
+    kx, ky = _grade_class(x), _grade_class(y)
     if kx != ky:
         raise KlongError("type", "grade: cannot compare elements of different kinds")
     if kx == "list":
@@ -117,7 +114,7 @@ def _compare(x, y):
                 return c
         return (len(xs) > len(ys)) - (len(xs) < len(ys))
     if kx == "number":
-        x, y = _plain(x), _plain(y)
+        x, y = plain(x), plain(y)
     return (x > y) - (x < y)   # numbers by value, str kinds by character code
 
 
@@ -142,12 +139,12 @@ def _python_keys(elems):
     """Python sort keys that order the elements as Grade does, when all are of one kind that
     cannot fail to compare: numbers, strings, symbols, characters, or flat numeric lists.
     None otherwise."""
-    found = {_kind(e) for e in elems}
+    found = {_grade_class(e) for e in elems}
     if len(found) != 1:
         return None
     kind = found.pop()
     if kind == "number":
-        return [_plain(e) for e in elems]
+        return [plain(e) for e in elems]
     if kind != "list":
         return [str(e) for e in elems]
     keys = []
@@ -155,7 +152,7 @@ def _python_keys(elems):
         row = items(e)
         if not all(is_number(x) for x in row):
             return None
-        keys.append(tuple(_plain(x) for x in row))
+        keys.append(tuple(plain(x) for x in row))
     return keys
 
 
@@ -199,7 +196,7 @@ def _group_key(v):
     """A hashable key under which equal values meet. An integer and a real never do (1 and
     1.0 are two classes, as in the reference), though Match finds them equal."""
     if is_number(v):
-        return (kinds.kind(v), _plain(v))
+        return (kinds.kind(v), plain(v))
     if is_list(v):
         return ("list", tuple(_group_key(e) for e in items(v)))
     if type(v) is str:

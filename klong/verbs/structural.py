@@ -83,13 +83,6 @@ def _count(a):
     return math.prod(a.shape)
 
 
-def _plain(v):
-    """A number as a plain Python number (a 0-d array, gradient or not, gives its value)."""
-    if isinstance(v, values.ARRAY_TYPES) or isinstance(v, values.HOST_SCALARS):
-        return v.item()
-    return v
-
-
 def _scalar_kind(v):
     """The array kind ('i' or 'f') a value can be stored under without changing it, if any."""
     if is_int(v):
@@ -465,7 +458,7 @@ def _find_number(a, b):
             return B.arange(0)            # beyond 64 bits: equals no element
         hits = a == int(b)
     else:
-        hits = B.close(B.astype(a, "f"), float(_plain(b)), REAL_TOLERANCE)
+        hits = B.close(B.astype(a, "f"), float(values.plain(b)), REAL_TOLERANCE)
     return B.where(hits)
 
 
