@@ -210,12 +210,8 @@ def check(backend, source, seconds=2.0):
     """Run one input in a fresh interpreter. Returns None when all is well, "timeout" when
     it ran out of time, else a one-line description of the finding."""
     interp = fuzz_interpreter(backend)
-    out = io.StringIO()
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), \
-                mock.patch.object(sys, "stdin", io.StringIO("")):
+        with sandbox(seconds):
             try:
                 value = interp.run(source)
                 if value is not None:
@@ -228,10 +224,23 @@ def check(backend, source, seconds=2.0):
         return "RecursionError escaped"
     except Exception as e:  # the finding itself
         return f"{type(e).__name__} escaped: {_short(e)}"
+    return None
+
+
+@contextlib.contextmanager
+def sandbox(seconds):
+    """Run a with-block with its output captured (the buffer is yielded), no standard input,
+    and OutOfTime raised once `seconds` have passed."""
+    out = io.StringIO()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), \
+                mock.patch.object(sys, "stdin", io.StringIO("")):
+            yield out
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    return None
 
 
 def _print(value):

@@ -5,13 +5,9 @@ either the value's written form (as the REPL echoes it) and its element-type sig
 the error's kind, message and line. Two modes agree on a program when their outcomes are
 equal, exactly.
 """
-import contextlib
-import io
 import json
-import signal
 import sys
 from pathlib import Path
-from unittest import mock
 
 from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
@@ -20,6 +16,9 @@ from klong.values import Char, Dict, Function, Symbol
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+if str(HERE.parent) not in sys.path:    # tests/, for the fuzzer's sandbox
+    sys.path.insert(0, str(HERE.parent))
+from fuzz import OutOfTime, sandbox  # noqa: E402
 CORPUS = HERE / "corpus.jsonl"
 PENDING = HERE / "pending.txt"
 
@@ -109,24 +108,12 @@ def _list_signature(items):
 
 # ---------------------------------------------------------------- running
 
-class OutOfTime(BaseException):
-    """Raised by the timer; a BaseException, so no interpreter takes it for its own error."""
-
-
-def _alarm(signum, frame):
-    raise OutOfTime()
-
-
 def outcome(interp, source, filename=None, seconds=SECONDS):
     """What running `source` in `interp` shows: a tuple, compared exactly between modes.
     ("value", printed, written form, signature), ("error", printed, kind, message, line),
     or ("timeout",)."""
-    out = io.StringIO()
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), \
-                mock.patch.object(sys, "stdin", io.StringIO("")):
+        with sandbox(seconds) as out:
             try:
                 v = interp.run(source, filename)
                 if v is None:
@@ -137,9 +124,6 @@ def outcome(interp, source, filename=None, seconds=SECONDS):
                 return ("error", out.getvalue(), e.kind, e.message, line)
     except OutOfTime:
         return ("timeout",)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def describe(result):
