@@ -61,6 +61,11 @@ class Scope:
             s = s.parent
         return chain[::-1]
 
+    def resolve(self, name, modules):
+        """(depth, name) for a variable of this literal or one around it, or (None, the
+        global it names)."""
+        return resolve(self.bound_chain(), name, modules)
+
     def inlined_labels(self):
         """The labels of the inlined literals this scope is in, innermost first."""
         labels, scope = [], self
