@@ -1,0 +1,14 @@
+"""Passes over the IR, shared by both renderers: facts about each function literal first
+(facts.py, wholes.py: read from the IR as lowered), then rewrites by rules (loops.py)."""
+from . import facts, loops, wholes
+from .rewrite import functions, rewrite
+
+REWRITES = (loops.inline_loop, loops.sum_of_products)
+
+
+def run(chunk):
+    """The lowered chunk, its function literals' facts settled and its nodes rewritten."""
+    for fn in functions(chunk):
+        facts.settle(fn)
+        wholes.settle(fn)
+    return rewrite(chunk, REWRITES)

@@ -1,0 +1,33 @@
+"""Facts about function literals that let adverbs take shortcuts (ir.Facts): the verb a
+dyad's body is, whether a monad is element-wise, whether a dyad is an inner product."""
+from ..lower import ir
+from .shapes import is_dot_literal, is_local, is_number, is_plain, numeric_verb
+
+
+def settle(fn):
+    facts = fn.facts
+    facts.dyad_op = dyad_op(fn)
+    facts.elementwise = fn.arity == 1 and is_plain(fn) and elementwise(fn.body[0])
+    facts.dot = is_dot_literal(fn)
+
+
+def dyad_op(fn):
+    """'+' for {x+y}: a dyad whose body is exactly x OP y with a numeric atomic OP."""
+    if not (fn.arity == 2 and is_plain(fn)):
+        return None
+    b = fn.body[0]
+    if isinstance(b, ir.Dyad) and numeric_verb(b) is not None \
+            and is_local(b.left, ("x",)) and is_local(b.right, ("y",)):
+        return b.verb.op
+    return None
+
+
+def elementwise(node):
+    """Whether `node` combines only x and number constants through numeric atomic verbs."""
+    if is_local(node, ("x",)) or is_number(node):
+        return True
+    if numeric_verb(node) is None:
+        return False
+    if isinstance(node, ir.Monad):
+        return elementwise(node.arg)
+    return elementwise(node.left) and elementwise(node.right)
