@@ -1,0 +1,119 @@
+"""The lowering of the syntax tree to the IR (klong/lower/) and the passes over it
+(klong/passes/): what each node says, the facts of function literals, the rewrites."""
+import pytest
+
+from klong import KlongInterpreter, KlongError
+from klong import passes
+from klong.lower import ir, lower
+from klong.passes import functions
+from klong.syntax.parser import parse
+
+
+@pytest.fixture
+def k():
+    return KlongInterpreter()
+
+
+def lowered(k, text, run_passes=False):
+    chunk = lower(parse(text), k)
+    return passes.run(chunk) if run_passes else chunk
+
+
+def test_names_resolve_to_locals_by_depth_and_globals_by_key(k):
+    chunk = lowered(k, "f::{[a];a::x;{a+x+g}}")
+    outer = chunk.body.value
+    assert isinstance(chunk.body, ir.SetGlobal) and chunk.body.keys == ["f"]
+    assert isinstance(outer.body[0], ir.SetLocal) and outer.body[0].depth == 0
+    inner = outer.body[1]
+    reads = {(n.name, getattr(n, "depth", None)) for n in ir.walk(inner)
+             if isinstance(n, (ir.Local, ir.Global))}
+    assert reads == {("a", 1), ("x", 0), ("g", None)}
+
+
+def test_facts_say_what_a_literal_assigns_and_reads(k):
+    chunk = lowered(k, "f::{[a];a::1;{a::x}(2);g::h(x);.f}")
+    outer, inner = list(functions(chunk))
+    assert outer.facts.effects                 # g is a global
+    assert outer.facts.reads == {"h"}
+    assert outer.facts.names_self
+    assert inner.facts.effects                 # a belongs to the literal around it
+    assert not inner.facts.names_self
+    pure = lowered(k, "p::{[t];t::x*2;t+1}").body.value
+    assert not pure.facts.effects
+
+
+def test_a_module_renames_the_globals_it_defines(k):
+    k(".module(:m)")
+    try:
+        chunk = lowered(k, "v::1")
+    finally:
+        k(".module(0)")
+    assert chunk.body.keys == ["v`m", "v"]
+
+
+def test_constants_are_on_the_backend_and_labels_settled(k):
+    t = KlongInterpreter(backend="torch")
+    import torch
+    chunk = lowered(t, "[1 2 3]+1")
+    assert isinstance(chunk.body.left.value, torch.Tensor)
+    assert chunk.body.label == "plus"
+    assert lowered(k, "+/!3").body.label == "plus over"
+
+
+@pytest.mark.parametrize("text, message", [(":>1", ":> has no monadic form"),
+                                           ("1\u02d92", "\u02d9 has no dyadic form")])
+def test_a_verb_without_the_form_used_is_a_syntax_error_when_lowered(k, text, message):
+    tree = parse(text)            # the parser accepts it: the lowering knows the verbs
+    with pytest.raises(KlongError) as e:
+        lower(tree, k)
+    assert e.value.kind == "syntax" and message in str(e.value)
+
+
+def test_differentiation_knows_variable_mode(k):
+    d = lowered(k, "f:>p").body
+    assert isinstance(d, ir.Differentiate) and d.op == ":>" and d.variable == "p"
+    assert lowered(k, "f:>[1 2]").body.variable is None
+
+
+@pytest.mark.parametrize("text, dyad_op, elementwise, dot", [
+    ("{x+y}", "+", False, False),
+    ("{y+x}", None, False, False),
+    ("{x*2+1}", None, True, False),
+    ("{+/x*y}", None, False, True),
+    ("{+/y*x}", None, False, True),
+    ("{+/x*x}", None, False, False),
+])
+def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
+    fn = lowered(k, text, run_passes=True).body
+    assert (fn.facts.dyad_op, fn.facts.elementwise, fn.facts.dot) == (dyad_op, elementwise, dot)
+
+
+@pytest.mark.parametrize("text, form", [
+    ("{:[x>0;x;-x]}", ir.Whole),
+    ("{[r];r::x;r*r}", ir.Whole),
+    ("{+/x*u}", ir.RowsDot),
+    ("{x{+/x*y}:/m}", ir.RowsProduct),
+    ("{x f:/m}", ir.RowsProduct),
+    ("{x,1}", None),
+    ("{.f(x)}", None),
+])
+def test_passes_find_whole_array_forms(k, text, form):
+    fn = lowered(k, text, run_passes=True).body
+    assert (type(fn.facts.whole) if fn.facts.whole is not None else None) is form
+
+
+def test_a_fold_form_for_x_plus_g_of_y(k):
+    fn = lowered(k, "{x+y^2}", run_passes=True).body
+    assert fn.facts.fold_op == "+" and isinstance(fn.facts.whole, ir.Whole)
+    assert fn.facts.whole.same == {"y"}
+    assert lowered(k, "{x+x^2}", run_passes=True).body.facts.fold_op is None
+
+
+def test_loops_of_literals_and_sums_of_products_are_rewritten(k):
+    assert isinstance(lowered(k, "{x<5}{x+1}:~0", True).body, ir.While)
+    assert isinstance(lowered(k, "{x%2}:~1", True).body, ir.Converge)
+    assert isinstance(lowered(k, "3{x*2}:*1", True).body, ir.Iterate)
+    assert isinstance(lowered(k, "+/a*b", True).body, ir.SumOfProducts)
+    # a literal with locals, or naming itself, is called, not inlined
+    assert isinstance(lowered(k, "{[a];a::x;a+1}:~1", True).body, ir.Monad)
+    assert isinstance(lowered(k, "{.f;x}:~1", True).body, ir.Monad)
