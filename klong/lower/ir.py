@@ -11,6 +11,8 @@ Every node keeps the line and column of the Klong source it came from (0: none).
 from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
+from ..syntax.ast import PARAMS
+
 
 @dataclass(eq=False)
 class Node:
@@ -190,7 +192,7 @@ class Function(Node):
 
     @property
     def params(self):
-        return ("x", "y", "z")[:self.arity]
+        return PARAMS[:self.arity]
 
     @property
     def variables(self):

@@ -15,9 +15,8 @@ A dyad {x+g(y)} or {x*g(y)} (either order) with an element-wise g gets g's whole
 Facts.fold_op: Over and Scan then fold g of the elements with the library.
 """
 from ..lower import ir
+from ..syntax.ast import PARAMS
 from .shapes import is_dot_literal, is_local, is_number, numeric_verb, plus_over_times
-
-PARAMS = ("x", "y", "z")
 
 
 def settle(fn):
