@@ -117,3 +117,36 @@ def test_loops_of_literals_and_sums_of_products_are_rewritten(k):
     # a literal with locals, or naming itself, is called, not inlined
     assert isinstance(lowered(k, "{[a];a::x;a+1}:~1", True).body, ir.Monad)
     assert isinstance(lowered(k, "{.f;x}:~1", True).body, ir.Monad)
+
+
+def marked(chunk):
+    """The labels of the verbs the numbers pass marked, in source order."""
+    nodes = [n for n in _everything(chunk) if isinstance(n, (ir.Monad, ir.Dyad)) and n.numbers]
+    return sorted((n.line, n.column, n.label) for n in nodes)
+
+
+def _everything(node):
+    yield node
+    for c in ir.children(node):
+        yield from _everything(c)
+
+
+def test_a_loop_variable_that_stays_an_integer_needs_no_type_tests(k):
+    chunk = lowered(k, "{x<10000}{x+1}:~0", True)
+    assert [label for _, _, label in marked(chunk)] == ["less", "plus"]
+    assert k("{x<10000}{x+1}:~0") == 10000
+
+
+def test_a_loop_variable_that_changes_kind_is_not_assumed(k):
+    chunk = lowered(k, "{x<10}{x%2}:~1", True)          # % is not a scalar form
+    assert marked(chunk) == []
+    chunk = lowered(k, "{x<10}{x+0.5}:~1", True)        # integer, then real
+    assert marked(chunk) == []
+    assert k("{x<10}{x+0.5}:~1") == 10.0
+
+
+def test_parameters_are_not_assumed_and_constants_are_known(k):
+    assert marked(lowered(k, "{x+1}", True)) == []
+    assert marked(lowered(k, "{[a];a::1;a+1}", True)) == []
+    assert [m[2] for m in marked(lowered(k, "3{x*2}:*1", True))] == ["times"]
+    assert [m[2] for m in marked(lowered(k, "{1+2*3}", True))] == ["plus", "times"]

@@ -87,19 +87,24 @@ class Verb(Node):
 
 @dataclass(eq=False)
 class Monad(Node):
-    """verb applied to one operand; `label` names the verb in error messages."""
+    """verb applied to one operand; `label` names the verb in error messages. `numbers`
+    (set by passes/numbers.py): the operand is known to be a plain Python number, so the
+    verb's scalar form applies without a test of its type."""
     verb: Verb
     arg: Node
     label: str = ""
+    numbers: bool = False
 
 
 @dataclass(eq=False)
 class Dyad(Node):
-    """verb applied to two operands (the right one is evaluated first)."""
+    """verb applied to two operands (the right one is evaluated first); `numbers` as for
+    Monad, both operands."""
     verb: Verb
     left: Node
     right: Node
     label: str = ""
+    numbers: bool = False
 
 
 @dataclass(eq=False)

@@ -1,6 +1,7 @@
 """Passes over the IR, shared by both renderers: facts about each function literal first
-(facts.py, wholes.py: read from the IR as lowered), then rewrites by rules (loops.py)."""
-from . import facts, loops, wholes
+(facts.py, wholes.py: read from the IR as lowered), then rewrites by rules (loops.py), then
+the verbs applied to values known to be plain numbers (numbers.py)."""
+from . import facts, loops, numbers, wholes
 from .rewrite import functions, rewrite
 
 REWRITES = (loops.inline_loop, loops.sum_of_products)
@@ -11,4 +12,6 @@ def run(chunk):
     for fn in functions(chunk):
         facts.settle(fn)
         wholes.settle(fn)
-    return rewrite(chunk, REWRITES)
+    chunk = rewrite(chunk, REWRITES)
+    numbers.settle(chunk)
+    return chunk
