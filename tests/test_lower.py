@@ -150,3 +150,26 @@ def test_parameters_are_not_assumed_and_constants_are_known(k):
     assert marked(lowered(k, "{[a];a::1;a+1}", True)) == []
     assert [m[2] for m in marked(lowered(k, "3{x*2}:*1", True))] == ["times"]
     assert [m[2] for m in marked(lowered(k, "{1+2*3}", True))] == ["plus", "times"]
+
+
+def test_a_function_calling_itself_with_integers_gets_an_integer_body(k):
+    fib = lowered(k, "fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", True).body.value
+    body = fib.facts.integer_body
+    assert fib.facts.integer_key == "fib"
+    calls = [n for s in body for n in _everything(s) if isinstance(n, ir.Call)]
+    assert len(calls) == 2 and all(c.to_self for c in calls)
+    # every verb is on known integers there, the sum of the two calls included
+    verbs = [n for s in body for n in _everything(s) if isinstance(n, (ir.Monad, ir.Dyad))]
+    assert verbs and all(v.numbers for v in verbs)
+    assert not any(v.numbers for v in _everything(fib) if isinstance(v, (ir.Monad, ir.Dyad)))
+
+
+def test_an_integer_body_needs_a_call_of_itself_it_can_trust(k):
+    assert lowered(k, "g::{x+1}", True).body.value.facts.integer_body is None
+    # .p is read: the global h might be another function by the time it is called
+    assert lowered(k, "h::{.p(x);h(x-1)}", True).body.value.facts.integer_body is None
+    # through .f the call is always to itself
+    f = lowered(k, "f::{:[x<2;1;x*.f(x-1)]}", True).body.value
+    assert f.facts.integer_body is not None and f.facts.integer_key is None
+    anon = lowered(k, "{:[x<2;1;x*.f(x-1)]}", True).body
+    assert anon.facts.integer_body is not None and anon.facts.integer_key is None

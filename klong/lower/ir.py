@@ -58,10 +58,13 @@ class Self(Node):
 
 @dataclass(eq=False)
 class Call(Node):
-    """fn(args...): `callee` is the Klong name the function is read from, for messages."""
+    """fn(args...): `callee` is the Klong name the function is read from, for messages.
+    `to_self` (in a Facts.integer_body only): a call of the function itself with integers,
+    which goes straight to that body again."""
     fn: Node
     args: List[Node]
     callee: Optional[str] = None
+    to_self: bool = False
 
 
 @dataclass(eq=False)
@@ -167,6 +170,13 @@ class Facts:
     dot         it is the inner product of its arguments ({+/x*y})
     fold_op     '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose `whole` is g's
     whole       a whole-array form (Whole, RowsProduct, RowsDot) or None
+    integer_body  the body again, for arguments that are all Python integers: its verbs
+                marked where that makes their operands known numbers, its calls of itself
+                with integers marked `to_self` (passes/numbers.py); None where that would
+                gain nothing
+    integer_key the global the body's calls of itself read (None: only .f): it holds this
+                function for the whole call, as the function has no effects and reads
+                nothing else, once the entry has checked it does
     """
     effects: bool = False
     reads: frozenset = frozenset()
@@ -176,6 +186,8 @@ class Facts:
     dot: bool = False
     fold_op: Optional[str] = None
     whole: Any = None
+    integer_body: Optional[list] = None
+    integer_key: Optional[str] = None
 
 
 @dataclass(eq=False)

@@ -14,4 +14,6 @@ def run(chunk):
         wholes.settle(fn)
     chunk = rewrite(chunk, REWRITES)
     numbers.settle(chunk)
+    for fn in reversed(list(functions(chunk))):     # nested ones first: copies keep theirs
+        numbers.integer_entry(fn)
     return chunk

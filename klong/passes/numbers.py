@@ -6,7 +6,15 @@ the variable of a loop of a function literal (While, Converge, Iterate) when its
 is a known number and the literal's body keeps it the same kind: the loop in
 `{x<10000}{x+1}:~0` then runs on Python integers with no test at all. A variable assigned
 anywhere in the code that reads it is never assumed to keep its kind.
+
+A function literal whose parameters are used that way gets a second body for integer
+arguments (`integer_entry`, Facts.integer_body): there its parameters are known integers,
+and a call of itself with integers (through `.f`, or the global it is defined under when
+it has no effects and reads no other global) gives what that body gives, an integer when
+every branch does. `fib::{:[x<2;x;fib(x-1)+fib(x-2)]}` then runs without a type test.
 """
+import copy
+
 from ..lower import ir
 from ..verbs import VERBS
 
@@ -26,6 +34,50 @@ def settle(chunk):
     _Kinds({}).kind(chunk)
 
 
+class _Itself:
+    """The function whose integer body is being written: calls of it with integers give
+    `returns` (INT, or None: not known)."""
+    __slots__ = ("fn", "key", "returns")
+
+    def __init__(self, fn, key, returns):
+        self.fn, self.key, self.returns = fn, key, returns
+
+    def called_by(self, call):
+        f = call.fn
+        return len(call.args) == self.fn.arity and (
+            isinstance(f, ir.Self) or self.key is not None and isinstance(f, ir.Global)
+            and f.key == self.key)
+
+
+def integer_entry(fn):
+    """Give the literal `fn` its integer body where it calls itself with integers (each
+    such call then goes straight to that body, past the entry's test of the arguments)."""
+    if fn.arity == 0:
+        return
+    facts = fn.facts
+    key = fn.defined_as if fn.defined_as is not None and not facts.effects \
+        and facts.reads <= {fn.defined_as} else None
+    known = {p: INT for p in fn.params}
+    probe = _Probe(known, _Itself(fn, key, INT))
+    returns = INT if probe.statements(fn.body) == INT else None
+    # the constants stay shared: only the nodes are copied
+    shared = {id(n.value): n.value for s in fn.body for n in _nodes(s) if isinstance(n, ir.Const)}
+    body = copy.deepcopy(fn.body, shared)
+    marker = _Kinds(known, _Itself(fn, key, returns))
+    marker.statements(body)
+    calls = [n for s in body for n in ir.walk(s, enter=False)
+             if isinstance(n, ir.Call) and n.to_self]
+    if calls:
+        facts.integer_body = body
+        facts.integer_key = key if any(isinstance(c.fn, ir.Global) for c in calls) else None
+
+
+def _nodes(node):
+    yield node
+    for child in ir.children(node):
+        yield from _nodes(child)
+
+
 def _assigned(fn):
     """The names a literal's own body assigns to its variables, nested literals included."""
     names = set()
@@ -40,10 +92,12 @@ def _assigned(fn):
 
 
 class _Kinds:
-    """The kinds of the variables of the code being looked at: {name: INT or REAL}."""
+    """The kinds of the variables of the code being looked at: {name: INT or REAL}; and
+    `itself`, the function whose integer body this is (or None)."""
 
-    def __init__(self, known):
+    def __init__(self, known, itself=None):
         self.known = known
+        self.itself = itself
 
     def kind(self, node):
         """The kind of `node`'s value when it is a known number, else None; marks the
@@ -67,8 +121,26 @@ class _Kinds:
         return None
 
     def body(self, fn):
-        for s in fn.body:
-            self.kind(s)
+        self.statements(fn.body)
+
+    def statements(self, stmts):
+        """Mark the statements; the kind of the last one's value."""
+        kind = None
+        for s in stmts:
+            kind = self.kind(s)
+        return kind
+
+    def k_Call(self, node):
+        self.kind(node.fn)
+        kinds = [self.kind(a) for a in node.args]
+        if self.itself is not None and all(k == INT for k in kinds) \
+                and self.itself.called_by(node):
+            self.mark_self_call(node)
+            return self.itself.returns
+        return None
+
+    def mark_self_call(self, node):
+        node.to_self = True
 
     def k_Monad(self, node):
         return self.applied(node, [node.arg])
@@ -124,14 +196,14 @@ class _Kinds:
 
     def inline_kind(self, fn, kind):
         """What the literal `fn` gives, run inline with x of `kind` (marking nothing)."""
-        probe = _Probe({"x": kind} if "x" not in _assigned(fn) else {})
+        probe = _Probe({"x": kind} if "x" not in _assigned(fn) else {}, self.itself)
         for s in fn.body[:-1]:
             probe.kind(s)
         return probe.kind(fn.body[-1])
 
     def inline(self, fn, kind):
         known = {"x": kind} if kind is not None and "x" not in _assigned(fn) else {}
-        _Kinds(known).body(fn)
+        _Kinds(known, self.itself).body(fn)
 
 
 class _Probe(_Kinds):
@@ -148,6 +220,9 @@ class _Probe(_Kinds):
         return None
 
     def inline(self, fn, kind):
+        pass
+
+    def mark_self_call(self, node):
         pass
 
 
