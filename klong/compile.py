@@ -12,12 +12,13 @@ What both paths share lives here: how a verb with adverbs becomes a Python calla
 (VerbForms, derive), what is known of a function literal (lambda_info), and how the
 differentiation operators and the interpreter's own monads are found.
 """
-from . import vectorize
-from .codegen import Generator
+from . import passes
 from .errors import KlongError, undefined, undefined_assignment
 from .functions import PARENT, SELF, Lambda, LambdaInfo, call_value, frame_runner, project
-from .lower import verb_label
+from .lower import lower, verb_label
+from .render import pysource
 from .render.forms import derived_caller, derived_forms, function_forms, op_forms
+from .render.wholes import sum_of_product
 from .scope import Scope, resolve
 from .syntax import ast
 from .syntax.parser import has_function_literal
@@ -65,7 +66,7 @@ class Compiler:
             self.scope = None
             return self.compile(node)
         try:
-            return Generator(self).chunk(node)
+            return pysource.render(passes.run(lower(node, self.interp)), self.interp)
         except (SyntaxError, RecursionError, MemoryError):
             self.scope = None
             return self.compile(node)
@@ -122,7 +123,7 @@ class Compiler:
         elementwise = arity == 1 and len(node.body) == 1 and not node.outer_params \
             and _elementwise(node.body[0])
         return LambdaInfo(arity, node.source, name, _dyad_op(node), elementwise,
-                          vectorize.is_dot_literal(node))
+                          _is_dot_literal(node))
 
     def differentiation_action(self, node, scope):
         """f:>p, p∇f and p∂f as a Python function of the two operands. A bare global name
@@ -255,7 +256,7 @@ class Compiler:
             f = self.monad(verb.op, verb)
         elif verb.op is not None:
             f = self.verb_forms(verb)(None).monad
-            if vectorize.plus_over_times(node) is not None:
+            if _plus_over_times(node) is not None:
                 f = _sum_of_product(f)
         else:
             forms = self.verb_forms(verb)
@@ -351,7 +352,7 @@ class Compiler:
 def _sum_of_product(over):
     """+/ of a product a*b: the product is a fresh array, which the sum may overwrite."""
     def run(p):
-        r = vectorize.sum_of_product(p)
+        r = sum_of_product(p)
         return over(p) if r is None else r
     return run
 
@@ -407,3 +408,20 @@ def _elementwise(node):
             return facts.numeric_monad and _elementwise(node.arg)
         return facts.numeric_dyad and _elementwise(node.left) and _elementwise(node.right)
     return False
+
+
+def _plus_over_times(node):
+    """(left, right) of a node spelled +/left*right, else None."""
+    if isinstance(node, ast.Monad) and node.verb.op == "+" and node.verb.adverbs == ["/"]:
+        arg = node.arg
+        if isinstance(arg, ast.Dyad) and arg.verb.op == "*" and not arg.verb.adverbs:
+            return arg.left, arg.right
+    return None
+
+
+def _is_dot_literal(literal):
+    """{+/x*y} or {+/y*x}: a function literal that is the inner product of its arguments."""
+    if literal.arity != 2 or literal.locals or literal.outer_params or len(literal.body) != 1:
+        return False
+    pair = _plus_over_times(literal.body[0])
+    return pair is not None and {getattr(n, "name", None) for n in pair} == {"x", "y"}

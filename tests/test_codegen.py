@@ -1,5 +1,5 @@
-"""Klong compiled to Python code (codegen.py) against the closure path (codegen=False), and
-the whole-array forms of vectorize.py against the loops they replace.
+"""Klong rendered as Python source (render/pysource.py) against the closure path
+(codegen=False), and the whole-array forms (render/pywhole.py) against the loops they replace.
 
 Every program runs in two interpreters, one per path, and must print the same and fail the
 same way; most also have the printed value they must give. The conformance suites run both

@@ -4,15 +4,23 @@ from dataclasses import fields
 
 from ..lower import ir
 
+# the fields of the IR's nodes that hold no node: what the rewriting does not look through
+# (a constant's value may be a long list)
+_DATA = frozenset(("line", "column", "facts", "value", "pairs", "name", "key", "depth", "op",
+                   "adverbs", "label", "callee", "keys", "in_function", "variable", "arity",
+                   "locals", "source", "defined_as", "outer_params", "same"))
+_LEAVES = (ir.Const, ir.DictLit)
+NODE_FIELDS = {cls: tuple(f.name for f in fields(cls)
+                          if f.name not in _DATA or f.name == "value" and cls not in _LEAVES)
+               for cls in ir.Node.__subclasses__()}
+
 
 def rewrite(node, rules):
     """`node` with every node in it rewritten, the nodes below a node before the node
     itself (so a rule sees rewritten operands); a rule's result is offered to the rules
     again. Function literals are entered; their facts are not."""
-    for f in fields(node):
-        if f.name == "facts":
-            continue
-        setattr(node, f.name, _rewritten(getattr(node, f.name), rules))
+    for name in NODE_FIELDS[type(node)]:
+        setattr(node, name, _rewritten(getattr(node, name), rules))
     for rule in rules:
         replacement = rule(node)
         if replacement is not None:

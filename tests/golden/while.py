@@ -1,0 +1,21 @@
+def chunk(_):
+    try:
+        def make2():
+            def run(x):
+                try:
+                    t1 = x
+                    while True:
+                        if not ((t1 < 10) if (type(t1) is int or type(t1) is float) else TRUTH(V3(t1, 10))): break
+                        t2 = (t1 + 1) if (type(t1) is int or type(t1) is float) else V4(t1, 1)
+                        t1 = t2
+                    return t1
+                except BaseException as e:
+                    raise FAIL(e, W, self_)
+            self_ = LAMBDA(run, INFO1, None, BACKEND)
+            return self_
+        t1 = make2()
+        G['upto'] = t1
+        if HOOKS: HOOKS.fire('upto', t1)
+        return t1
+    except BaseException as e:
+        raise FAIL(e, W, None)

@@ -1,0 +1,90 @@
+"""The Python source render/pysource.py writes for representative chunks, compared exactly
+with the files in tests/golden/ (one per chunk, named after it), and what each chunk gives
+when it runs.
+
+A change to the renderer that changes what it writes shows here as a diff of Python source.
+When the change is meant, rewrite the files and read the diff before committing them:
+
+    KLONG_GOLDEN_UPDATE=1 python3 -m pytest -q tests/test_pysource.py
+"""
+import os
+from pathlib import Path
+
+import pytest
+
+from klong import KlongInterpreter, passes
+from klong.display import write
+from klong.lower import lower
+from klong.render import pysource
+from klong.syntax.parser import parse
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("KLONG_GOLDEN_UPDATE") == "1"
+
+# name: (the chunk, Klong that uses what it defines, what that prints)
+CHUNKS = {
+    # recursion: scalar fast paths, the condition fast path, the direct self-call
+    "fib": ("fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", "fib(15)", "610"),
+    # a While of two literals inside a function: a Python loop with both bodies inline
+    "while": ("upto::{{x<10}{x+1}:~x}", "upto'[3 12]", "[10 12]"),
+    # x=0 needs no statement of its own (an elif), (#$x)>2 does (a nested if)
+    "elif": ("sign::{:[x<0;-1:|x=0;0:|(#$x)>2;100;1]}", "sign'[-5 0 7 1234]", "[-1 0 1 100]"),
+    # an element-wise monad: beside run, its whole-array form (mask and select)
+    "whole": ("clip::{:[x>0;x*2;0]}", "clip'[-1 2 3]", "[0 4 6]"),
+    # a local of the function assigned from a nested literal: nonlocal in the nested def
+    "nonlocal": ("total::{[n];n::0;{n::n+x}'x;n}", "total(!5)", "10"),
+    # a projection of a literal
+    "projection": ("less::{x-y}(;1)", "less'[1 2 3]", "[0 1 2]"),
+}
+
+
+def rendered(k, src):
+    return pysource.source(passes.run(lower(parse(src), k)), k)
+
+
+@pytest.mark.parametrize("name", sorted(CHUNKS))
+def test_source_is_the_golden_one(name):
+    k = KlongInterpreter(backend="numpy", codegen=True)
+    text = rendered(k, CHUNKS[name][0])
+    path = GOLDEN / f"{name}.py"
+    if UPDATE:
+        path.write_text(text)
+    assert text == path.read_text(), f"{path.name} differs (KLONG_GOLDEN_UPDATE=1 rewrites it)"
+
+
+@pytest.mark.parametrize("name", sorted(CHUNKS))
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_golden_chunks_run(name, codegen):
+    chunk, use, printed = CHUNKS[name]
+    k = KlongInterpreter(backend="numpy", codegen=codegen)
+    k(chunk)
+    assert write(k.run(use)) == printed
+
+
+def test_golden_whole_form_is_the_one_each_runs():
+    k = KlongInterpreter(backend="numpy", codegen=True)
+    k(CHUNKS["whole"][0])
+    clip = k.globals["clip"]
+    assert clip.whole is not None
+    assert clip.whole(k.run("[-1 2 3]")).tolist() == [0, 4, 6]
+
+
+def test_rendered_functions_are_recognised_as_lambdas_running():
+    """autograd finds the Lambda a Python frame runs (functions.lambda_running_in) by the
+    generated function's name and file."""
+    import sys
+
+    from klong.functions import lambda_running_in
+    k = KlongInterpreter(backend="numpy", codegen=True)
+    seen = []
+
+    def probe():
+        frame = sys._getframe(1)
+        while frame is not None and lambda_running_in(frame) is None:
+            frame = frame.f_back
+        seen.append(frame and lambda_running_in(frame))
+        return 0
+    k["probe"] = probe
+    k("f::{probe()+x}")
+    assert k("f(1)") == 1
+    assert seen == [k.globals["f"]]
