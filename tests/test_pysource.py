@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from klong import KlongInterpreter, passes
+from klong import KlongError, KlongInterpreter, passes
 from klong.display import write
 from klong.lower import lower
 from klong.render import pysource
@@ -88,3 +88,27 @@ def test_rendered_functions_are_recognised_as_lambdas_running():
     k("f::{probe()+x}")
     assert k("f(1)") == 1
     assert seen == [k.globals["f"]]
+
+
+@pytest.mark.parametrize("program, expr", [
+    ("fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", "fib(20)"),
+    ("fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", "fib(20.0)"),
+    ("fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", "fib'!8"),
+    # the global rebound: the calls inside go to the new value, as written
+    ("fib::{:[x<2;x;fib(x-1)+fib(x-2)]};g::fib;fib::{x*100}", "g(5)"),
+    ("f::{:[x<2;1;x*.f(x-1)]}", "f(60)"),
+    ("ack::{:[x=0;y+1;:[y=0;.f(x-1;1);.f(x-1;.f(x;y-1))]]}", "ack(2;3)"),
+    # a failure inside the integer body names the function once per call, as elsewhere
+    ("bad::{:[x<1;x+\"a\";bad(x-1)]}", "bad(3)"),
+    ("bad::{:[x<1;x+\"a\";bad(x-1)]}", "bad(3.0)"),
+])
+def test_an_integer_body_gives_what_the_general_one_gives(program, expr):
+    shown = []
+    for codegen in (True, False):
+        k = KlongInterpreter(codegen=codegen)
+        k(program)
+        try:
+            shown.append(write(k(expr)))
+        except KlongError as e:
+            shown.append(str(e))
+    assert shown[0] == shown[1]

@@ -13,10 +13,9 @@ and a call of itself with integers (through `.f`, or the global it is defined un
 it has no effects and reads no other global) gives what that body gives, an integer when
 every branch does. `fib::{:[x<2;x;fib(x-1)+fib(x-2)]}` then runs without a type test.
 """
-import copy
-
 from ..lower import ir
 from ..verbs import VERBS
+from .rewrite import copied
 
 INT, REAL = "int", "real"
 
@@ -60,9 +59,7 @@ def integer_entry(fn):
     known = {p: INT for p in fn.params}
     probe = _Probe(known, _Itself(fn, key, INT))
     returns = INT if probe.statements(fn.body) == INT else None
-    # the constants stay shared: only the nodes are copied
-    shared = {id(n.value): n.value for s in fn.body for n in _nodes(s) if isinstance(n, ir.Const)}
-    body = copy.deepcopy(fn.body, shared)
+    body = [copied(s) for s in fn.body]
     marker = _Kinds(known, _Itself(fn, key, returns))
     marker.statements(body)
     calls = [n for s in body for n in ir.walk(s, enter=False)
@@ -70,12 +67,6 @@ def integer_entry(fn):
     if calls:
         facts.integer_body = body
         facts.integer_key = key if any(isinstance(c.fn, ir.Global) for c in calls) else None
-
-
-def _nodes(node):
-    yield node
-    for child in ir.children(node):
-        yield from _nodes(child)
 
 
 def _assigned(fn):

@@ -1,5 +1,6 @@
 """Rewriting the IR by rules: each rule is a function of one node that returns the node to
 put in its place, or None to leave it as it is."""
+import copy
 from dataclasses import fields
 
 from ..lower import ir
@@ -8,7 +9,8 @@ from ..lower import ir
 # (a constant's value may be a long list)
 _DATA = frozenset(("line", "column", "facts", "value", "pairs", "name", "key", "depth", "op",
                    "adverbs", "label", "callee", "keys", "in_function", "variable", "arity",
-                   "locals", "source", "defined_as", "outer_params", "same"))
+                   "locals", "source", "defined_as", "outer_params", "same", "numbers",
+                   "to_self"))
 _LEAVES = (ir.Const, ir.DictLit)
 NODE_FIELDS = {cls: tuple(f.name for f in fields(cls)
                           if f.name not in _DATA or f.name == "value" and cls not in _LEAVES)
@@ -35,6 +37,25 @@ def _rewritten(value, rules):
         return [_rewritten(v, rules) for v in value]
     if isinstance(value, tuple):
         return tuple(_rewritten(v, rules) for v in value)
+    return value
+
+
+def copied(node):
+    """A copy of the nodes of `node` and below; what they hold that is not a node (a
+    constant's value, a position, a literal's facts) is shared."""
+    new = copy.copy(node)
+    for name in NODE_FIELDS[type(node)]:
+        setattr(new, name, _copied(getattr(node, name)))
+    return new
+
+
+def _copied(value):
+    if isinstance(value, ir.Node):
+        return copied(value)
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copied(v) for v in value)
     return value
 
 

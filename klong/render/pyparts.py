@@ -135,6 +135,13 @@ class Level:
         self.label = label
         self.temps = 0
 
+    def again(self):
+        """The same literal's variables, for a second Python function of it (its integer
+        body): temporaries of its own."""
+        level = Level(self.parent, self.fn)
+        level.names = dict(self.names)
+        return level
+
     def at(self, depth):
         level = self
         for _ in range(depth):

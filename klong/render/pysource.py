@@ -289,6 +289,14 @@ class Renderer:
         return self.assign(f"PROJECT({fn}, [{listed}])", Where(node))
 
     def r_Call(self, node):
+        if node.to_self:
+            # in an integer body, with integers: to that body straight, the function not
+            # read (the entry checked that its global holds it; nothing here can change it)
+            args = [self.expr(a) for a in node.args[:1]]
+            for a in node.args[1:]:
+                args[-1] = self.stable(a, args[-1])
+                args.append(self.expr(a))
+            return self.assign(f"run_integers({', '.join(a.text for a in args)})", Where(node))
         later = node.args[1:] + [node.fn]
         args = [self.stable(after, self.expr(a)) for a, after in zip(node.args, later)]
         fn = self.expr(node.fn)
@@ -317,6 +325,8 @@ class Renderer:
         f = self.bind(common.monad(verb.op, self.interp), "M")
         if facts.scalar_monad:
             fast = facts.scalar_monad.format(a=a)
+            if node.numbers:                # a known number: no test (passes/numbers.py)
+                return self.assign(fast, where)
             return self.assign(f"({fast}) if {_number_test(a)} else {f}({a})", where)
         return self.assign(f"{f}({a})", where)
 
@@ -330,7 +340,7 @@ class Renderer:
         where = Where(verb, verb=node.label, operands=[a, b])
         f = self.bind(common.dyad(verb.op), "V")
         if facts.scalar_dyad:
-            guard = _are_numbers(a, b)
+            guard = None if node.numbers else _are_numbers(a, b)
             fast = facts.scalar_dyad.format(a=a, b=b)
             if facts.scalar_guard:
                 extra = facts.scalar_guard.format(a=a, b=b)
@@ -383,7 +393,7 @@ class Renderer:
             facts = VERBS[node.verb.op]
             b = self.stable(node.left, self.expr(node.right))
             a = self.expr(node.left)
-            guard = _are_numbers(a, b)
+            guard = None if node.numbers else _are_numbers(a, b)
             fast = f"{a} {facts.compare} {b}"
             if guard is None:
                 return fast, None
@@ -450,6 +460,33 @@ class Renderer:
             python = f"v{len(self.python_names)}_{_identifier(name)}"
             level.names[name] = Operand(python, LOCAL)
             self.python_names[python] = name
+        body = self.function_body(fn, level, fn.body)
+        params = ", ".join(fn.params)
+        integers = fn.facts.integer_body
+        self.emit(f"def {factory}():")
+        with self.indented():
+            if integers is not None:
+                # its own body for integer arguments (passes/numbers.py), entered past
+                # run's exception handler: a failure there names the function once
+                self.emit(f"def run_integers({params}):")
+                with self.indented():
+                    self.guarded(self.function_body(fn, level.again(), integers), "self_")
+            self.emit(f"def run({params}):")
+            with self.indented():
+                if integers is not None:
+                    test = " and ".join(f"type({p}) is int" for p in fn.params)
+                    if fn.facts.integer_key is not None:
+                        test += f" and G.get({fn.facts.integer_key!r}) is self_"
+                    self.emit(f"if {test}: return run_integers({params})")
+                self.guarded(body, "self_")     # (which makes self_ a local the frame shows)
+            whole = pywhole.write(self, fn) if fn.facts.whole is not None else None
+            self.emit(f"self_ = LAMBDA(run, {info}, {whole or 'None'}, BACKEND)")
+            self.emit("return self_")
+        return self.assign(f"{factory}()")
+
+    def function_body(self, fn, level, statements):
+        """The block of a Python function running the literal `fn`'s `statements` (its
+        body, or its integer body) at `level`."""
         body = []
         with self.at_level(level), self.writing(body):
             declared = nonlocals(fn, level)
@@ -457,18 +494,10 @@ class Renderer:
                 self.emit("nonlocal " + ", ".join(declared))
             if fn.locals:       # makes them locals: inner defs may assign them as nonlocals
                 self.emit(f"if 0: {' = '.join(level.names[n].text for n in fn.locals)} = None")
-            for s in fn.body[:-1]:
+            for s in statements[:-1]:
                 self.effect(s)
-            self.tail(fn.body[-1])
-        self.emit(f"def {factory}():")
-        with self.indented():
-            self.emit(f"def run({', '.join(fn.params)}):")
-            with self.indented():
-                self.guarded(body, "self_")     # (which makes self_ a local the frame shows)
-            whole = pywhole.write(self, fn) if fn.facts.whole is not None else None
-            self.emit(f"self_ = LAMBDA(run, {info}, {whole or 'None'}, BACKEND)")
-            self.emit("return self_")
-        return self.assign(f"{factory}()")
+            self.tail(statements[-1])
+        return body
 
     # -- loops of function literals, inline
     def inline_body(self, fn, args, as_condition=False):

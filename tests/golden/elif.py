@@ -4,7 +4,7 @@ def chunk(_):
             def run(x):
                 try:
                     if ((x < 0) if (type(x) is int or type(x) is float) else TRUTH(V3(x, 0))):
-                        t1 = (-1) if (type(1) is int or type(1) is float) else M4(1)
+                        t1 = -1
                         return t1
                     elif ((x == 0) if (type(x) is int or type(x) is float) else TRUTH(V5(x, 0))):
                         return 0

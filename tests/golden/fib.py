@@ -1,7 +1,21 @@
 def chunk(_):
     try:
         def make2():
+            def run_integers(x):
+                try:
+                    if x < 2:
+                        return x
+                    else:
+                        t1 = x - 2
+                        t2 = run_integers(t1)
+                        t3 = x - 1
+                        t4 = run_integers(t3)
+                        t5 = t4 + t2
+                        return t5
+                except BaseException as e:
+                    raise FAIL(e, W, self_)
             def run(x):
+                if type(x) is int and G.get('fib') is self_: return run_integers(x)
                 try:
                     if ((x < 2) if (type(x) is int or type(x) is float) else TRUTH(V3(x, 2))):
                         return x
