@@ -2,28 +2,27 @@
 
 `Compiler.compile_chunk` gives a callable `run(None)` for one chunk. With code generation on
 (the interpreter's `codegen` option, KLONG_CODEGEN=0 turns it off) the chunk becomes Python
-source; otherwise each node becomes a closure `run(fr)` once, when its chunk is read, and
-running a function never looks at AST nodes again. `fr` is the frame (see functions.py) of
-the running Klong function (None at top level). Either way names are resolved statically: a
-parameter or declared local becomes a lookup `depth` frames up the lexical chain, anything
-else a global (renamed while a module is open, language.md 6.5).
+source; otherwise the chunk is lowered to the IR (lower/), rewritten by the passes
+(passes/) and rendered as Python closures (render/closures.py). Either way names are
+resolved statically: a parameter or declared local becomes a lookup `depth` frames up the
+lexical chain, anything else a global (renamed while a module is open, language.md 6.5).
 
-What both paths share lives here: how a verb with adverbs becomes a Python callable
-(VerbForms, derive), what is known of a function literal (lambda_info), and how the
-differentiation operators and the interpreter's own monads are found.
+The methods below the closure path are what codegen.py still asks of the Compiler: how a
+verb with adverbs becomes a Python callable, what is known of a function literal
+(lambda_info), and how the differentiation operators and the interpreter's own monads are
+found.
 """
-from . import vectorize
+from . import passes, vectorize
 from .codegen import Generator
-from .errors import KlongError, undefined, undefined_assignment
-from .functions import PARENT, SELF, Lambda, LambdaInfo, call_value, frame_runner, project
-from .lower import verb_label
-from .render.forms import derived_caller, derived_forms, function_forms, op_forms
-from .scope import Scope, resolve
+from .errors import KlongError
+from .functions import LambdaInfo
+from .lower import lower, verb_label
+from .render import closures
+from .render.forms import derived_caller, derived_forms, op_forms
+from .scope import resolve
 from .syntax import ast
 from .syntax.parser import has_function_literal
-from .values import Dict, Function, is_true, on_backend
 from .verbs import VERBS
-
 
 GENERATED_CHUNKS = 1024      # generated chunks an interpreter keeps for text it runs again
 
@@ -33,13 +32,11 @@ class Compiler:
 
     def __init__(self, interp):
         self.interp = interp
-        self.scope = None       # the function literal being compiled to closures
         self.generated = {}     # id(parsed chunk) -> (chunk, its generated code)
 
     def compile_chunk(self, node):
         if self.interp.codegen:
             return self.generate(node)
-        self.scope = None
         return self.compile(node)
 
     def generate(self, node):
@@ -62,17 +59,15 @@ class Compiler:
         (a file of 20,000 such lines: 2 s against 7 s), and for a chunk nested deeper than
         Python compiles (about a hundred levels of blocks)."""
         if not has_function_literal(node):
-            self.scope = None
             return self.compile(node)
         try:
             return Generator(self).chunk(node)
         except (SyntaxError, RecursionError, MemoryError):
-            self.scope = None
             return self.compile(node)
 
     def compile(self, node):
-        method = getattr(self, "c_" + type(node).__name__)
-        return method(node)
+        """The chunk `node` as closures (render/closures.py), from its IR after the passes."""
+        return closures.render(passes.run(lower(node, self.interp)), self.interp)
 
     # -- shared with codegen.py
     def resolve_in(self, scope, name):
@@ -80,9 +75,6 @@ class Compiler:
         or (None, the global it names)."""
         bound = scope.bound_chain() if scope is not None else []
         return resolve(bound, name, self.interp.modules)
-
-    def resolve(self, name):
-        return self.resolve_in(self.scope, name)
 
     def monad(self, op, verb):
         """The Python function of a monad: a verb's, or one the interpreter provides."""
@@ -106,13 +98,9 @@ class Compiler:
         return lambda x: x
 
     def verb_forms(self, verb):
-        """A closure giving the VerbForms of a verb node at run time."""
-        if verb.op is not None:
-            forms = derived_forms(op_forms(verb.op), verb.adverbs)
-            return lambda fr: forms
-        fn = self.compile(verb.fn)
-        adverbs = verb.adverbs
-        return lambda fr: derived_forms(function_forms(fn(fr)), adverbs)
+        """A closure giving the VerbForms of an operator with adverbs."""
+        forms = derived_forms(op_forms(verb.op), verb.adverbs)
+        return lambda fr: forms
 
     verb_label = staticmethod(verb_label)
     derived_caller = staticmethod(derived_caller)
@@ -145,239 +133,6 @@ class Compiler:
             if depth is None:
                 return key
         return None
-
-    # -- leaves
-    def c_Const(self, node):
-        value = on_backend(node.value, self.interp.backend)
-        return lambda fr: value
-
-    def c_DictLit(self, node):
-        backend = self.interp.backend
-        pairs = [(on_backend(k, backend), on_backend(v, backend)) for k, v in node.pairs]
-        return lambda fr: Dict(pairs)
-
-    def c_Name(self, node):
-        name = node.name
-        if name == ".f":
-            if self.scope is not None:
-                return lambda fr: fr[SELF]
-            return lambda fr: []
-        depth, key = self.resolve(name)
-        line, column = node.line, node.column
-        g = self.interp.globals
-
-        if depth is None:
-            def read_global(fr):
-                try:
-                    return g[key]
-                except KeyError:
-                    raise undefined(name, g, line, column) from None
-            return read_global
-        if depth == 0:
-            def read_local(fr):
-                try:
-                    return fr[key]
-                except KeyError:
-                    raise undefined(name, None, line, column) from None
-            return read_local
-
-        def read_outer(fr):       # (read_local's lines again: a call more costs 15% here)
-            for _ in range(depth):
-                fr = fr[PARENT]
-            try:
-                return fr[key]
-            except KeyError:
-                raise undefined(name, None, line, column) from None
-        return read_outer
-
-    # -- structure
-    def c_Seq(self, node):
-        stmts = [self.compile(e) for e in node.exprs]
-        return _sequence(stmts)
-
-    def c_Cond(self, node):
-        clauses = [(self.compile(p), self.compile(c)) for p, c in node.clauses]
-        otherwise = self.compile(node.otherwise)
-
-        def run(fr):
-            for pred, then in clauses:
-                p = pred(fr)
-                if (p != 0) if type(p) is int else is_true(p):
-                    return then(fr)
-            return otherwise(fr)
-        return run
-
-    def c_Lambda(self, node, name=None):
-        outer, self.scope = self.scope, Scope(self.scope, node)
-        try:
-            body = _sequence([self.compile(s) for s in node.body])
-        finally:
-            self.scope = outer
-        info = self.lambda_info(node, name)
-        backend = self.interp.backend
-
-        def make(fr):
-            lam = Lambda(None, info, None, backend)
-            lam.run = frame_runner(body, lam, fr)
-            return lam
-        return make
-
-    def c_Apply(self, node):
-        fn = self.compile(node.fn)
-        if node.is_projection:
-            slots = [None if a is None else self.compile(a) for a in node.args]
-
-            def run_projection(fr):
-                values = [None if s is None else s(fr) for s in slots]
-                return project(fn(fr), values)
-            return run_projection
-        args = [self.compile(a) for a in node.args]
-        line, column = node.line, node.column
-        callee = node.fn.name if isinstance(node.fn, ast.Name) else None
-
-        def run(fr):
-            values = [a(fr) for a in args]
-            f = fn(fr)
-            try:
-                if isinstance(f, Function):       # (one Python frame less per Klong call)
-                    return f.call(values)
-                return call_value(f, values, callee)
-            except KlongError as e:
-                raise e.located(line, column, None)
-        return run
-
-    # -- verbs
-    def c_Monad(self, node):
-        verb, arg = node.verb, self.compile(node.arg)
-        line, column = node.verb.line, node.verb.column
-        label = verb_label(verb, 1)
-        if verb.op is not None and not verb.adverbs:
-            f = self.monad(verb.op, verb)
-        elif verb.op is not None:
-            f = self.verb_forms(verb)(None).monad
-            if vectorize.plus_over_times(node) is not None:
-                f = _sum_of_product(f)
-        else:
-            forms = self.verb_forms(verb)
-
-            def run_dynamic(fr):
-                a = arg(fr)
-                try:
-                    return forms(fr).monad(a)
-                except KlongError as e:
-                    raise e.at_verb(line, column, label, a)
-            return run_dynamic
-
-        def run(fr):
-            a = arg(fr)
-            try:
-                return f(a)
-            except KlongError as e:
-                raise e.at_verb(line, column, label, a)
-        return run
-
-    def c_Dyad(self, node):
-        verb = node.verb
-        if verb.op == "::" and not verb.adverbs:
-            return self.assignment(node)
-        if verb.op is not None and not verb.adverbs and VERBS.get(verb.op) is not None \
-                and VERBS[verb.op].host_dyad:
-            return self.differentiation(node)
-        left, right = self.compile(node.left), self.compile(node.right)
-        line, column = verb.line, verb.column
-        label = verb_label(verb, 2)
-        if verb.op is not None and not verb.adverbs:
-            f = self.dyad(verb.op, verb)
-        elif verb.op is not None:
-            f = self.verb_forms(verb)(None).dyad
-        else:
-            forms = self.verb_forms(verb)
-
-            def run_dynamic(fr):
-                b = right(fr)
-                a = left(fr)
-                try:
-                    return forms(fr).dyad(a, b)
-                except KlongError as e:
-                    raise e.at_verb(line, column, label, [a, b])
-            return run_dynamic
-
-        return _dyad(f, left, right, line, column, label)
-
-    def differentiation(self, node):
-        left, right = self.compile(node.left), self.compile(node.right)
-        verb = node.verb
-        return _dyad(self.differentiation_action(node, self.scope), left, right, verb.line,
-                     verb.column, "")
-
-    def assignment(self, node):
-        name = node.left.name
-        if isinstance(node.right, ast.Lambda):
-            value = self.c_Lambda(node.right, name)
-        else:
-            value = self.compile(node.right)
-        hooks = self.interp.value_hooks
-        if self.scope is not None:
-            depth, key = self.resolve(name)
-            if depth is not None:
-                def set_local(fr):
-                    v = value(fr)
-                    target = fr
-                    for _ in range(depth):
-                        target = target[PARENT]
-                    target[key] = v
-                    if hooks:
-                        hooks.fire(name, v)
-                    return v
-                return set_local
-        inside_function = self.scope is not None
-        keys = self.interp.modules.assignment_targets(name, top_level=not inside_function)
-        g = self.interp.globals
-        interp = self.interp
-        line, column = node.line, node.column
-
-        def set_global(fr):
-            v = value(fr)
-            if inside_function and interp.strict and keys[0] not in g:
-                raise undefined_assignment(name, line, column)
-            for k in keys:
-                g[k] = v
-            if hooks:
-                hooks.fire(name, v)
-            return v
-        return set_global
-
-
-def _sum_of_product(over):
-    """+/ of a product a*b: the product is a fresh array, which the sum may overwrite."""
-    def run(p):
-        r = vectorize.sum_of_product(p)
-        return over(p) if r is None else r
-    return run
-
-
-def _dyad(f, left, right, line, column, label):
-    """The closure applying the dyad f: right operand first, then left (language.md 3.3).
-    A failure is named after `label` ("": the verb's own messages say enough)."""
-    def run(fr):
-        b = right(fr)
-        a = left(fr)
-        try:
-            return f(a, b)
-        except KlongError as e:
-            raise e.at_verb(line, column, label, [a, b])
-    return run
-
-
-def _sequence(stmts):
-    if len(stmts) == 1:
-        return stmts[0]
-
-    def run(fr):
-        for s in stmts[:-1]:
-            s(fr)
-        return stmts[-1](fr)
-    return run
 
 
 def _dyad_op(node):
