@@ -24,7 +24,7 @@ from .syntax import ast
 from .syntax.parser import has_function_literal
 from .verbs import VERBS
 
-GENERATED_CHUNKS = 1024      # generated chunks an interpreter keeps for text it runs again
+GENERATED_CHUNKS = 1024      # compiled chunks an interpreter keeps for text it runs again
 
 
 class Compiler:
@@ -32,25 +32,22 @@ class Compiler:
 
     def __init__(self, interp):
         self.interp = interp
-        self.generated = {}     # id(parsed chunk) -> (chunk, its generated code)
+        self.compiled = {}     # id(parsed chunk) -> (chunk, codegen, its code)
 
     def compile_chunk(self, node):
-        if self.interp.codegen:
-            return self.generate(node)
-        return self.compile(node)
-
-    def generate(self, node):
-        """The chunk as generated code. Parses are shared (the parser caches them), and the
-        code of a chunk depends only on it while no module renames names: it is kept."""
+        """The chunk as generated code or closures. Parses are shared (the parser caches
+        them), and the code of a chunk depends only on it while no module renames names:
+        it is kept, for text run again."""
+        codegen = self.interp.codegen
         if self.interp.modules.current is not None:
-            return self.generated_or_closures(node)
-        entry = self.generated.get(id(node))
-        if entry is not None and entry[0] is node:
-            return entry[1]
-        code = self.generated_or_closures(node)
-        if len(self.generated) >= GENERATED_CHUNKS:
-            self.generated.clear()
-        self.generated[id(node)] = (node, code)
+            return self.generated_or_closures(node) if codegen else self.compile(node)
+        entry = self.compiled.get(id(node))
+        if entry is not None and entry[0] is node and entry[1] == codegen:
+            return entry[2]
+        code = self.generated_or_closures(node) if codegen else self.compile(node)
+        if len(self.compiled) >= GENERATED_CHUNKS:
+            self.compiled.clear()
+        self.compiled[id(node)] = (node, codegen, code)
         return code
 
     def generated_or_closures(self, node):

@@ -11,6 +11,8 @@ as a call would give it, and errors leaving it name it as a call would. A functi
 whole-array form (Facts.whole) becomes `Lambda.whole`, made with the function value, so the
 adverbs take the same shortcuts as in generated code.
 """
+from functools import lru_cache
+
 from .. import adverbs as adv
 from ..errors import KlongError, undefined, undefined_assignment
 from ..functions import PARENT, SELF, Lambda, call_value, frame_runner, project
@@ -117,6 +119,19 @@ class Renderer:
         fn = self.render(node.fn)
         args = [self.render(a) for a in node.args]
         line, column, callee = node.line, node.column, node.callee
+        if len(args) == 1:
+            arg = args[0]
+
+            def run_1(fr):
+                v = arg(fr)
+                f = fn(fr)
+                try:
+                    if type(f) is Lambda and f.arity == 1:
+                        return f.run(v)
+                    return call_value(f, [v], callee)
+                except KlongError as e:
+                    raise e.located(line, column, None)
+            return run_1
 
         def run(fr):
             values = [a(fr) for a in args]
@@ -155,7 +170,7 @@ class Renderer:
         if verb.adverbs:
             f = derived_forms(op_forms(verb.op), verb.adverbs).monad
         else:
-            f = common.monad(verb.op, self.interp)
+            f = _scalar_monad(verb.op) or common.monad(verb.op, self.interp)
 
         def run(fr):
             a = arg(fr)
@@ -183,7 +198,12 @@ class Renderer:
         if verb.adverbs:
             f = derived_forms(op_forms(verb.op), verb.adverbs).dyad
         else:
-            f = common.dyad(verb.op)
+            f = _scalar_dyad(verb.op) or common.dyad(verb.op)
+        if isinstance(node.right, ir.Const):
+            if isinstance(node.left, ir.Local) and node.left.depth == 0:
+                return _local_dyad_of_constant(f, node.left, node.right.value, line,
+                                               column, label)
+            return _dyad_of_constant(f, left, node.right.value, line, column, label)
         return _dyad(f, left, right, line, column, label)
 
     def dynamic_forms(self, verb):
@@ -257,17 +277,31 @@ class Renderer:
         return run
 
     def inline(self, fn):
-        """A function literal run inline, f(v, fr): its body in a frame of its own (inside
-        `fr`), failing as if the literal had been called."""
+        """A function literal run inline by a loop: start(fr), once per run of the loop,
+        gives step(v), the literal's body run on v in a frame of its own inside `fr`,
+        failing as if the literal had been called."""
         body = _sequence([self.render(s) for s in fn.body])
         label = common.lambda_info(fn, self.interp).label()
+        fresh = any(isinstance(n, ir.Function) for s in fn.body for n in ir.walk(s))
 
-        def run(v, fr):
-            try:
-                return body({"x": v, PARENT: fr})
-            except KlongError as e:
-                raise e.within(label)
-        return run
+        def start(fr):
+            if fresh:               # a function value made in the body keeps its frame
+                def step(v):
+                    try:
+                        return body({"x": v, PARENT: fr})
+                    except KlongError as e:
+                        raise e.within(label)
+                return step
+            frame = {PARENT: fr}    # else nothing keeps it: one frame serves every step
+
+            def step_in_frame(v):
+                frame["x"] = v
+                try:
+                    return body(frame)
+                except KlongError as e:
+                    raise e.within(label)
+            return step_in_frame
+        return start
 
     def r_While(self, node):
         init, body = self.render(node.init), self.inline(node.body)
@@ -277,17 +311,19 @@ class Renderer:
 
             def run_inline(fr):
                 v = init(fr)
+                p_step, f_step = test(fr), body(fr)
                 while True:
-                    p = test(v, fr)
+                    p = p_step(v)
                     if not ((p != 0) if type(p) is int else is_true(p)):
                         return v
-                    v = body(v, fr)
+                    v = f_step(v)
             return run_inline
         predicate = self.render(node.predicate)
 
         def run(fr):
             v = init(fr)
             f = predicate(fr)
+            step = body(fr)
             while True:
                 try:
                     p = call_value(f, [v], None)
@@ -295,7 +331,7 @@ class Renderer:
                     raise e.at_verb(line, column, "while")
                 if not ((p != 0) if type(p) is int else is_true(p)):
                     return v
-                v = body(v, fr)
+                v = step(v)
         return run
 
     def r_Converge(self, node):
@@ -303,8 +339,9 @@ class Renderer:
 
         def run(fr):
             v = init(fr)
+            step = body(fr)
             while True:
-                r = body(v, fr)
+                r = step(v)
                 if (r == v) if type(r) is int and type(v) is int else match(r, v):
                     return r
                 v = r
@@ -322,8 +359,9 @@ class Renderer:
                 times = adv.iterations(n)
             except KlongError as e:
                 raise e.at_verb(line, column, "iterate", n)
+            step = body(fr)
             for _ in range(times):
-                v = body(v, fr)
+                v = step(v)
             return v
         return run
 
@@ -449,6 +487,60 @@ class _Declined(Exception):
 
 class _NotMappable(Exception):
     """A whole form with a node no element-wise rule covers: the function gets none."""
+
+
+@lru_cache(maxsize=None)
+def _scalar_monad(op):
+    """The monad `op` with the verb's own expression for a plain Python number (its
+    `scalar_monad`) tried first, or None where the verb declares none."""
+    facts = VERBS[op]
+    if facts.scalar_monad is None:
+        return None
+    fast = facts.scalar_monad.format(a="a")
+    return eval(f"lambda a: ({fast}) if type(a) is int or type(a) is float else monad(a)",
+                {"monad": facts.monad})
+
+
+@lru_cache(maxsize=None)
+def _scalar_dyad(op):
+    """The dyad `op` with the verb's own expression for two plain Python numbers (its
+    `scalar_dyad`, under its `scalar_guard`) tried first, or None where it declares none."""
+    facts = VERBS[op]
+    if facts.scalar_dyad is None:
+        return None
+    test = "(type(a) is int or type(a) is float) and (type(b) is int or type(b) is float)"
+    if facts.scalar_guard:
+        test += " and " + facts.scalar_guard.format(a="a", b="b")
+    fast = facts.scalar_dyad.format(a="a", b="b")
+    return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": facts.dyad})
+
+
+def _dyad_of_constant(f, left, b, line, column, label):
+    """_dyad for a constant right operand."""
+    def run(fr):
+        a = left(fr)
+        try:
+            return f(a, b)
+        except KlongError as e:
+            raise e.at_verb(line, column, label, [a, b])
+    return run
+
+
+def _local_dyad_of_constant(f, local, b, line, column, label):
+    """_dyad for a variable of the running literal and a constant: x+1, x<2 (read here,
+    saving a call of the variable's closure)."""
+    name, at = local.name, (local.line, local.column)
+
+    def run(fr):
+        try:
+            a = fr[name]
+        except KeyError:
+            raise undefined(name, None, *at) from None
+        try:
+            return f(a, b)
+        except KlongError as e:
+            raise e.at_verb(line, column, label, [a, b])
+    return run
 
 
 def _dyad(f, left, right, line, column, label):
