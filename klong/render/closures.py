@@ -14,7 +14,7 @@ adverbs take the same shortcuts as in generated code.
 from functools import lru_cache
 
 from .. import adverbs as adv
-from ..errors import KlongError, undefined, undefined_assignment
+from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..functions import PARENT, SELF, Lambda, call_value, frame_runner, project
 from ..lower import ir
 from ..match import match
@@ -523,6 +523,8 @@ def _dyad_of_constant(f, left, b, line, column, label):
             return f(a, b)
         except KlongError as e:
             raise e.at_verb(line, column, label, [a, b])
+        except OverflowError as e:      # a number too large for the verb's scalar form
+            raise from_python(e).at_verb(line, column, label, [a, b]) from None
     return run
 
 
@@ -540,6 +542,8 @@ def _local_dyad_of_constant(f, local, b, line, column, label):
             return f(a, b)
         except KlongError as e:
             raise e.at_verb(line, column, label, [a, b])
+        except OverflowError as e:      # a number too large for the verb's scalar form
+            raise from_python(e).at_verb(line, column, label, [a, b]) from None
     return run
 
 
@@ -553,6 +557,8 @@ def _dyad(f, left, right, line, column, label):
             return f(a, b)
         except KlongError as e:
             raise e.at_verb(line, column, label, [a, b])
+        except OverflowError as e:      # a number too large for the verb's scalar form
+            raise from_python(e).at_verb(line, column, label, [a, b]) from None
     return run
 
 
