@@ -119,6 +119,8 @@ class Renderer:
         fn = self.render(node.fn)
         args = [self.render(a) for a in node.args]
         line, column, callee = node.line, node.column, node.callee
+        if len(args) == 1 and isinstance(node.fn, ir.Global):
+            return self.call_global(node.fn, args[0], line, column)
         if len(args) == 1:
             arg = args[0]
 
@@ -140,6 +142,25 @@ class Renderer:
                 if isinstance(f, Function):       # (one Python frame less per Klong call)
                     return f.call(values)
                 return call_value(f, values, callee)
+            except KlongError as e:
+                raise e.located(line, column, None)
+        return run
+
+    def call_global(self, name_node, arg, line, column):
+        """f(a) for a global f, the commonest call: the global read here."""
+        name, key, g = name_node.name, name_node.key, self.interp.globals
+        at = (name_node.line, name_node.column)
+
+        def run(fr):
+            v = arg(fr)
+            try:
+                f = g[key]
+            except KeyError:
+                raise undefined(name, g, *at) from None
+            try:
+                if type(f) is Lambda and f.arity == 1:
+                    return f.run(v)
+                return call_value(f, [v], name)
             except KlongError as e:
                 raise e.located(line, column, None)
         return run
@@ -198,7 +219,9 @@ class Renderer:
         if verb.adverbs:
             f = derived_forms(op_forms(verb.op), verb.adverbs).dyad
         else:
-            f = _scalar_dyad(verb.op) or common.dyad(verb.op)
+            number = isinstance(node.right, ir.Const) \
+                and wholes.is_python_number(node.right.value)
+            f = _scalar_dyad(verb.op, number) or common.dyad(verb.op)
         if isinstance(node.right, ir.Const):
             if isinstance(node.left, ir.Local) and node.left.depth == 0:
                 return _local_dyad_of_constant(f, node.left, node.right.value, line,
@@ -502,13 +525,16 @@ def _scalar_monad(op):
 
 
 @lru_cache(maxsize=None)
-def _scalar_dyad(op):
+def _scalar_dyad(op, number_right=False):
     """The dyad `op` with the verb's own expression for two plain Python numbers (its
-    `scalar_dyad`, under its `scalar_guard`) tried first, or None where it declares none."""
+    `scalar_dyad`, under its `scalar_guard`) tried first, or None where it declares none.
+    `number_right`: the right operand is always one (a constant)."""
     facts = VERBS[op]
     if facts.scalar_dyad is None:
         return None
-    test = "(type(a) is int or type(a) is float) and (type(b) is int or type(b) is float)"
+    test = "(type(a) is int or type(a) is float)"
+    if not number_right:
+        test += " and (type(b) is int or type(b) is float)"
     if facts.scalar_guard:
         test += " and " + facts.scalar_guard.format(a="a", b="b")
     fast = facts.scalar_dyad.format(a="a", b="b")
