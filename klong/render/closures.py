@@ -11,8 +11,6 @@ as a call would give it, and errors leaving it name it as a call would. A functi
 whole-array form (Facts.whole) becomes `Lambda.whole`, made with the function value, so the
 adverbs take the same shortcuts as in generated code.
 """
-from functools import lru_cache
-
 from .. import adverbs as adv
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..functions import PARENT, SELF, Lambda, call_value, frame_runner, project
@@ -191,7 +189,7 @@ class Renderer:
         if verb.adverbs:
             f = derived_forms(op_forms(verb.op), verb.adverbs).monad
         else:
-            f = _scalar_monad(verb.op) or common.monad(verb.op, self.interp)
+            f = _SCALAR_MONADS.get(verb.op) or common.monad(verb.op, self.interp)
 
         def run(fr):
             a = arg(fr)
@@ -221,7 +219,7 @@ class Renderer:
         else:
             number = isinstance(node.right, ir.Const) \
                 and wholes.is_python_number(node.right.value)
-            f = _scalar_dyad(verb.op, number) or common.dyad(verb.op)
+            f = _SCALAR_DYADS.get((verb.op, number)) or common.dyad(verb.op)
         if isinstance(node.right, ir.Const):
             if isinstance(node.left, ir.Local) and node.left.depth == 0:
                 return _local_dyad_of_constant(f, node.left, node.right.value, line,
@@ -512,26 +510,18 @@ class _NotMappable(Exception):
     """A whole form with a node no element-wise rule covers: the function gets none."""
 
 
-@lru_cache(maxsize=None)
-def _scalar_monad(op):
-    """The monad `op` with the verb's own expression for a plain Python number (its
-    `scalar_monad`) tried first, or None where the verb declares none."""
-    facts = VERBS[op]
-    if facts.scalar_monad is None:
-        return None
+def _scalar_monad_form(facts):
+    """The monad with the verb's own expression for a plain Python number (its
+    `scalar_monad`) tried first."""
     fast = facts.scalar_monad.format(a="a")
     return eval(f"lambda a: ({fast}) if type(a) is int or type(a) is float else monad(a)",
                 {"monad": facts.monad})
 
 
-@lru_cache(maxsize=None)
-def _scalar_dyad(op, number_right=False):
-    """The dyad `op` with the verb's own expression for two plain Python numbers (its
-    `scalar_dyad`, under its `scalar_guard`) tried first, or None where it declares none.
-    `number_right`: the right operand is always one (a constant)."""
-    facts = VERBS[op]
-    if facts.scalar_dyad is None:
-        return None
+def _scalar_dyad_form(facts, number_right):
+    """The dyad with the verb's own expression for two plain Python numbers (its
+    `scalar_dyad`, under its `scalar_guard`) tried first. `number_right`: the right
+    operand is always one (a constant)."""
     test = "(type(a) is int or type(a) is float)"
     if not number_right:
         test += " and (type(b) is int or type(b) is float)"
@@ -539,6 +529,12 @@ def _scalar_dyad(op, number_right=False):
         test += " and " + facts.scalar_guard.format(a="a", b="b")
     fast = facts.scalar_dyad.format(a="a", b="b")
     return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": facts.dyad})
+
+
+# made once, when the module loads: op -> the form, for the verbs that declare one
+_SCALAR_MONADS = {op: _scalar_monad_form(f) for op, f in VERBS.items() if f.scalar_monad}
+_SCALAR_DYADS = {(op, number): _scalar_dyad_form(f, number)
+                 for op, f in VERBS.items() if f.scalar_dyad for number in (False, True)}
 
 
 def _dyad_of_constant(f, left, b, line, column, label):
