@@ -30,8 +30,9 @@ def test_a_hook_sees_globals_and_locals(ki):
     ki("f([1 2]); hidden::5; g::{hidden::x}; g(9)")
     assert [plain(v) for v in seen] == [6, [2, 4], 5, 9]
     ki("{[hidden]; hidden::x}'!3")             # a local in a function run by Each
-    # torch runs that Each through torch.vmap: one call with every sample's value
-    each = [[0, 1, 2]] if ki.backend.name == "torch" and ki.codegen else [0, 1, 2]
+    # torch runs that Each through torch.vmap, in both evaluators: one call with every
+    # sample's value
+    each = [[0, 1, 2]] if ki.backend.name == "torch" else [0, 1, 2]
     assert [plain(v) for v in seen[4:]] == each
     ki("other::1")
     assert len(seen) == 4 + len(each)

@@ -1,0 +1,49 @@
+"""The pipeline that makes a parsed chunk runnable for one interpreter: lower the syntax tree
+to the IR (lower/), run the passes over it (passes/), render it (render/).
+
+A chunk renders as Python source (render/pysource.py) when the interpreter generates code
+(its `codegen` option; KLONG_CODEGEN=0 turns it off) and the chunk holds a function
+literal; otherwise, and for a chunk nested deeper than Python compiles (about a hundred
+levels of blocks), as closures (render/closures.py). A chunk without a function literal
+runs no loop of its own and costs less to render as closures than as source to compile (a
+file of 20,000 such lines: 2 s against 7 s).
+
+What a chunk renders to depends only on it while no module renames names, so it is kept
+for text that runs again (parses are shared: the parser keeps them by text).
+"""
+from . import passes
+from .lower import ir, lower
+from .render import closures, pysource
+
+KEPT_CHUNKS = 1024      # rendered chunks an interpreter keeps for text it runs again
+
+
+class Engine:
+    """The pipeline for the interpreter `interp`, and the chunks it has rendered."""
+
+    def __init__(self, interp):
+        self.interp = interp
+        self.kept = {}      # id(parsed chunk) -> (that chunk, codegen, what it rendered to)
+
+    def runnable(self, node):
+        """A callable `run(None)` giving the value of the parsed chunk `node`."""
+        codegen = self.interp.codegen
+        if self.interp.modules.current is not None:
+            return self.render(node, codegen)
+        entry = self.kept.get(id(node))
+        if entry is not None and entry[0] is node and entry[1] == codegen:
+            return entry[2]
+        run = self.render(node, codegen)
+        if len(self.kept) >= KEPT_CHUNKS:
+            self.kept.clear()
+        self.kept[id(node)] = (node, codegen, run)
+        return run
+
+    def render(self, node, codegen):
+        chunk = passes.run(lower(node, self.interp))
+        if codegen and any(isinstance(n, ir.Function) for n in ir.walk(chunk, enter=False)):
+            try:
+                return pysource.render(chunk, self.interp)
+            except (SyntaxError, RecursionError, MemoryError):
+                pass
+        return closures.render(chunk, self.interp)
