@@ -4,7 +4,7 @@ import sys
 
 from . import backends, settings
 from .autograd import Differentiation
-from .compile import Compiler
+from .engine import Engine
 from .context import Context, entered, handing_out
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .hooks import Hooks
@@ -123,12 +123,12 @@ class KlongInterpreter:
         self.globals = {}
         self.value_hooks = Hooks()  # register_hook: name -> functions called on assignment
         self.modules = Modules(self)
-        # Klong compiled to Python source (codegen.py), or to closures: KLONG_CODEGEN=0 or
+        # Klong rendered as Python source (render/pysource.py), or as closures: KLONG_CODEGEN=0 or
         # codegen=False chooses closures (slower; the suites run both ways)
         if codegen is None:
             codegen = os.environ.get("KLONG_CODEGEN", "1").strip().lower() not in ("0", "false", "no", "off")
         self.codegen = bool(codegen)
-        self.compiler = Compiler(self)
+        self.engine = Engine(self)
         self.differentiation = Differentiation(self)
         self.strict = False
         self.debug = False          # kgpy --debug: tracebacks, and torch's compiler warnings
@@ -257,7 +257,7 @@ class KlongInterpreter:
             node = parse(text, line_offset, line_comments, filename)
             if node is None:
                 return None
-            code = self.compiler.compile_chunk(node)
+            code = self.engine.runnable(node)
             try:
                 return code(None)
             finally:

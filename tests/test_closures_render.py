@@ -106,6 +106,10 @@ FAILING_LOOPS = [
     '{x<10}{(x+1)+y}:~1',
     "{x>0}{x-1}:~(10^400)+0.5",
     'f::{x<3}{x+1}:~x;f("a")',
+    # the failing line is the predicate's: it is named too
+    '{x<"a"}{x+1}:~1',
+    '{{x<"a"}{x+1}:~x}:~1',
+    'f::{{x<"a"}{x+1}:~x};f(1)',
 ]
 
 

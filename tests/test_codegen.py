@@ -139,7 +139,7 @@ def test_only_code_with_a_function_literal_is_generated():
     """A line without a function literal runs once: closures cost less to make than code."""
     from klong.syntax.parser import parse
     k = KlongInterpreter(codegen=True)
-    made = {src: k.compiler.compile_chunk(parse(src)).__code__.co_filename
+    made = {src: k.engine.runnable(parse(src)).__code__.co_filename
             for src in ("v::1+2*3", "+/!10", "f::{x+1}", "{x*2}'!3", "d:::{[1 2]}")}
     assert made == {"v::1+2*3": made["v::1+2*3"], "+/!10": made["v::1+2*3"],
                     "f::{x+1}": "<klong>", "{x*2}'!3": "<klong>", "d:::{[1 2]}": made["v::1+2*3"]}

@@ -10,11 +10,11 @@ A chunk is lowered for one interpreter (its modules and backend), when it is abo
 """
 from .. import adverbs as adv
 from ..errors import KlongError
-from ..scope import Scope
 from ..syntax import ast
 from ..values import on_backend
 from ..verbs import VERBS
 from . import ir
+from .scope import Scope
 
 
 def lower(node, interp):
@@ -69,9 +69,9 @@ class Lowering:
 
     def resolve(self, name):
         """(depth, name) for a variable of a literal around here, or (None, the global)."""
-        scope = self.literals[-1].scope if self.literals else None
-        return scope.resolve(name, self.modules) if scope is not None \
-            else Scope(None).resolve(name, self.modules)
+        if self.literals:
+            return self.literals[-1].scope.resolve(name, self.modules)
+        return None, self.modules.resolve(name, defining=False)
 
     # -- leaves
     def l_Const(self, node):

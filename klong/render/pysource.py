@@ -157,7 +157,7 @@ class Renderer:
 
     # -- writing
     def emit(self, text, where=None):
-        if where is not None and self.level.function is not self.level:
+        if where is not None and not where.inlined and self.level.function is not self.level:
             where.inlined = self.level.inlined_labels()
         self.out.append(Line(text, where))
 
@@ -510,7 +510,12 @@ class Renderer:
             for s in fn.body[:-1]:
                 self.effect(s)
             last = fn.body[-1]
-            return self.condition(last) if as_condition else self.expr(last)
+            if not as_condition:
+                return self.expr(last)
+            test, where = self.condition(last)
+            if where is not None:       # its line is written after this level is left
+                where.inlined = level.inlined_labels()
+            return test, where
 
     def loop_variable(self, value):
         """The variable a loop keeps its value in (the inlined literal's x)."""
