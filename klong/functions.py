@@ -5,10 +5,10 @@ from .display import write
 from .errors import KlongError
 from .values import Function
 
-# The closure path (compile.py) keeps the variables of one call, parameters and declared
+# The closure renderer (render/closures.py) keeps the variables of one call, parameters and declared
 # locals, in a dict: its frame. Two keys no Klong name can take hold the frame in which the
 # function literal was evaluated (lexical scope) and the running function (what `.f` names).
-# Generated code (codegen.py) keeps them in Python locals and closure cells instead.
+# Generated code (render/pysource.py) keeps them in Python locals and closure cells instead.
 PARENT = "^parent"
 SELF = "^fn"
 
@@ -53,7 +53,7 @@ class LambdaInfo:
 class Lambda(Function):
     """A function literal evaluated in some scope. `run` takes the arguments positionally
     (exactly `arity` of them) and runs the body. `whole`, when set, is an array operation
-    (vectorize.py) that returns None where it cannot help: for a monad, the function applied
+    (passes/wholes.py, rendered by render/) that returns None where it cannot help: for a monad, the function applied
     to every element of a numeric array at once; for a dyad with a `fold_op`, the g of its
     body x+g(y) applied to every element."""
     __slots__ = ("run", "arity", "info", "whole", "backend")

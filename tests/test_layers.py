@@ -63,3 +63,50 @@ def test_the_check_sees_imports():
     assert klong_imports(KLONG / "backends" / "numeric_autograd.py") == {"errors"}
     assert klong_imports(KLONG / "backends" / "__init__.py") == {"backends"}
     assert "values" in klong_imports(KLONG / "cli.py")     # inside a function there
+
+
+# the stages a chunk goes through, in order: each imports only the stages before it, and
+# nothing of the ways in above them
+PIPELINE = ["syntax", "lower", "passes", "render", "engine"]
+WAYS_IN = {"interpreter", "cli", "repl", "replcommands", "kernel", "magics", "nn", "data",
+           "completion", "highlight", "richdisplay"}
+
+
+@pytest.mark.parametrize("stage", PIPELINE)
+def test_the_pipeline_imports_one_way(stage):
+    later = set(PIPELINE[PIPELINE.index(stage) + 1:]) | WAYS_IN
+    for path in files_of(stage):
+        wrong = klong_imports(path) & later
+        assert not wrong, f"{path.relative_to(KLONG.parent)} imports klong.{sorted(wrong)}"
+
+
+def test_below_the_pipeline_nothing_imports_it():
+    stages = set(PIPELINE[1:])
+    for path in sorted(KLONG.rglob("*.py")):
+        name = _module(path)[1] if len(_module(path)) > 1 else "klong"
+        if name in stages or name in WAYS_IN or name in ("klong", "__main__"):
+            continue
+        wrong = klong_imports(path) & stages
+        assert not wrong, f"{path.relative_to(KLONG.parent)} imports klong.{sorted(wrong)}"
+
+
+def test_the_package_has_no_import_circle():
+    graph = {}
+    for path in sorted(KLONG.rglob("*.py")):
+        parts = _module(path)
+        name = parts[1] if len(parts) > 1 else "klong"
+        graph.setdefault(name, set()).update(klong_imports(path) - {name})
+    done, path = set(), []
+
+    def visit(name):
+        if name in path:
+            raise AssertionError("import circle: " + " -> ".join(path[path.index(name):] + [name]))
+        if name in done or name not in graph:
+            return
+        path.append(name)
+        for other in sorted(graph[name]):
+            visit(other)
+        path.pop()
+        done.add(name)
+    for name in sorted(graph):
+        visit(name)

@@ -196,7 +196,7 @@ class BackendFunction(Function):
     tensors, so gradients flow through it."""
     __slots__ = ("name", "fn", "backend")
     arity = 1
-    pure = True         # no effects: Each may trace it over a whole array (vectorize.py)
+    pure = True         # no effects: Each may trace it over a whole array (render/wholes.py)
 
     def __init__(self, name, fn, backend):
         self.name, self.fn, self.backend = name, fn, backend
