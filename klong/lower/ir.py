@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
 from ..syntax.ast import PARAMS
+from ..syntax.ast import walk as syntax_walk
 
 
 @dataclass(eq=False)
@@ -326,10 +327,4 @@ def children(n):
 def walk(node, enter=True):
     """`node` and every node below it, not entering the Functions nested in it (they are
     given, not their insides); `node` itself, a Function, is entered unless not `enter`."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, Function) and (n is not node or not enter):
-            continue
-        stack.extend(children(n))
+    return syntax_walk(node, enter, children, Function)

@@ -537,16 +537,22 @@ _SCALAR_DYADS = {(op, number): _scalar_dyad_form(f, number)
                  for op, f in VERBS.items() if f.scalar_dyad for number in (False, True)}
 
 
+def _at_verb(e, line, column, label, operands):
+    """The KlongError for `e`, raised by a verb (an OverflowError: a number too large for
+    the verb's scalar form), located at the verb and naming it."""
+    if isinstance(e, OverflowError):
+        e = from_python(e)
+    return e.at_verb(line, column, label, operands)
+
+
 def _dyad_of_constant(f, left, b, line, column, label):
     """_dyad for a constant right operand."""
     def run(fr):
         a = left(fr)
         try:
             return f(a, b)
-        except KlongError as e:
-            raise e.at_verb(line, column, label, [a, b])
-        except OverflowError as e:      # a number too large for the verb's scalar form
-            raise from_python(e).at_verb(line, column, label, [a, b]) from None
+        except (KlongError, OverflowError) as e:
+            raise _at_verb(e, line, column, label, [a, b]) from None
     return run
 
 
@@ -562,10 +568,8 @@ def _local_dyad_of_constant(f, local, b, line, column, label):
             raise undefined(name, None, *at) from None
         try:
             return f(a, b)
-        except KlongError as e:
-            raise e.at_verb(line, column, label, [a, b])
-        except OverflowError as e:      # a number too large for the verb's scalar form
-            raise from_python(e).at_verb(line, column, label, [a, b]) from None
+        except (KlongError, OverflowError) as e:
+            raise _at_verb(e, line, column, label, [a, b]) from None
     return run
 
 
@@ -577,10 +581,8 @@ def _dyad(f, left, right, line, column, label):
         a = left(fr)
         try:
             return f(a, b)
-        except KlongError as e:
-            raise e.at_verb(line, column, label, [a, b])
-        except OverflowError as e:      # a number too large for the verb's scalar form
-            raise from_python(e).at_verb(line, column, label, [a, b]) from None
+        except (KlongError, OverflowError) as e:
+            raise _at_verb(e, line, column, label, [a, b]) from None
     return run
 
 

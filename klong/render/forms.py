@@ -5,6 +5,9 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its compile-time facts (LambdaInfo) turned into shortcuts.
 """
+from dataclasses import dataclass
+from typing import Callable, Optional
+
 from .. import adverbs as adv
 from ..errors import KlongError
 from ..functions import Lambda, call_value
@@ -13,22 +16,18 @@ from ..verbs import DYADS, VERBS
 from . import wholes
 
 
+@dataclass(slots=True)
 class VerbForms:
     """What an adverb needs to know of the verb it modifies: its monadic and dyadic forms,
     and optional shortcuts (see adverbs.py)."""
-    __slots__ = ("monad", "dyad", "fast", "fold", "scan_fold", "whole_monad", "whole_dyad",
-                 "rows")
-
-    def __init__(self, monad, dyad, fast=None, fold=None, whole_monad=None, whole_dyad=None,
-                 rows=None):
-        self.monad = monad
-        self.dyad = dyad
-        self.fast = fast
-        self.fold = fold
-        self.scan_fold = None
-        self.whole_monad = whole_monad
-        self.whole_dyad = whole_dyad
-        self.rows = rows
+    monad: Callable
+    dyad: Callable
+    fast: Optional[str] = None
+    fold: Optional[Callable] = None
+    whole_monad: Optional[Callable] = None
+    whole_dyad: Optional[Callable] = None
+    rows: Optional[Callable] = None
+    scan_fold: Optional[Callable] = None
 
 
 def _no_monad(op):

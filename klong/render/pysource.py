@@ -161,14 +161,18 @@ class Renderer:
             where.inlined = self.level.inlined_labels()
         self.out.append(Line(text, where))
 
-    @contextmanager
     def writing(self, block):
         """Write into `block` (a list) for a while."""
-        outer, self.out = self.out, block
+        return self._for_a_while("out", block)
+
+    @contextmanager
+    def _for_a_while(self, attribute, value):
+        outer = getattr(self, attribute)
+        setattr(self, attribute, value)
         try:
-            yield block
+            yield value
         finally:
-            self.out = outer
+            setattr(self, attribute, outer)
 
     def put(self, block):
         """A block written apart (a list), below the current line."""
@@ -180,13 +184,8 @@ class Renderer:
         self.put(block)
         return self.writing(block)
 
-    @contextmanager
     def at_level(self, level):
-        outer, self.level = self.level, level
-        try:
-            yield level
-        finally:
-            self.level = outer
+        return self._for_a_while("level", level)
 
     def guarded(self, body, function):
         """The block `body` (a def's) inside try/except FAIL."""

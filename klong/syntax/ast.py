@@ -100,13 +100,14 @@ def children(n):
     return []
 
 
-def walk(node, enter=True):
+def walk(node, enter=True, children=children, literal=Lambda):
     """`node` and every node below it, not entering the function literals nested in it (they
-    are given, not their insides); `node` itself, a literal, is entered unless not `enter`."""
+    are given, not their insides); `node` itself, a literal, is entered unless not `enter`.
+    With the `children` and `literal` class of another tree it walks that one (the IR)."""
     stack = [node]
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, Lambda) and (n is not node or not enter):
+        if isinstance(n, literal) and (n is not node or not enter):
             continue
         stack.extend(children(n))

@@ -135,11 +135,6 @@ class _Build:
         return ast.Dyad(verb, left, right, line=left.line, column=left.column)
 
 
-def has_function_literal(node):
-    """Whether a function literal occurs in `node`."""
-    return any(isinstance(n, ast.Lambda) for n in ast.walk(node, enter=False))
-
-
 def _nodes_in(stmts):
     for s in stmts:
         yield s                                    # a nested lambda statement itself
