@@ -12,7 +12,7 @@ What a chunk renders to depends only on it while no module renames names, so it 
 for text that runs again (parses are shared: the parser keeps them by text).
 """
 from . import passes
-from .lower import ir, lower
+from .lower import lower
 from .render import closures, pysource
 
 KEPT_CHUNKS = 1024      # rendered chunks an interpreter keeps for text it runs again
@@ -41,7 +41,7 @@ class Engine:
 
     def render(self, node, codegen):
         chunk = passes.run(lower(node, self.interp))
-        if codegen and any(isinstance(n, ir.Function) for n in ir.walk(chunk, enter=False)):
+        if codegen and chunk.functions:
             try:
                 return pysource.render(chunk, self.interp)
             except (SyntaxError, RecursionError, MemoryError):

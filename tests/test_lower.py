@@ -5,7 +5,6 @@ import pytest
 from klong import KlongInterpreter, KlongError
 from klong import passes
 from klong.lower import ir, lower
-from klong.passes import functions
 from klong.syntax.parser import parse
 
 
@@ -32,7 +31,7 @@ def test_names_resolve_to_locals_by_depth_and_globals_by_key(k):
 
 def test_facts_say_what_a_literal_assigns_and_reads(k):
     chunk = lowered(k, "f::{[a];a::1;{a::x}(2);g::h(x);.f}")
-    outer, inner = list(functions(chunk))
+    inner, outer = chunk.functions
     assert outer.facts.effects                 # g is a global
     assert outer.facts.reads == {"h"}
     assert outer.facts.names_self

@@ -220,8 +220,10 @@ class Function(Node):
 
 @dataclass(eq=False)
 class Chunk(Node):
-    """One chunk of source (a top-level line with its continuations)."""
+    """One chunk of source (a top-level line with its continuations). `functions` holds
+    every function literal in it, each after the ones nested in it."""
     body: Node
+    functions: List[Function] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ what the passes make

@@ -56,9 +56,10 @@ class Lowering:
         self.modules = interp.modules
         self.backend = interp.backend
         self.literals = []          # the function literals around the node, outermost first
+        self.functions = []         # every one lowered, each after those nested in it
 
     def chunk(self, node):
-        return ir.Chunk(self.lower(node), **_at(node))
+        return ir.Chunk(self.lower(node), self.functions, **_at(node))
 
     def lower(self, node):
         return getattr(self, "l_" + type(node).__name__)(node)
@@ -164,8 +165,10 @@ class Lowering:
             self.literals.pop()
         facts = ir.Facts(effects=literal.effects, reads=frozenset(literal.reads),
                          names_self=literal.names_self)
-        return ir.Function(node.arity, list(node.locals), body, node.source, name, defined_as,
-                           list(node.outer_params), facts, **_at(node))
+        fn = ir.Function(node.arity, list(node.locals), body, node.source, name, defined_as,
+                         list(node.outer_params), facts, **_at(node))
+        self.functions.append(fn)
+        return fn
 
     # -- assignment
     def assignment(self, node):

@@ -2,18 +2,19 @@
 (facts.py, wholes.py: read from the IR as lowered), then rewrites by rules (loops.py), then
 the verbs applied to values known to be plain numbers (numbers.py)."""
 from . import facts, loops, numbers, wholes
-from .rewrite import functions, rewrite
+from .rewrite import rewrite
 
 REWRITES = (loops.inline_loop, loops.sum_of_products)
 
 
 def run(chunk):
     """The lowered chunk, its function literals' facts settled and its nodes rewritten."""
-    for fn in functions(chunk):
+    for fn in chunk.functions:
         facts.settle(fn)
         wholes.settle(fn)
     chunk = rewrite(chunk, REWRITES)
-    numbers.settle(chunk)
-    for fn in reversed(list(functions(chunk))):     # nested ones first: copies keep theirs
-        numbers.integer_entry(fn)
+    if chunk.functions:     # (a chunk without one runs once: marks would not pay)
+        numbers.settle(chunk)
+        for fn in chunk.functions:      # nested ones first: a copy keeps what they got
+            numbers.integer_entry(fn)
     return chunk

@@ -10,7 +10,7 @@ from ..lower import ir
 _DATA = frozenset(("line", "column", "facts", "value", "pairs", "name", "key", "depth", "op",
                    "adverbs", "label", "callee", "keys", "in_function", "variable", "arity",
                    "locals", "source", "defined_as", "outer_params", "same", "numbers",
-                   "to_self"))
+                   "to_self", "functions"))
 _LEAVES = (ir.Const, ir.DictLit)
 NODE_FIELDS = {cls: tuple(f.name for f in fields(cls)
                           if f.name not in _DATA or f.name == "value" and cls not in _LEAVES)
@@ -20,9 +20,13 @@ NODE_FIELDS = {cls: tuple(f.name for f in fields(cls)
 def rewrite(node, rules):
     """`node` with every node in it rewritten, the nodes below a node before the node
     itself (so a rule sees rewritten operands); a rule's result is offered to the rules
-    again. Function literals are entered; their facts are not."""
+    again. Function literals are entered; their facts are not. Lists of nodes are updated
+    in place (the IR owns them)."""
     for name in NODE_FIELDS[type(node)]:
-        setattr(node, name, _rewritten(getattr(node, name), rules))
+        value = getattr(node, name)
+        new = _rewritten(value, rules)
+        if new is not value:
+            setattr(node, name, new)
     for rule in rules:
         replacement = rule(node)
         if replacement is not None:
@@ -31,12 +35,18 @@ def rewrite(node, rules):
 
 
 def _rewritten(value, rules):
+    """`value` rewritten: itself where nothing in it changed."""
     if isinstance(value, ir.Node):
         return rewrite(value, rules)
     if isinstance(value, list):
-        return [_rewritten(v, rules) for v in value]
+        for i, v in enumerate(value):
+            new = _rewritten(v, rules)
+            if new is not v:
+                value[i] = new
+        return value
     if isinstance(value, tuple):
-        return tuple(_rewritten(v, rules) for v in value)
+        new = tuple(_rewritten(v, rules) for v in value)
+        return value if all(a is b for a, b in zip(new, value)) else new
     return value
 
 
@@ -57,16 +67,3 @@ def _copied(value):
     if isinstance(value, tuple):
         return tuple(_copied(v) for v in value)
     return value
-
-
-def functions(node):
-    """Every function literal in `node`, outer ones before the ones nested in them."""
-    for n in ir.walk(node, enter=False):
-        if isinstance(n, ir.Function):
-            yield n
-            yield from functions_inside(n)
-
-
-def functions_inside(fn):
-    for stmt in fn.body:
-        yield from functions(stmt)
