@@ -4,7 +4,8 @@ Klong function of one sample and the layer's weights to every sample of a batch.
 The weights are nn.Parameters, so everything torch does with a module works: nn.Sequential,
 torch.optim and its schedulers, state_dict, .to/.double/.float, torch.save/torch.load,
 train()/eval(), torch.compile. Gradients are torch's own: the Klong function runs as torch
-operations on the parameters, so they are those of the same layer written in torch.
+operations on the parameters, so they are those of the same layer written in torch, to the
+bit where the torch twin sums as Klong does (klong_sum).
 
 Importing this module imports torch (klong itself does not).
 """
@@ -15,6 +16,7 @@ import torch
 from torch import nn
 
 from . import context
+from .backends.base import SEQUENTIAL_ROWS
 from .errors import KlongBackendError, KlongError
 from .interpreter import KlongInterpreter
 from .pyconv import to_klong
@@ -38,7 +40,7 @@ class KlongLayer(nn.Module):
                    Klong as one array of one more axis, as any Klong list of equal arrays)
     use_vmap       batch the samples through torch.vmap where the function allows it (no
                    branch on data, no .item()); otherwise, or when it does not, one sample at
-                   a time. The result is the same either way.
+                   a time. The result is the same either way, to the bit, gradients too.
     init           how the weights start: a callable given the shape (returns the values, or
                    a torch.nn.init function, which fills the tensor), or the name of a Klong
                    function given the shape. Default: normal, standard deviation 1/sqrt(n),
@@ -83,17 +85,22 @@ class KlongLayer(nn.Module):
         interp = self.interp
         fn = self._function()
         with context.entered(interp.context):
-            weights = self._weights_value()
             batch = interp.backend.asarray(batch) if isinstance(batch, torch.Tensor) \
                 else to_klong(batch, interp)
+            n = batch.shape[0] if isinstance(batch, torch.Tensor) else len(batch)
+            expanded = [_PerSample.apply(p, n) for p in self.weights]
             if self.use_vmap and not self._vmap_failed and isinstance(batch, torch.Tensor):
-                out = interp.backend.vmap(lambda sample: fn.call([sample, weights]), batch)
+                out = interp.backend.vmap(
+                    lambda sample, *ws: fn.call([sample, self._klong_weights(ws)]),
+                    batch, *expanded)
                 if out is not None:
                     return out
                 self._vmap_failed = True        # data-dependent code: no use trying again
             rows = batch.unbind(0) if isinstance(batch, torch.Tensor) else batch
-            return torch.stack([self._sample_result(fn.call([to_klong(s, interp), weights]))
-                                for s in rows])
+            per_sample = zip(*(w.unbind(0) for w in expanded))
+            return torch.stack([self._sample_result(fn.call([to_klong(s, interp),
+                                                             self._klong_weights(ws)]))
+                                for s, ws in zip(rows, per_sample)])
 
     def _function(self):
         fn = self.interp.globals.get(self.name)
@@ -104,10 +111,9 @@ class KlongLayer(nn.Module):
                                       f"x (a sample) and y (the weights), not {fn.arity}")
         return fn
 
-    def _weights_value(self):
-        # views: plain tensors (not Parameters) in the graph of the parameters
-        views = [p.view(p.shape) for p in self.weights]
-        return to_klong(views, self.interp) if self.many else views[0]
+    def _klong_weights(self, ws):
+        """y for one sample: its weights as the Klong function sees them."""
+        return to_klong(list(ws), self.interp) if self.many else ws[0]
 
     def _sample_result(self, r):
         p = self.weights[0]
@@ -145,6 +151,56 @@ class KlongLayer(nn.Module):
     def __setstate__(self, state):
         super().__setstate__(state)
         self._follow_weights()
+
+
+def klong_sum(t, dim=-1):
+    """The sum of tensor t along dim, added in the order Klong's +/ adds (docs/numbers.md):
+    while more than 64 terms are left, the first half and the second are added term by
+    term (an odd last term set aside); the terms left are added from left to right, then
+    those set aside, the last first. Written with torch operations on whole tensors, one
+    IEEE addition of t's dtype per element each, so it is differentiable and works under
+    torch.vmap and torch.compile.
+
+    The sum to write a torch twin of a KlongLayer with: where the Klong function sums with
+    +/, the twin's klong_sum gives the same bits, its gradients too. torch's own t.sum()
+    adds in an order of its own, which depends on the shape of the batch, so it differs
+    from both in the last bits."""
+    dim = dim % t.ndim if t.ndim else 0
+    n = t.shape[dim]
+    if n == 0:
+        return t.sum(dim)
+    # along dim where it is, not moved first: the gradient comes back laid out as t is, and
+    # torch's sum of it over a batch (a broadcast weight's) then adds as for the layer
+    aside = []
+    while n > SEQUENTIAL_ROWS:
+        half = n // 2
+        if n % 2:
+            aside.append(t.select(dim, 2 * half))
+        t = t.narrow(dim, 0, half) + t.narrow(dim, half, half)
+        n = half
+    rows = t.unbind(dim)
+    total = rows[0]
+    for row in rows[1:]:
+        total = total + row
+    for row in reversed(aside):
+        total = total + row
+    return total
+
+
+class _PerSample(torch.autograd.Function):
+    """A weight for each of n samples: the weight expanded along a new first axis (a view).
+    Every sample computes with a weight of its own, and the gradient of the weight is the
+    sum of theirs over the batch, by torch's sum of them laid out as the weight is: the
+    same bits whether the samples ran batched or one at a time, and as those of a torch
+    layer that broadcasts the weight over the batch (whose gradient torch sums so)."""
+
+    @staticmethod
+    def forward(ctx, p, n):
+        return p.expand(n, *p.shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.contiguous().sum(0), None
 
 
 def _run_eagerly(layer, batch):

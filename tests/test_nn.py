@@ -11,107 +11,115 @@ torch = pytest.importorskip("torch")
 from torch import nn  # noqa: E402
 
 from klong import KlongError, KlongInterpreter  # noqa: E402
-from klong.nn import COMPILE_WARNING, KlongLayer  # noqa: E402
+from klong.nn import COMPILE_WARNING, KlongLayer, klong_sum  # noqa: E402
 
 F64 = torch.float64
 
 
-def interp():
-    k = KlongInterpreter(backend="torch", device="cpu")
+def interp(dtype="float64"):
+    k = KlongInterpreter(backend="torch", device="cpu", dtype=dtype)
     k('.bkf("tanh")')
     k("lin::{(+/x*y@0)+y@1}")                      # a linear unit: weights [w b]
-    k("hid::{tanh({+/x*y}(x;)'y)}")                # a tanh layer: y is a matrix, one row a unit
+    k("hid::{tanh(+/(+y)*x)}")                     # a tanh layer: y is a matrix, one row a unit
     return k
 
 
-def dot(a, b, k):
-    """+/a*b as the interpreter computes it on values being differentiated, generated code and
-    closures alike: the sum of the products."""
-    return (a * b).sum(-1)
-
-
 class Twin(nn.Module):
-    """The same two layers written in torch (batched as torch.vmap batches the Klong code)."""
+    """The same two layers written in torch, batched, summing with klong_sum where the
+    Klong functions sum with +/."""
 
-    def __init__(self, k, hidden, w, b):
+    def __init__(self, hidden, w, b):
         super().__init__()
-        self.k = k
         self.hidden = nn.Parameter(hidden.detach().clone())
         self.w = nn.Parameter(w.detach().clone())
         self.b = nn.Parameter(b.detach().clone())
 
     def forward(self, x):
-        h = torch.tanh(torch.stack([dot(x, row, self.k) for row in self.hidden], 1))
-        return dot(h, self.w, self.k) + self.b
+        h = torch.tanh(klong_sum(x[:, None, :] * self.hidden, -1))
+        return klong_sum(h * self.w, -1) + self.b
 
 
-def model_and_twin(k):
+def model_and_twin(k, width=3, units=4, use_vmap=True):
     torch.manual_seed(1)
-    model = nn.Sequential(KlongLayer(k, "hid", (4, 3)), KlongLayer(k, "lin", [(4,), ()]))
-    twin = Twin(k, model[0].weights[0], *model[1].weights)
+    model = nn.Sequential(KlongLayer(k, "hid", (units, width), use_vmap=use_vmap),
+                          KlongLayer(k, "lin", [(units,), ()], use_vmap=use_vmap))
+    twin = Twin(model[0].weights[0], *model[1].weights)
     return model, twin
 
 
-def data(n=64):
+def data(n=64, width=3, dtype=F64):
     g = torch.Generator().manual_seed(7)
-    x = torch.randn(n, 3, dtype=F64, generator=g)
+    x = torch.randn(n, width, dtype=dtype, generator=g)
     return x, torch.sin(x.sum(1))
 
 
-def test_forward_and_gradients_equal_a_torch_twin_to_the_bit():
-    model, twin = model_and_twin(interp())
-    x, t = data()
+def bits(model, twin):
+    """Whether the parameters and their gradients of the two are equal, to the bit."""
+    pairs = list(zip(model.parameters(), twin.parameters()))
+    return all(torch.equal(a, b) and torch.equal(a.grad, b.grad) for a, b in pairs)
+
+
+@pytest.mark.parametrize("use_vmap", [True, False], ids=["vmap", "one-at-a-time"])
+@pytest.mark.parametrize("width", [3, 300])
+def test_forward_and_gradients_equal_a_torch_twin_to_the_bit(use_vmap, width):
+    model, twin = model_and_twin(interp(), width, use_vmap=use_vmap)
+    x, t = data(64, width)
     out, expected = model(x), twin(x)
     assert out.dtype == F64 and torch.equal(out, expected)
     nn.functional.mse_loss(out, t).backward()
     nn.functional.mse_loss(expected, t).backward()
-    assert torch.equal(model[0].weights[0].grad, twin.hidden.grad)
-    assert torch.equal(model[1].weights[0].grad, twin.w.grad)
-    assert torch.equal(model[1].weights[1].grad, twin.b.grad)
+    assert bits(model, twin)
+    assert model[0]._vmap_failed is False
 
 
-def test_one_sample_at_a_time_equals_a_per_sample_twin():
-    k = interp()
-    torch.manual_seed(2)
-    layer = KlongLayer(k, "lin", [(3,), ()], use_vmap=False)
-    w, b = (p.detach().clone().requires_grad_() for p in layer.weights)
-    x, t = data(16)
-    out = layer(x)
-    expected = torch.stack([dot(s, w, k) + b for s in x])
-    assert torch.equal(out, expected)
-    ((out - t) ** 2).mean().backward()
-    ((expected - t) ** 2).mean().backward()
-    assert torch.equal(layer.weights[0].grad, w.grad) and torch.equal(layer.weights[1].grad, b.grad)
-    # batched through vmap: the same values to the last bit
-    batched = KlongLayer(k, "lin", [(3,), ()])
-    batched.load_state_dict(layer.state_dict())
-    assert torch.equal(batched(x), out)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("width", [1, 7, 64, 65, 300, 1000])
+def test_batched_and_one_at_a_time_give_the_same_bits(width, dtype):
+    k = interp(dtype)
+    k("dot::{+/x*y}")
+    for name, shape in (("dot", width), ("hid", (5, width))):
+        torch.manual_seed(width)
+        batched = KlongLayer(k, name, shape)
+        single = KlongLayer(k, name, shape, use_vmap=False)
+        single.load_state_dict(batched.state_dict())
+        x, _ = data(33, width, batched.weights[0].dtype)
+        out = batched(x)
+        assert torch.equal(out, single(x))
+        with torch.no_grad():                   # and as Klong computes untracked values
+            assert torch.equal(out.detach(), single(x))
+        (out * x[:, :1]).sum().backward()
+        (single(x) * x[:, :1]).sum().backward()
+        assert torch.equal(batched.weights[0].grad, single.weights[0].grad)
+        assert not batched._vmap_failed
 
 
 def test_a_function_that_branches_on_data_runs_sample_by_sample():
     k = interp()
     k("relu::{:[(+/x*y)>0;+/x*y;0.0]}")
     torch.manual_seed(3)
-    layer = KlongLayer(k, "relu", 3)
+    layer = KlongLayer(k, "relu", 300)
     w = layer.weights[0].detach().clone().requires_grad_()
-    x, _ = data(10)
+    x, _ = data(10, 300)
     out = layer(x)
-    expected = torch.stack([torch.clamp(dot(s, w, k), min=0) for s in x])
+    expected = torch.clamp(klong_sum(x * w, -1), min=0)
+    assert layer._vmap_failed
     assert torch.equal(out, expected) and (out == 0).any() and (out > 0).any()
     out.sum().backward()
     expected.sum().backward()
     assert torch.equal(layer.weights[0].grad, w.grad)
 
 
-def test_trained_by_adam_and_step_lr_in_sequential_exactly_as_the_twin():
-    model, twin = model_and_twin(interp())
-    x, t = data()
+@pytest.mark.parametrize("use_vmap", [True, False], ids=["vmap", "one-at-a-time"])
+@pytest.mark.parametrize("width", [3, 65, 300])
+def test_trained_by_adam_and_step_lr_in_sequential_exactly_as_the_twin(use_vmap, width):
+    model, twin = model_and_twin(interp(), width, use_vmap=use_vmap)
+    x, t = data(64, width)
     runs = []
     for m in (model, twin):
         opt = torch.optim.Adam(m.parameters(), lr=0.05)
         sched = torch.optim.lr_scheduler.StepLR(opt, step_size=10, gamma=0.5)
         losses = []
-        for _ in range(30):
+        for _ in range(30 if width == 3 else 5):
             opt.zero_grad()
             loss = nn.MSELoss()(m(x), t)
             loss.backward()
@@ -120,9 +128,37 @@ def test_trained_by_adam_and_step_lr_in_sequential_exactly_as_the_twin():
             losses.append(loss.item())
         runs.append(losses)
     assert runs[0] == runs[1]
-    assert runs[0][-1] < runs[0][0] * 0.6
-    assert torch.equal(model[0].weights[0], twin.hidden)
-    assert torch.equal(model[1].weights[0], twin.w) and torch.equal(model[1].weights[1], twin.b)
+    assert runs[0][-1] < runs[0][0] * (0.6 if width == 3 else 0.99)
+    assert bits(model, twin)
+
+
+def test_klong_sum_adds_in_the_order_of_klong():
+    k = KlongInterpreter(backend="torch", device="cpu")
+    g = torch.Generator().manual_seed(5)
+    for n in (1, 2, 7, 64, 65, 127, 300, 1000):
+        v = torch.randn(n, dtype=F64, generator=g) * 10 ** torch.randint(-8, 8, (n,), generator=g)
+        m = torch.randn(3, n, dtype=F64, generator=g)
+        k["v"], k["m"] = v, m
+        assert klong_sum(v, 0).item() == k("+/v")
+        assert torch.equal(klong_sum(m, -1), k("+/+m"))      # along an axis of its own
+        assert torch.equal(klong_sum(m.T, 0), k("+/+m"))
+    assert torch.equal(klong_sum(torch.zeros(2, 0), -1), torch.zeros(2))
+
+
+def test_klong_sum_in_float32_adds_in_float32():
+    k = KlongInterpreter(backend="torch", device="cpu", dtype="float32")
+    v = torch.tensor([1.0, 2.0 ** -24, 2.0 ** -24, 2.0 ** -24], dtype=torch.float32)
+    k["v"] = v
+    assert klong_sum(v, 0).item() == 1.0 == k("+/v")    # each third term lost, in float32
+    assert v.double().sum().float().item() != 1.0
+
+
+def test_klong_sum_is_differentiable_under_vmap():
+    x = torch.randn(4, 300, dtype=F64, requires_grad=True)
+    y = torch.func.vmap(lambda r: klong_sum(r * r, 0))(x)
+    assert torch.equal(y, klong_sum(x * x, -1))
+    (g,) = torch.autograd.grad(y.sum(), x)
+    assert torch.equal(g, 2 * x)
 
 
 def test_any_optimizer_steps_the_weights():

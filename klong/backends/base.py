@@ -435,8 +435,9 @@ class Backend:
         value (a tracer's batched array is no use outside the trace); anything else as is."""
         return v
 
-    def vmap(self, fn, a):
+    def vmap(self, fn, a, *others):
         """fn applied to every element of `a` (along the first axis) at once, by tracing fn
         over the whole array (torch.func.vmap), as an array of the results; None where the
-        library cannot (the caller then loops). fn must be free of effects."""
+        library cannot (the caller then loops). fn must be free of effects. With `others`
+        (arrays of a's length), fn takes the elements of a and of each of them alike."""
         return None

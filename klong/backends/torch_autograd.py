@@ -73,11 +73,12 @@ class TorchAutograd(NumericAutograd):
     def _finish(self, g, keep_graph):
         """A gradient as a Klong value; one that is not finite is an error, as the central
         differences of a function undefined on one side are."""
-        if not keep_graph:
+        if not keep_graph and g.requires_grad:
             g = g.detach()
-        if not _finite(g):
+        r = self.backend.item(g) if g.ndim == 0 else g
+        if not (math.isfinite(r) if type(r) is float else _finite(g)):
             raise KlongError("domain", f"{NOT_FINITE}; .anomaly(1) shows where it arises")
-        return self.backend.item(g) if g.ndim == 0 else g
+        return r
 
     # ------------------------------------------------------------ the engines
 

@@ -10,12 +10,14 @@ import numpy as np
 import torch
 
 from . import torch_distributed
-from .base import Backend
+from .base import SEQUENTIAL_ROWS, Backend
 from .numpy_backend import code_array, lookup, text_of
 from .torch_autograd import TorchAutograd
 from .torch_compile import TorchCompiler
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
+_SCAN = {"+": torch.cumsum, "*": torch.cumprod}
+_COMBINE = {"+": operator.add, "*": operator.mul}
 _FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16,
            "float16": torch.float16}
 _HOST_KINDS = {"i": np.int64, "f": np.float64}
@@ -115,6 +117,29 @@ def _host_real_operand(v):
         return None
 
 
+def _wrapped(t):
+    """Whether t is a tensor of a torch.func transform (vmap's batched tensors, grad's)."""
+    return torch._C._functorch.is_functorch_wrapped_tensor(t)
+
+
+def _host_scan(op, a):
+    """The running sum or product of a CPU float32 tensor along its first axis, by numpy:
+    float32 additions (multiplications) from left to right; overflow gives inf silently,
+    as torch's."""
+    host = a.detach().numpy()
+    with np.errstate(all="ignore"):
+        return torch.from_numpy(np.cumsum(host, 0) if op == "+" else np.cumprod(host, 0))
+
+
+def _with_values(graph, values):
+    """`graph`, torch's sum or running sum of a tensor being differentiated, holding
+    `values`, the same sums taken in Klong's order: the gradient of a sum (the incoming
+    gradient, at every element) does not depend on the order of the additions, and torch's
+    backward of a sum keeps nothing of its result. One step of the graph, as torch's."""
+    graph.data = values
+    return graph
+
+
 class TorchBackend(Backend):
     name = "torch"
     array_type = torch.Tensor
@@ -208,10 +233,11 @@ class TorchBackend(Backend):
         return isinstance(v, torch.Tensor) and v.requires_grad
 
     def item(self, a):
-        return a if a.requires_grad or self.keep_tensors else a.item()
+        # a number being differentiated, traced or batched by a transform stays a tensor
+        return a if a.requires_grad or self.keep_tensors or _wrapped(a) else a.item()
 
     def items(self, a):
-        if a.requires_grad or self.keep_tensors:
+        if a.requires_grad or self.keep_tensors or _wrapped(a):
             return list(a.unbind(0))
         return a.tolist() if a.ndim == 1 else list(a.unbind(0))
 
@@ -276,15 +302,19 @@ class TorchBackend(Backend):
         return torch.unique(a.reshape(a.shape[0], -1), dim=0, return_inverse=True)[1]
 
     def reduce(self, op, a):
-        if op in _REDUCE and a.is_floating_point() and not a.requires_grad \
-                and not torch.compiler.is_compiling():
-            # Klong's order; a value being differentiated keeps torch's (one step of the
-            # graph rather than one per level: docs/numbers.md); numpy may take over
-            # (hand_over), and overflow gives inf silently, as torch's
-            with np.errstate(all="ignore"):
+        if op in _REDUCE and a.is_floating_point() and not torch.compiler.is_compiling():
+            # Klong's order (docs/numbers.md), for values being differentiated or batched
+            # too; compiled code keeps torch's sum, which the compiler fuses
+            if op == "+" and a.requires_grad and not _wrapped(a):
+                # differentiated: torch's sum is the step of the graph, holding the value
+                # of the fold, taken outside the graph
+                r = _with_values(a.sum(0), self._sum_values(a.detach()))
+            else:
+                # batched by a transform, or a product differentiated: the steps of the
+                # fold are steps of the graph
                 r = self.fold_reals(op, a)
-            if not isinstance(r, torch.Tensor):
-                return r.item() if isinstance(r, np.generic) else r
+                if not isinstance(r, torch.Tensor):
+                    return r.item() if isinstance(r, np.generic) else r
         elif op in _REDUCE:
             r = _REDUCE[op](a, dim=0)
         elif op == "|":
@@ -293,8 +323,41 @@ class TorchBackend(Backend):
             r = torch.amin(a, dim=0)
         return self.item(r) if r.ndim == 0 else r
 
+    def _sum_values(self, v):
+        """+/ of the real tensor v, which nothing tracks, in Klong's order: a tensor of its
+        own memory (v is never overwritten)."""
+        if v.device.type == "cpu" and v.dtype == torch.float64:
+            # the steps of Backend.fold_reals, in torch (numpy's error state would cost more
+            # than the fold), and torch's CPU float64 scan, left to right
+            n, aside = v.shape[0], []
+            while n > SEQUENTIAL_ROWS:
+                if n % 2:
+                    aside.append(v[n - 1])
+                    v = v[:n - 1]
+                first, second = v.chunk(2)
+                v, n = first + second, n // 2
+            r = v.cumsum(0)[-1]
+            for row in reversed(aside):
+                r = r + row
+            return r
+        if v.device.type == "cpu" and v.dtype in _HOST_FLOATS:
+            with np.errstate(all="ignore"):         # folded by numpy, on v's memory
+                return torch.from_numpy(np.asarray(Backend.fold_reals(self, "+", v.numpy())))
+        r = self.fold_reals("+", v)
+        if not isinstance(r, torch.Tensor):         # numpy took over (hand_over)
+            return torch.as_tensor(r, device=v.device)
+        return r.clone() if v.shape[0] == 1 else r  # never the one row of v itself
+
+    def fold_reals(self, op, a, fresh=False):
+        if isinstance(a, torch.Tensor) and not self.may_overwrite(a):
+            return super().fold_reals(op, a, fresh)     # torch's steps throughout
+        # numpy may take over (hand_over): an overflow gives inf silently, as torch's
+        with np.errstate(all="ignore"):
+            return super().fold_reals(op, a, fresh)
+
     def may_overwrite(self, a):
-        return not (self.keep_tensors or getattr(a, "requires_grad", False))
+        return not (self.keep_tensors or isinstance(a, torch.Tensor)
+                    and (a.requires_grad or _wrapped(a)))
 
     def hand_over(self, a, n):
         # numpy's calls cost less than torch's: a sum on the CPU runs there (the same
@@ -309,24 +372,35 @@ class TorchBackend(Backend):
         if host is not None:
             a = host
         if not isinstance(a, torch.Tensor):         # handed over to numpy (hand_over)
-            with np.errstate(all="ignore"):         # overflow is inf, as torch's, silently
-                return (np.add if op == "+" else np.multiply).accumulate(a, axis=0)[-1]
+            return (np.add if op == "+" else np.multiply).accumulate(a, axis=0)[-1]
         if a.dtype == torch.float64 and a.device.type == "cpu":
             return super().fold_rows(op, a)         # torch's CPU float64 scan: left to right
-        combine = operator.add if op == "+" else operator.mul
+        combine = _COMBINE[op]
         rows = a.unbind(0)
         r = rows[0]
         for row in rows[1:]:
             r = combine(r, row)
         return r
 
+    def running_rows(self, op, a):
+        """The running fold of `a` along its first axis, one operation of the dtype a step."""
+        combine = _COMBINE[op]
+        rows = a.unbind(0)
+        running = [rows[0]]
+        for row in rows[1:]:
+            running.append(combine(running[-1], row))
+        return torch.stack(running)
+
     def accumulate(self, op, a):
         if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
-                and self.may_overwrite(a):
+                and not torch.compiler.is_compiling():
             # torch's CPU scans of float32 add in float64; numpy's, in float32 as Klong's
             # order says (each step one operation in the interpreter's dtype)
-            host = self.to_host(a)
-            return torch.from_numpy(np.cumsum(host, 0) if op == "+" else np.cumprod(host, 0))
+            if op == "+" and a.requires_grad and not _wrapped(a):
+                return _with_values(torch.cumsum(a, 0), _host_scan(op, a))
+            if not self.may_overwrite(a):
+                return self.running_rows(op, a)     # batched, or a product differentiated
+            return _host_scan(op, a)
         if op == "+":
             return torch.cumsum(a, 0)
         if op == "*":
@@ -437,12 +511,12 @@ class TorchBackend(Backend):
         elif self.device.type == "mps":
             torch.mps.synchronize()
 
-    def vmap(self, fn, a):
+    def vmap(self, fn, a, *others):
         # Klong code that needs a value (an .item(), a branch on data) cannot be traced:
         # torch raises, and the caller loops instead.
         try:
             with self.tracing():
-                r = torch.func.vmap(fn)(a)
+                r = torch.func.vmap(fn)(a, *others)
         except Exception:
             return None
         if not isinstance(r, torch.Tensor) or r.ndim == 0 or 0 in r.shape[1:]:
