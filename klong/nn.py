@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from . import context
-from .backends.base import SEQUENTIAL_ROWS
+from .backends.torch_backend import ordered_sum
 from .errors import KlongBackendError, KlongError
 from .interpreter import KlongInterpreter
 from .pyconv import to_klong
@@ -165,26 +165,7 @@ def klong_sum(t, dim=-1):
     +/, the twin's klong_sum gives the same bits, its gradients too. torch's own t.sum()
     adds in an order of its own, which depends on the shape of the batch, so it differs
     from both in the last bits."""
-    dim = dim % t.ndim if t.ndim else 0
-    n = t.shape[dim]
-    if n == 0:
-        return t.sum(dim)
-    # along dim where it is, not moved first: the gradient comes back laid out as t is, and
-    # torch's sum of it over a batch (a broadcast weight's) then adds as for the layer
-    aside = []
-    while n > SEQUENTIAL_ROWS:
-        half = n // 2
-        if n % 2:
-            aside.append(t.select(dim, 2 * half))
-        t = t.narrow(dim, 0, half) + t.narrow(dim, half, half)
-        n = half
-    rows = t.unbind(dim)
-    total = rows[0]
-    for row in rows[1:]:
-        total = total + row
-    for row in reversed(aside):
-        total = total + row
-    return total
+    return ordered_sum(t, dim)
 
 
 class _PerSample(torch.autograd.Function):

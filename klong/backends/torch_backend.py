@@ -140,6 +140,37 @@ def _with_values(graph, values):
     return graph
 
 
+def ordered_sum(t, dim=0):
+    """The sum of the real tensor t along dim in Klong's one order (Backend.fold_reals):
+    while more than SEQUENTIAL_ROWS terms are left, the first half and the second are added
+    term by term (an odd last term set aside); the terms left are added from left to right
+    (torch's CPU float64 scan does that in one step), then those set aside, the last first.
+    Only torch operations on whole tensors, each element one IEEE addition in t's dtype:
+    differentiable, and the same bits batched (torch.vmap) or not. Along dim where it is,
+    not moved first, so that a gradient comes back laid out as t is."""
+    dim = dim % t.ndim if t.ndim else 0
+    n = t.shape[dim]
+    if n == 0:
+        return t.sum(dim)
+    aside = []
+    while n > SEQUENTIAL_ROWS:
+        half = n // 2
+        if n % 2:
+            aside.append(t.select(dim, 2 * half))
+        t = t.narrow(dim, 0, half) + t.narrow(dim, half, half)
+        n = half
+    if t.dtype == torch.float64 and t.device.type == "cpu":
+        total = t.cumsum(dim).select(dim, -1)
+    else:
+        rows = t.unbind(dim)
+        total = rows[0]
+        for row in rows[1:]:
+            total = total + row
+    for row in reversed(aside):
+        total = total + row
+    return total
+
+
 class TorchBackend(Backend):
     name = "torch"
     array_type = torch.Tensor
@@ -327,19 +358,8 @@ class TorchBackend(Backend):
         """+/ of the real tensor v, which nothing tracks, in Klong's order: a tensor of its
         own memory (v is never overwritten)."""
         if v.device.type == "cpu" and v.dtype == torch.float64:
-            # the steps of Backend.fold_reals, in torch (numpy's error state would cost more
-            # than the fold), and torch's CPU float64 scan, left to right
-            n, aside = v.shape[0], []
-            while n > SEQUENTIAL_ROWS:
-                if n % 2:
-                    aside.append(v[n - 1])
-                    v = v[:n - 1]
-                first, second = v.chunk(2)
-                v, n = first + second, n // 2
-            r = v.cumsum(0)[-1]
-            for row in reversed(aside):
-                r = r + row
-            return r
+            # in torch: numpy's error state would cost more than the fold
+            return ordered_sum(v, 0)
         if v.device.type == "cpu" and v.dtype in _HOST_FLOATS:
             with np.errstate(all="ignore"):         # folded by numpy, on v's memory
                 return torch.from_numpy(np.asarray(Backend.fold_reals(self, "+", v.numpy())))
