@@ -28,6 +28,9 @@ def render(chunk, interp):
     return Renderer(interp).render(chunk.body)
 
 
+_UNSET = object()       # what a dictionary lookup gives for a missing key
+
+
 class Renderer:
     def __init__(self, interp):
         self.interp = interp
@@ -49,29 +52,27 @@ class Renderer:
         g = self.interp.globals
 
         def read_global(fr):
-            try:
-                return g[key]
-            except KeyError:
-                raise undefined(name, g, line, column) from None
+            value = g.get(key, _UNSET)
+            if value is _UNSET:
+                raise undefined(name, g, line, column)
+            return value
         return read_global
 
     def r_Local(self, node):
         name, depth, line, column = node.name, node.depth, node.line, node.column
-        if depth == 0:
-            def read_local(fr):
-                try:
-                    return fr[name]
-                except KeyError:
-                    raise undefined(name, None, line, column) from None
-            return read_local
 
-        def read_outer(fr):       # (read_local's lines again: a call more costs 15% here)
-            for _ in range(depth):
-                fr = fr[PARENT]
+        def read_local(fr):
             try:
                 return fr[name]
             except KeyError:
                 raise undefined(name, None, line, column) from None
+        if depth == 0:
+            return read_local
+
+        def read_outer(fr):
+            for _ in range(depth):
+                fr = fr[PARENT]
+            return read_local(fr)
         return read_outer
 
     def r_Self(self, node):
@@ -117,8 +118,6 @@ class Renderer:
         fn = self.render(node.fn)
         args = [self.render(a) for a in node.args]
         line, column, callee = node.line, node.column, node.callee
-        if len(args) == 1 and isinstance(node.fn, ir.Global):
-            return self.call_global(node.fn, args[0], line, column)
         if len(args) == 1:
             arg = args[0]
 
@@ -140,25 +139,6 @@ class Renderer:
                 if isinstance(f, Function):       # (one Python frame less per Klong call)
                     return f.call(values)
                 return call_value(f, values, callee)
-            except KlongError as e:
-                raise e.located(line, column, None)
-        return run
-
-    def call_global(self, name_node, arg, line, column):
-        """f(a) for a global f, the commonest call: the global read here."""
-        name, key, g = name_node.name, name_node.key, self.interp.globals
-        at = (name_node.line, name_node.column)
-
-        def run(fr):
-            v = arg(fr)
-            try:
-                f = g[key]
-            except KeyError:
-                raise undefined(name, g, *at) from None
-            try:
-                if type(f) is Lambda and f.arity == 1:
-                    return f.run(v)
-                return call_value(f, [v], name)
             except KlongError as e:
                 raise e.located(line, column, None)
         return run
@@ -224,7 +204,6 @@ class Renderer:
             if isinstance(node.left, ir.Local) and node.left.depth == 0:
                 return _local_dyad_of_constant(f, node.left, node.right.value, line,
                                                column, label)
-            return _dyad_of_constant(f, left, node.right.value, line, column, label)
         return _dyad(f, left, right, line, column, label)
 
     def dynamic_forms(self, verb):
@@ -545,20 +524,9 @@ def _at_verb(e, line, column, label, operands):
     return e.at_verb(line, column, label, operands)
 
 
-def _dyad_of_constant(f, left, b, line, column, label):
-    """_dyad for a constant right operand."""
-    def run(fr):
-        a = left(fr)
-        try:
-            return f(a, b)
-        except (KlongError, OverflowError) as e:
-            raise _at_verb(e, line, column, label, [a, b]) from None
-    return run
-
-
 def _local_dyad_of_constant(f, local, b, line, column, label):
     """_dyad for a variable of the running literal and a constant: x+1, x<2 (read here,
-    saving a call of the variable's closure)."""
+    saving the calls of the two operands' closures)."""
     name, at = local.name, (local.line, local.column)
 
     def run(fr):
