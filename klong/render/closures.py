@@ -69,11 +69,7 @@ class Renderer:
         if depth == 0:
             return read_local
 
-        def read_outer(fr):
-            for _ in range(depth):
-                fr = fr[PARENT]
-            return read_local(fr)
-        return read_outer
+        return lambda fr: read_local(_frame_out(fr, depth))
 
     def r_Self(self, node):
         return lambda fr: fr[SELF]
@@ -224,10 +220,7 @@ class Renderer:
 
         def set_local(fr):
             v = value(fr)
-            target = fr
-            for _ in range(depth):
-                target = target[PARENT]
-            target[name] = v
+            _frame_out(fr, depth)[name] = v
             if hooks:
                 hooks.fire(name, v)
             return v
@@ -552,6 +545,13 @@ def _dyad(f, left, right, line, column, label):
         except (KlongError, OverflowError) as e:
             raise _at_verb(e, line, column, label, [a, b]) from None
     return run
+
+
+def _frame_out(fr, depth):
+    """The frame of the literal `depth` literals out from the one whose frame is fr."""
+    for _ in range(depth):
+        fr = fr[PARENT]
+    return fr
 
 
 def _sequence(stmts):
