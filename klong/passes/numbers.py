@@ -133,6 +133,9 @@ class _Kinds:
     def mark_self_call(self, node):
         node.to_self = True
 
+    def mark_numbers(self, node):
+        node.numbers = True
+
     def k_Monad(self, node):
         return self.applied(node, [node.arg])
 
@@ -145,7 +148,7 @@ class _Kinds:
         rule = _RESULT.get((node.verb.op, len(operands))) if node.verb.primitive else None
         if rule is None or None in kinds or not _scalar_form(node):
             return None
-        node.numbers = True
+        self.mark_numbers(node)
         return rule(kinds)
 
     def k_Cond(self, node):
@@ -200,13 +203,6 @@ class _Kinds:
 class _Probe(_Kinds):
     """Kinds without marking: for asking what a loop's body would give."""
 
-    def applied(self, node, operands):
-        kinds = [self.kind(o) for o in operands]
-        rule = _RESULT.get((node.verb.op, len(operands))) if node.verb.primitive else None
-        if rule is None or None in kinds or not _scalar_form(node):
-            return None
-        return rule(kinds)
-
     def k_Function(self, node):
         return None
 
@@ -214,6 +210,9 @@ class _Probe(_Kinds):
         pass
 
     def mark_self_call(self, node):
+        pass
+
+    def mark_numbers(self, node):
         pass
 
 
