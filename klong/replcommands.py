@@ -10,7 +10,6 @@ import math
 import numbers
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -320,7 +319,8 @@ def shell_command(session, command):
         session.error("]!: a command is needed")
         return
     sys.stdout.flush()
-    status = subprocess.call(command, shell=True)
+    # os.system, not subprocess: importing subprocess would slow every script's start-up
+    status = os.waitstatus_to_exitcode(os.system(command))
     if status != 0:
         print(f"exit status {status}", file=sys.stderr)
 

@@ -235,6 +235,31 @@ def test_vector_results_keep_dtype():
         assert B().is_array(r) and r.dtype == dtype, (r, dtype)
 
 
+@pytest.mark.parametrize("verb, op", [("+", "add"), ("-", "sub"), ("*", "mul")])
+def test_the_fast_path_for_reals_agrees_with_the_general_one(verb, op):
+    """+ - * take a shorter way for real arrays the library combines as they are
+    (_plain_reals); the same verb built without it must give the same value, kind and bits
+    for those operands, and the others must not take it."""
+    import operator
+    from klong.verbs.atomic import _arith, _plain_reals, atomic_dyad
+    fn = getattr(operator, op)
+    general = atomic_dyad(fn, _arith(fn, operator.add if op != "mul" else operator.mul))
+    r = B().asarray([0.5, -1.25, 3.0e300, 7.0], "f")
+    m = B().asarray(np.arange(6.0).reshape(3, 2) / 7, "f")
+    zero_d = B().asarray(2.5, "f").reshape(())
+    plain = [(r, r), (r, 1.5), (1.5, r), (m, m), (m, 0.25), (r, zero_d), (zero_d, m)]
+    others = [(r, 2), (B().arange(4), r), (m, B().asarray([1.0, 2.0, 3.0], "f")),
+              (zero_d, 1.5), (zero_d, zero_d), (B().asarray(np.zeros(0), "f"), 1.5),
+              (r, [1.0, 2.0, 3.0, 4.0])]
+    for a, b in plain:
+        assert _plain_reals(a, b)
+        fast, slow = DYADS[verb](a, b), general(a, b)
+        assert_canonical(fast)
+        assert fast.dtype == slow.dtype and np.array_equal(host(fast), host(slow))
+    for a, b in others:
+        assert not _plain_reals(a, b)
+
+
 # ---------------------------------------------------------------- Divide, Reciprocal
 
 @pytest.mark.parametrize("a, b, expected", [

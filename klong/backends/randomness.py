@@ -17,13 +17,16 @@ class Randomness:
     def reseed(self, seed):
         """Start both generators again from `seed` (None: fresh entropy)."""
         self.seed = seed
-        self.numpy = np.random.default_rng(seed)
+        self._numpy = None
         if self._torch is not None:
             self._seed_torch()
 
     def real(self):
         """A uniformly distributed real r, 0<=r<1 (.rn)."""
-        return float(self.numpy.random())
+        if self._numpy is None:
+            # made on the first draw: numpy.random takes a tenth of a script's start-up
+            self._numpy = np.random.default_rng(self.seed)
+        return float(self._numpy.random())
 
     def torch(self):
         """The interpreter's torch.Generator, on its device (made on first use, re-seeded in

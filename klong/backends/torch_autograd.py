@@ -27,6 +27,8 @@ class TorchAutograd(NumericAutograd):
     def point_tensor(self, p, what="the point of differentiation must be numeric"):
         """A numeric Klong value as a real tensor, connected to any graph it carries."""
         backend = self.backend
+        if type(p) is float:        # a scalar descent's point: made directly, as asarray would
+            return torch.tensor(p, dtype=backend.float_dtype, device=backend.device)
         if isinstance(p, torch.Tensor):
             if p.is_floating_point():
                 real = backend.float_dtype

@@ -84,20 +84,25 @@ def atomic_monad(atom, array=None):
     return verb
 
 
-def atomic_dyad(num, array=None, other=None):
+def atomic_dyad(num, array=None, other=None, reals=None):
     """A dyad with Klong's atomic extension.
 
     num(a, b)   the verb on two numbers (Python int/float, or 0-d arrays carrying gradients)
     other(a, b) the verb on any other pair of atoms; by default a type error
     array(a, b) the verb on a numeric array and an array or number of matching shape, or None
+    reals(a, b) optional: what `array` gives for operands that pass _plain_reals, by a
+                shorter way (the arithmetic of a training step is mostly such operands)
     """
     def verb(a, b):
         try:
             ta = type(a)
             tb = type(b)
-            # Fast path: plain Python numbers (scalar code such as a recursive fib).
+            # Fast paths: plain Python numbers (scalar code such as a recursive fib), and
+            # real arrays the library combines as they are
             if (ta is int or ta is float) and (tb is int or tb is float):
                 return num(a, b)
+            if reals is not None and _plain_reals(a, b):
+                return reals(a, b)
             if array is not None and (isinstance(a, values.ARRAY_TYPES)
                                       or isinstance(b, values.ARRAY_TYPES)):
                 r = _vector(array, a, b)
@@ -135,6 +140,25 @@ def atomic_dyad(num, array=None, other=None):
             # only exact Python ints too large for a real get here
             raise too_large() from None
     return verb
+
+
+def _real_array(v):
+    return isinstance(v, values.ARRAY_TYPES) and array_kind(v) == "f"
+
+
+def _plain_reals(a, b):
+    """Whether the array library combines a and b as Klong does without aligning, mapping or
+    converting them: a non-empty real array (non-empty along its first axis, as _vector
+    asks), and beside it a Python float or a real array that is 0-d or of the same shape."""
+    if type(a) is float:
+        return _real_array(b) and b.ndim > 0 and b.shape[0] > 0
+    if type(b) is float:
+        return _real_array(a) and a.ndim > 0 and a.shape[0] > 0
+    if not (_real_array(a) and _real_array(b)):
+        return False
+    if a.ndim == 0:
+        return b.ndim > 0 and b.shape[0] > 0
+    return a.shape[0] > 0 and (b.ndim == 0 or a.shape == b.shape)
 
 
 def _vector(array, a, b):
@@ -237,6 +261,15 @@ def _arith(op, bound):
         with B().quiet():
             return op(a, b)
     return array
+
+
+def _real_arith(op):
+    """+ - * on operands that pass _plain_reals: the library's operation, as _arith's
+    (an overflow gives inf silently)."""
+    def reals(a, b):
+        with B().quiet():
+            return op(a, b)
+    return reals
 
 
 def _negate_array(a):
@@ -572,9 +605,11 @@ MONADS = {
 }
 
 DYADS = {
-    "+": atomic_dyad(operator.add, _arith(operator.add, operator.add)),
-    "-": atomic_dyad(operator.sub, _arith(operator.sub, operator.add)),
-    "*": atomic_dyad(times, _arith(operator.mul, operator.mul)),
+    "+": atomic_dyad(operator.add, _arith(operator.add, operator.add),
+                     reals=_real_arith(operator.add)),
+    "-": atomic_dyad(operator.sub, _arith(operator.sub, operator.add),
+                     reals=_real_arith(operator.sub)),
+    "*": atomic_dyad(times, _arith(operator.mul, operator.mul), reals=_real_arith(operator.mul)),
     "%": atomic_dyad(_divide, _divide_array),
     ":%": atomic_dyad(_int_divide, _int_divide_array),
     "!": atomic_dyad(_remainder, _remainder_array),
