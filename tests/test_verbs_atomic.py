@@ -9,6 +9,8 @@ Test data is written with numpy (parameters are built before a backend is chosen
 moves it onto the active backend before a verb sees it, and every result is checked to be
 in the active backend's canonical form (`assert_canonical`).
 """
+import operator
+
 import numpy as np
 import pytest
 
@@ -258,6 +260,42 @@ def test_the_fast_path_for_reals_agrees_with_the_general_one(verb, op):
         assert fast.dtype == slow.dtype and np.array_equal(host(fast), host(slow))
     for a, b in others:
         assert not _plain_reals(a, b)
+
+
+@pytest.mark.parametrize("verb", ["+", "-", "*", "%", "^", "|", "<", "="])
+def test_numbers_being_differentiated_go_straight_to_the_atom_function(verb):
+    """A 0-d real carrying a gradient beside a Python number (or another such) reaches the
+    atom function as it is, by the general path too: the shortcut must give the same."""
+    if B().name != "torch":
+        pytest.skip("numbers carry gradients on torch")
+    import torch
+    from klong.verbs.atomic import _differentiated_numbers
+    x = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+    y = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)
+    for a, b in [(x, 3), (x, 0.25), (2, x), (-0.5, x), (x, y), (x, 0), (0.0, x)]:
+        assert _differentiated_numbers(a, b)
+        r = DYADS[verb](a, b)
+        want = _by_the_general_path(verb, a, b)
+        if isinstance(want, torch.Tensor):
+            assert isinstance(r, torch.Tensor) and r.requires_grad == want.requires_grad
+            assert torch.equal(r.detach(), want.detach())
+        else:
+            assert r == want and type(r) is type(want)
+    untracked = torch.tensor(1.5, dtype=torch.float64)
+    for a, b in [(untracked, 3), (x, untracked), (x, [1, 2]), (x, B().arange(3))]:
+        assert not _differentiated_numbers(a, b)
+
+
+def _by_the_general_path(verb, a, b):
+    """What DYADS[verb] gives for two numbers when no shortcut is taken: its atom function
+    on the operands as _atom leaves them."""
+    from klong.verbs import atomic
+    num = {"+": operator.add, "-": operator.sub, "*": atomic.times, "%": atomic._divide,
+           "^": atomic._power, "|": atomic._max}.get(verb)
+    if num is None:
+        op = {"<": operator.lt, "=": operator.eq}[verb]
+        return 1 if op(a, b) else 0
+    return num(a, b)
 
 
 # ---------------------------------------------------------------- Divide, Reciprocal

@@ -70,7 +70,7 @@ class TorchAutograd(NumericAutograd):
         if t.numel() != 1:
             raise KlongError("type", f"the function must return a scalar, got shape "
                                      f"{tuple(t.shape)}; reduce it with +/ or a mean")
-        return t.reshape(())
+        return t if t.ndim == 0 else t.reshape(())
 
     def _finish(self, g, keep_graph):
         """A gradient as a Klong value; one that is not finite is an error, as the central

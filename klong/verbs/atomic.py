@@ -103,6 +103,8 @@ def atomic_dyad(num, array=None, other=None, reals=None):
                 return num(a, b)
             if reals is not None and _plain_reals(a, b):
                 return reals(a, b)
+            if _differentiated_numbers(a, b):
+                return num(a, b)
             if array is not None and (isinstance(a, values.ARRAY_TYPES)
                                       or isinstance(b, values.ARRAY_TYPES)):
                 r = _vector(array, a, b)
@@ -159,6 +161,23 @@ def _plain_reals(a, b):
     if a.ndim == 0:
         return b.ndim > 0 and b.shape[0] > 0
     return a.shape[0] > 0 and (b.ndim == 0 or a.shape == b.shape)
+
+
+def _tracked_number(v):
+    return isinstance(v, values.ARRAY_TYPES) and v.ndim == 0 and B().is_tracked(v)
+
+
+def _differentiated_numbers(a, b):
+    """Whether a and b are numbers that reach the atom function as they are, one of them at
+    least a number being differentiated (a 0-d real array carrying a gradient), the other a
+    Python number or one such too: the steps of a scalar gradient descent."""
+    if _tracked_number(a):
+        tb = type(b)
+        return tb is int or tb is float or _tracked_number(b)
+    if _tracked_number(b):
+        ta = type(a)
+        return ta is int or ta is float
+    return False
 
 
 def _vector(array, a, b):
