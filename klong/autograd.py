@@ -10,7 +10,6 @@ differentiation runs inside another. The engines are the backend's autograd part
 differences otherwise.
 `gradients_of` is the helper Python code uses to train Klong models.
 """
-import contextlib
 import sys
 
 from . import context, values
@@ -53,8 +52,9 @@ class Differentiation:
         detecting = self.anomaly and self.order == 0
         self.order += orders
         try:
-            with self.backend.autograd.anomaly_detection(self._running_function) if detecting \
-                    else contextlib.nullcontext():
+            if not detecting:
+                return engine(keep_graph)
+            with self.backend.autograd.anomaly_detection(self._running_function):
                 return engine(keep_graph)
         finally:
             self.order -= orders

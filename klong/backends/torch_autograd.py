@@ -28,7 +28,7 @@ class TorchAutograd(NumericAutograd):
         """A numeric Klong value as a real tensor, connected to any graph it carries."""
         backend = self.backend
         if type(p) is float:        # a scalar descent's point: made directly, as asarray would
-            return torch.tensor(p, dtype=backend.float_dtype, device=backend.device)
+            return torch.scalar_tensor(p, dtype=backend.float_dtype, device=backend.device)
         if isinstance(p, torch.Tensor):
             if p.is_floating_point():
                 real = backend.float_dtype
@@ -88,14 +88,28 @@ class TorchAutograd(NumericAutograd):
         leaves = [self._leaf(p) for p in points]
         if all(x.numel() == 0 for x in leaves):
             return [self._finish(torch.zeros_like(x), False) for x in leaves]
-        with torch.enable_grad():
-            y = self._scalar_loss(fn(leaves), leaves[0])
-            grads = [None] * len(leaves)
-            if y.requires_grad:
-                grads = torch.autograd.grad(y, leaves, create_graph=keep_graph,
-                                            allow_unused=True)
+        grads = self._backward(lambda: fn(leaves), leaves, keep_graph)
         return [self._finish(torch.zeros_like(x) if g is None else g, keep_graph)
                 for g, x in zip(grads, leaves)]
+
+    def gradient(self, fn, point, keep_graph=False):
+        # gradients() at one point, without its lists: a scalar descent calls this each step
+        x = self._leaf(point)
+        if x.numel() == 0:
+            return self._finish(torch.zeros_like(x), False)
+        (g,) = self._backward(lambda: fn(x), (x,), keep_graph)
+        return self._finish(torch.zeros_like(x) if g is None else g, keep_graph)
+
+    def _backward(self, loss, leaves, keep_graph):
+        """The gradients of the scalar loss() with respect to the leaves (None for a leaf
+        it does not depend on), computed with autograd on even where it was off."""
+        if not torch.is_grad_enabled():
+            with torch.enable_grad():
+                return self._backward(loss, leaves, keep_graph)
+        y = self._scalar_loss(loss(), leaves[0])
+        if not y.requires_grad:
+            return (None,) * len(leaves)
+        return torch.autograd.grad(y, leaves, create_graph=keep_graph, allow_unused=True)
 
     def jacobian(self, fn, point, keep_graph=False):
         x = self._leaf(point)

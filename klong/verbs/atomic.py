@@ -97,14 +97,15 @@ def atomic_dyad(num, array=None, other=None, reals=None):
         try:
             ta = type(a)
             tb = type(b)
-            # Fast paths: plain Python numbers (scalar code such as a recursive fib), and
-            # real arrays the library combines as they are
+            # Fast paths: plain Python numbers (scalar code such as a recursive fib), numbers
+            # being differentiated (a scalar descent), real arrays the library combines as
+            # they are (the arithmetic of a training step)
             if (ta is int or ta is float) and (tb is int or tb is float):
+                return num(a, b)
+            if _differentiated_numbers(a, b):
                 return num(a, b)
             if reals is not None and _plain_reals(a, b):
                 return reals(a, b)
-            if _differentiated_numbers(a, b):
-                return num(a, b)
             if array is not None and (isinstance(a, values.ARRAY_TYPES)
                                       or isinstance(b, values.ARRAY_TYPES)):
                 r = _vector(array, a, b)
