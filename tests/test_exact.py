@@ -266,6 +266,23 @@ def test_values_being_differentiated_are_summed_in_the_one_order(dtype, codegen)
     assert torch.equal(k.run("{+/+\\x}:>a"), torch.arange(1001, 0, -1).to(a.dtype))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_a_sum_of_products_is_the_fold_of_the_products_to_the_bit(backend, dtype):
+    """+/a*b makes the products half at a time (Backend.sum_of_products): the same bits as
+    the one order folds the whole product, at lengths odd and even, short and long."""
+    import numpy as np
+    from klong.backends import get_backend
+    b = get_backend(backend) if dtype == "float64" else type(get_backend(backend))(None, dtype)
+    rng = np.random.default_rng(7)
+    for n in (1, 64, 65, 66, 129, 1001, 4097, 65537, 200001):
+        x = b.asarray(rng.standard_normal(n) * 1e3, "f")
+        y = b.asarray(rng.standard_normal(n), "f")
+        whole = b.to_host(b.asarray(b.fold_reals("+", x * y, fresh=True), "f"))
+        halves = b.to_host(b.asarray(b.sum_of_products(x, y), "f"))
+        assert whole.tobytes() == halves.tobytes(), n
+
+
 @pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
 def test_a_klong_function_under_torch_func_transforms_sums_in_the_one_order():
     import torch

@@ -272,7 +272,25 @@ class Backend:
         """Fold `a` along its first axis with op: '+', '*', '|' (max) or '&' (min)."""
         raise NotImplementedError
 
-    def fold_reals(self, op, a, fresh=False):
+    def sum_of_products(self, a, b):
+        """+/a*b of two real vectors of one length, summed as fold_reals sums a*b, to the
+        bit: the fold's first step adds the products of the first half to those of the
+        second, here made half at a time, so that all the products are never in memory at
+        once. a and b are untracked (the caller sees to it)."""
+        n = a.shape[0]
+        if n <= SEQUENTIAL_ROWS:
+            return self.fold_reals("+", a * b, fresh=True)
+        half = n // 2
+        first = a[:half] * b[:half]
+        second = a[half:2 * half] * b[half:2 * half]
+        if self.may_overwrite(first):
+            first += second
+        else:
+            first = first + second
+        aside = [(a[2 * half:] * b[2 * half:])[0]] if n & 1 else []
+        return self.fold_reals("+", first, fresh=True, aside=aside)
+
+    def fold_reals(self, op, a, fresh=False, aside=()):
         """+/ or */ ('+' or '*') of a real array along its first axis, in the one order
         every backend follows, so that the printed result is the same on all of them: while
         more than SEQUENTIAL_ROWS rows are left, the first half of the rows and the second
@@ -280,10 +298,11 @@ class Backend:
         left to right, and the rows set aside combined with that, the last set aside first.
         Every step is one elementwise operation of the library on whole arrays, each element
         one IEEE operation: numpy and torch compute the same bits, for about the cost of the
-        library's own reduction. `fresh`: `a` is a temporary that may be overwritten."""
+        library's own reduction. `fresh`: `a` is a temporary that may be overwritten;
+        `aside`: rows an earlier step set aside (sum_of_products)."""
         combine = _COMBINE[op]
         writable = fresh and self.may_overwrite(a)
-        aside = []
+        aside = list(aside)
         n = a.shape[0]
         while n > SEQUENTIAL_ROWS:
             host = self.hand_over(a, n)

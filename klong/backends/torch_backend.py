@@ -369,12 +369,12 @@ class TorchBackend(Backend):
             return torch.as_tensor(r, device=v.device)
         return r.clone() if v.shape[0] == 1 else r  # never the one row of v itself
 
-    def fold_reals(self, op, a, fresh=False):
+    def fold_reals(self, op, a, fresh=False, aside=()):
         if isinstance(a, torch.Tensor) and not self.may_overwrite(a):
-            return super().fold_reals(op, a, fresh)     # torch's steps throughout
+            return super().fold_reals(op, a, fresh, aside)     # torch's steps throughout
         # numpy may take over (hand_over): an overflow gives inf silently, as torch's
         with np.errstate(all="ignore"):
-            return super().fold_reals(op, a, fresh)
+            return super().fold_reals(op, a, fresh, aside)
 
     def may_overwrite(self, a):
         return not (self.keep_tensors or isinstance(a, torch.Tensor)
