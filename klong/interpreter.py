@@ -15,7 +15,6 @@ from .pyconv import to_klong, to_python
 from .sysfns import install
 from .syntax.lexer import Continuation
 from .syntax.parser import comment_hint, parse
-from .sysfns import install
 
 RECURSION_LIMIT = 12000
 
