@@ -262,6 +262,24 @@ def test_the_fast_path_for_reals_agrees_with_the_general_one(verb, op):
         assert not _plain_reals(a, b)
 
 
+def test_the_power_shortcut_agrees_with_the_general_path():
+    """A real array raised to a positive Python integer (x^2 in a loss) takes a shorter way
+    (_real_power): the same value, kind and bits as ^ built without it; other operands
+    decline it."""
+    from klong.verbs.atomic import _power, _power_array, _real_power, atomic_dyad
+    general = atomic_dyad(_power, _power_array)
+    r = B().asarray([0.5, -1.25, 3.0e200, 7.0, 0.0], "f")
+    m = B().asarray(np.arange(6.0).reshape(3, 2) / 7 - 0.3, "f")
+    for a, b in [(r, 1), (r, 2), (r, 3), (m, 2), (m, 7)]:
+        fast, slow = DYADS["^"](a, b), general(a, b)
+        assert _real_power(a, b) is not None
+        assert_canonical(fast)
+        assert fast.dtype == slow.dtype and np.array_equal(host(fast), host(slow))
+    for a, b in [(r, 0), (r, -1), (r, 0.5), (B().arange(3), 2), (2.0, 3),
+                 (B().asarray(np.zeros(0), "f"), 2), (r, True)]:
+        assert _real_power(a, b) is None
+
+
 @pytest.mark.parametrize("verb", ["+", "-", "*", "%", "^", "|", "<", "="])
 def test_numbers_being_differentiated_go_straight_to_the_atom_function(verb):
     """A 0-d real carrying a gradient beside a Python number (or another such) reaches the

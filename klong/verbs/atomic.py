@@ -84,14 +84,14 @@ def atomic_monad(atom, array=None):
     return verb
 
 
-def atomic_dyad(num, array=None, other=None, reals=None):
+def atomic_dyad(num, array=None, other=None, shortcut=None):
     """A dyad with Klong's atomic extension.
 
     num(a, b)   the verb on two numbers (Python int/float, or 0-d arrays carrying gradients)
     other(a, b) the verb on any other pair of atoms; by default a type error
     array(a, b) the verb on a numeric array and an array or number of matching shape, or None
-    reals(a, b) optional: what `array` gives for operands that pass _plain_reals, by a
-                shorter way (the arithmetic of a training step is mostly such operands)
+    shortcut(a, b)  optional: what `array` gives, by a shorter way, for the operands it
+                knows (real arrays, mostly: the arithmetic of a training step), else None
     """
     def verb(a, b):
         try:
@@ -104,8 +104,10 @@ def atomic_dyad(num, array=None, other=None, reals=None):
                 return num(a, b)
             if _differentiated_numbers(a, b):
                 return num(a, b)
-            if reals is not None and _plain_reals(a, b):
-                return reals(a, b)
+            if shortcut is not None:
+                r = shortcut(a, b)
+                if r is not None:
+                    return r
             if array is not None and (isinstance(a, values.ARRAY_TYPES)
                                       or isinstance(b, values.ARRAY_TYPES)):
                 r = _vector(array, a, b)
@@ -284,12 +286,23 @@ def _arith(op, bound):
 
 
 def _real_arith(op):
-    """+ - * on operands that pass _plain_reals: the library's operation, as _arith's
-    (an overflow gives inf silently)."""
-    def reals(a, b):
+    """The shortcut of + - *: on operands that pass _plain_reals, the library's operation,
+    as _arith does it (an overflow gives inf silently)."""
+    def shortcut(a, b):
+        if _plain_reals(a, b):
+            with B().quiet():
+                return op(a, b)
+        return None
+    return shortcut
+
+
+def _real_power(a, b):
+    """The shortcut of ^: a non-empty real array raised to a positive Python integer (x^2 in
+    a loss), the library's power, as _power_array does it."""
+    if type(b) is int and b > 0 and _real_array(a) and a.ndim > 0 and a.shape[0] > 0:
         with B().quiet():
-            return op(a, b)
-    return reals
+            return B().power(a, b)
+    return None
 
 
 def _negate_array(a):
@@ -626,14 +639,15 @@ MONADS = {
 
 DYADS = {
     "+": atomic_dyad(operator.add, _arith(operator.add, operator.add),
-                     reals=_real_arith(operator.add)),
+                     shortcut=_real_arith(operator.add)),
     "-": atomic_dyad(operator.sub, _arith(operator.sub, operator.add),
-                     reals=_real_arith(operator.sub)),
-    "*": atomic_dyad(times, _arith(operator.mul, operator.mul), reals=_real_arith(operator.mul)),
+                     shortcut=_real_arith(operator.sub)),
+    "*": atomic_dyad(times, _arith(operator.mul, operator.mul),
+                     shortcut=_real_arith(operator.mul)),
     "%": atomic_dyad(_divide, _divide_array),
     ":%": atomic_dyad(_int_divide, _int_divide_array),
     "!": atomic_dyad(_remainder, _remainder_array),
-    "^": atomic_dyad(_power, _power_array),
+    "^": atomic_dyad(_power, _power_array, shortcut=_real_power),
     "|": atomic_dyad(_max, _max_array),
     "&": atomic_dyad(_min, _min_array),
     "=": _comparison(operator.eq, lambda a, b: 1 if a == b else 0),
