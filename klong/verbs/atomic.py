@@ -90,16 +90,16 @@ def atomic_dyad(num, array=None, other=None, shortcut=None):
     num(a, b)   the verb on two numbers (Python int/float, or 0-d arrays carrying gradients)
     other(a, b) the verb on any other pair of atoms; by default a type error
     array(a, b) the verb on a numeric array and an array or number of matching shape, or None
-    shortcut(a, b)  optional: what `array` gives, by a shorter way, for the operands it
-                knows (real arrays, mostly: the arithmetic of a training step), else None
+    shortcut(a, b)
+                optional: what `array` gives, by a shorter way, for the operands it knows
+                (real arrays: the arithmetic of a training step), else None
     """
     def verb(a, b):
         try:
             ta = type(a)
             tb = type(b)
             # Fast paths: plain Python numbers (scalar code such as a recursive fib), numbers
-            # being differentiated (a scalar descent), real arrays the library combines as
-            # they are (the arithmetic of a training step)
+            # being differentiated (a scalar descent), and the verb's shortcut (real arrays)
             if (ta is int or ta is float) and (tb is int or tb is float):
                 return num(a, b)
             if _differentiated_numbers(a, b):
