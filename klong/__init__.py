@@ -8,5 +8,5 @@ __all__ = ["KlongInterpreter", "KlongError", "__version__", "load_ipython_extens
 
 def load_ipython_extension(ipython):
     """`%load_ext klong` in IPython or Jupyter: the %klong and %%klong magics."""
-    from .magics import load_ipython_extension as load     # IPython only when asked
+    from .frontends.magics import load_ipython_extension as load     # IPython only when asked
     load(ipython)

@@ -1,6 +1,6 @@
 """`python -m klong`: the kgpy command."""
 import sys
 
-from .cli import main
+from .frontends.cli import main
 
 sys.exit(main())

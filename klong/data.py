@@ -8,9 +8,9 @@ interpreter, so DataLoader workers can pickle it. Importing this module imports 
 """
 import torch
 
-from . import context
+from .runtime import context
 from .errors import KlongError
-from .values import Dict, Symbol, is_array
+from .runtime.values import Dict, Symbol, is_array
 
 
 class KlongDataset(torch.utils.data.Dataset):

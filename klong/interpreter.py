@@ -2,19 +2,20 @@
 import os
 import sys
 
-from . import backends, settings
-from .autograd import Differentiation
-from .engine import Engine
-from .context import Context, entered, handing_out
+from . import backends
+from .runtime import settings
+from .runtime.autograd import Differentiation
+from .compiler.engine import Engine
+from .runtime.context import Context, entered, handing_out
 from .errors import KlongBackendError, KlongError, as_klong_error
-from .hooks import Hooks
-from .limits import Limits
-from .memory import Memory
+from .runtime.hooks import Hooks
+from .runtime.limits import Limits
+from .runtime.memory import Memory
 from .backends.randomness import Randomness
-from .pyconv import to_klong, to_python
+from .runtime.pyconv import to_klong, to_python
 from .sysfns import install
-from .syntax.lexer import Continuation
-from .syntax.parser import comment_hint, parse
+from .compiler.syntax.lexer import Continuation
+from .compiler.syntax.parser import comment_hint, parse
 
 RECURSION_LIMIT = 12000
 

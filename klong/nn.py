@@ -15,15 +15,15 @@ import warnings
 import torch
 from torch import nn
 
-from . import context
+from .runtime import context
 from .backends.torch_backend import ordered_sum
 from .errors import KlongBackendError, KlongError
 from .interpreter import KlongInterpreter
-from .pyconv import to_klong
-from .syntax import ast
-from .syntax.parser import parse
+from .runtime.pyconv import to_klong
+from .compiler.syntax import ast
+from .compiler.syntax.parser import parse
 from .sysfns.python import BackendFunction
-from .values import Function
+from .runtime.values import Function
 
 _DTYPE_NAMES = {torch.float64: "float64", torch.float32: "float32", torch.bfloat16: "bfloat16"}
 COMPILE_WARNING = ("klong.nn.KlongLayer: torch.compile runs the Klong function eagerly "

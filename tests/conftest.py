@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:          # run the checkout without installing it
     sys.path.insert(0, str(ROOT))
 
 from klong import KlongError, KlongInterpreter  # noqa: E402
-from klong.display import write  # noqa: E402
+from klong.runtime.display import write  # noqa: E402
 
 
 from klong.backends import list_backends  # noqa: E402

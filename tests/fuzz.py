@@ -40,9 +40,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from klong import KlongError, KlongInterpreter  # noqa: E402
-from klong.display import show, write  # noqa: E402
+from klong.runtime.display import show, write  # noqa: E402
 from klong.errors import as_klong_error  # noqa: E402
-from klong.pyconv import to_python  # noqa: E402
+from klong.runtime.pyconv import to_python  # noqa: E402
 
 # beside the checkout, as CI lays it out; KLONG_FUZZ_CASES names another place
 CASES = Path(os.environ.get("KLONG_FUZZ_CASES")

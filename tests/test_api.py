@@ -52,7 +52,7 @@ def test_char_and_symbol_results(k):
     assert isinstance(c, str) and str(c) == "x"
     s = k(":foo")
     assert isinstance(s, str) and str(s) == "foo"
-    from klong.display import write
+    from klong.runtime.display import write
     assert write(s) == ":foo" and write(c) == "0cx"
 
 

@@ -1,5 +1,5 @@
 """Differentiation (system.md B.2): f:>p, p∇f, ∇f, p∂f, .jacobian, .hessian, .gradcheck and
-the Python helper klong.autograd.gradients_of.
+the Python helper klong.runtime.autograd.gradients_of.
 
 Tests that use the `k` fixture run on both backends. On torch gradients are exact (reverse
 mode) and are checked to 1e-12; on numpy they are central differences and are checked to
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.autograd import gradients_of
+from klong.runtime.autograd import gradients_of
 from klong.backends import list_backends
 
 from conftest import BACKENDS, ROOT, host  # noqa: E402

@@ -217,7 +217,7 @@ def test_values_shared_in_klong_are_converted_once(k):
     assert r[0][1999] == 3998
     d = k('e:::{};e,"a",1;e,"self",e;e')               # a dictionary that holds itself
     assert d["self"] is d and d["a"] == 1
-    from klong.values import Char, Symbol
+    from klong.runtime.values import Char, Symbol
     assert list(k('[1 "a" :b 0cc 2.5]')) == [1, "a", Symbol("b"), Char("c"), 2.5]
 
 
@@ -331,7 +331,7 @@ def test_import_klong_does_not_import_torch():
     code = ("import sys, klong\n"
             "k = klong.KlongInterpreter()\n"
             "k('+/!10'); k('{x^2}:>3.0'); k('.bkf(\"exp\");exp(1)')\n"
-            "import klong.backends, klong.autograd, klong.sysfns.compiler\n"
+            "import klong.backends, klong.runtime.autograd, klong.sysfns.compiler\n"
             "klong.backends.list_backends()\n"
             "print('torch' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -480,9 +480,9 @@ def test_backend_primitives(name):
 
 # ------------------------------------------------------------------ one room knows the library
 
-ALLOWED = ("klong/backends/", "klong/pyconv.py", "klong/sysfns/python.py",
+ALLOWED = ("klong/backends/", "klong/runtime/pyconv.py", "klong/sysfns/python.py",
            # the differentiation engine moves into klong/backends/ (another change)
-           "klong/autograd.py", "klong/sysfns/compiler.py",
+           "klong/runtime/autograd.py", "klong/sysfns/compiler.py",
            # the torch integration: a Klong layer as an nn.Module, Klong data as a Dataset
            "klong/nn.py", "klong/data.py")
 

@@ -5,8 +5,8 @@ and what fails inside them reads as it does in generated code."""
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.display import write
-from klong.functions import Lambda
+from klong.runtime.display import write
+from klong.runtime.functions import Lambda
 
 from conftest import BACKENDS
 

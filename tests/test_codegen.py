@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from klong import KlongError, KlongInterpreter, backends
-from klong.adverbs import join_pairs
-from klong.display import write
+from klong.verbs.adverbs import join_pairs
+from klong.runtime.display import write
 
 from conftest import BACKENDS
 
@@ -137,7 +137,7 @@ def test_generated_code_is_reused_for_text_run_again():
 
 def test_only_code_with_a_function_literal_is_generated():
     """A line without a function literal runs once: closures cost less to make than code."""
-    from klong.syntax.parser import parse
+    from klong.compiler.syntax.parser import parse
     k = KlongInterpreter(codegen=True)
     made = {src: k.engine.runnable(parse(src)).__code__.co_filename
             for src in ("v::1+2*3", "+/!10", "f::{x+1}", "{x*2}'!3", "d:::{[1 2]}")}

@@ -145,7 +145,7 @@ def test_cmodes_contents(kt):
 
 @needs_torch
 def test_cmodes_spec_example(kt):
-    from klong.display import write
+    from klong.runtime.display import write
     v = kt.run('((.cmodes())?"recommendations")?"debugging"')
     assert write(v) == ':{["mode" "default"] ["backend" "eager"]}'
 
@@ -249,7 +249,7 @@ def test_graph_text_without_writing_a_file(kt, in_tmp):
 @needs_torch
 def test_graph_prints_as_its_text_and_is_drawn_as_svg(kt, in_tmp):
     pytest.importorskip("matplotlib")
-    from klong.display import write
+    from klong.runtime.display import write
     g = kt('.graph({(x^3)+(2*x^2)+x};2.0)')
     assert write(g) == g.text                               # the prompt shows the text
     labels = [label for _, label, _ in g.nodes]

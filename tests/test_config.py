@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.display import write
-from klong.memory import parse_size, size_text
-from klong.replcommands import Session
-from klong.settings import KlongOptionError
+from klong.runtime.display import write
+from klong.runtime.memory import parse_size, size_text
+from klong.frontends.replcommands import Session
+from klong.runtime.settings import KlongOptionError
 
 from conftest import BACKENDS, ROOT  # noqa: E402
 
@@ -698,7 +698,7 @@ def test_kgpy_help_lists_the_settings():
 
 
 def test_repl_help_and_options_command():
-    from klong import helptable
+    from klong.frontends import helptable
     for name in (".srn", ".mem", ".memreset", ".memclear", "]o"):
         assert name in helptable.HELP, name
     assert "seed" in helptable.lookup("rn")

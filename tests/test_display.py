@@ -3,8 +3,8 @@ by the REPL and .w, the display form of .d and .p, and what those functions prin
 import numpy as np
 import pytest
 
-from klong.display import Summary, format_real, show, write
-from klong.values import Char, Dict, Symbol, UNDEFINED
+from klong.runtime.display import Summary, format_real, show, write
+from klong.runtime.values import Char, Dict, Symbol, UNDEFINED
 
 
 # ---------------------------------------------------------------- reals (5.3)
@@ -261,7 +261,7 @@ def test_summary_settings(k):
 def test_shortening_costs_only_what_it_prints(k, monkeypatch):
     """Printing part of a long value formats only the part printed (the work is linear in
     the output, not in the value)."""
-    from klong import display
+    from klong.runtime import display
     formatted = []
     real = display.format_real
     monkeypatch.setattr(display, "format_real", lambda x: formatted.append(x) or real(x))

@@ -100,7 +100,7 @@ def test_collectives_are_not_differentiated(kt):
 
 def test_average_gradients_for_python_optimizers(k):
     k.run("w::1.0;b::[1.0 2.0];loss::{(w^2)++/b^2}")
-    from klong.autograd import gradients_of
+    from klong.runtime.autograd import gradients_of
     grads = average_gradients(k, gradients_of(k, "loss", ["w", "b"]))
     assert len(grads) == 2
     assert np.allclose(float(grads[0]), 2.0)

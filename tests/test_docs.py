@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from klong import KlongInterpreter, KlongError
-from klong.display import write
+from klong.runtime.display import write
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -279,7 +279,7 @@ def test_ipython_block(block, sandbox):
 
 
 def test_repl_page_banner_is_the_real_one():
-    from klong.repl import banner
+    from klong.frontends.repl import banner
     [block] = [b for b in fenced_blocks(DOCS / "repl.md") if b.lang == "text"
                and b.lines and b.lines[0].startswith("klong ")]
     assert "\n".join(block.lines[:2]) == banner(KlongInterpreter(backend="numpy", device="cpu"))
@@ -295,7 +295,7 @@ def page(name):
 
 def test_stated_values_are_what_runs():
     """Values that pages state in prose or tables, beside what the code gives."""
-    from klong import limits
+    from klong.runtime import limits
     k = KlongInterpreter(backend="numpy")
     assert f"written `{write(k('.e'))}`" in page("system.md")
     assert f"one element for every {limits.BYTES_PER_ELEMENT} bytes" in page("numbers.md")
@@ -323,7 +323,7 @@ def test_stated_values_are_what_runs():
 
 @pytest.mark.parametrize("name", [".rls", ".strict", ".unsafe", ".bkp", ".bkd"])
 def test_extensions_are_marked_as_extensions(name):
-    from klong import helptable
+    from klong.frontends import helptable
     assert "(extension)" in helptable.HELP[name]
     paragraphs = page("system.md").split("\n\n")
     assert any(f"`{name}" in p and "extension" in p for p in paragraphs), name

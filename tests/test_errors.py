@@ -5,7 +5,7 @@ import os
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.display import shown
+from klong.runtime.display import shown
 from klong.errors import MESSAGE_WIDTH, SHOWN_WIDTH, from_python
 
 
@@ -351,7 +351,7 @@ def test_piped_session_survives_a_huge_value():
 
 
 def test_prompt_prints_inside_the_error_guard(capsys):
-    from klong.replcommands import Session
+    from klong.frontends.replcommands import Session
     k = KlongInterpreter()
     session = Session(k)
     session.feed("x::10^5000")
@@ -360,7 +360,7 @@ def test_prompt_prints_inside_the_error_guard(capsys):
 
 
 def test_prompt_survives_a_value_that_fails_to_print(capsys, monkeypatch):
-    from klong.replcommands import Session
+    from klong.frontends.replcommands import Session
     k = KlongInterpreter()
     session = Session(k)
     monkeypatch.setattr(Session, "show", lambda self, value: 1 / 0)

@@ -7,7 +7,7 @@ array result ('i', 'f', 'o', ...) and, for reals, the dtype's name.
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.display import write
+from klong.runtime.display import write
 from conftest import BACKENDS, TORCH_DEVICE
 
 MODES = [(b, c) for b in BACKENDS for c in (True, False)]
@@ -82,14 +82,21 @@ def test_exact_integers_in_each(kw, src, printed):
     assert kw(src) == printed
 
 
-@pytest.mark.parametrize("src, printed", [
-    # the library's power of reals differs between numpy and torch in the last place
-    ("15.89^[-15.57 15.89 0.25]", "[1.98838702475086e-19 1.21859313345026e+19 1.99655360198492]"),
-    ("0.5^[0.1 0.2 0.3]", "[0.933032991536807 0.870550563296124 0.812252396356235]"),
-    ("-\\-0.75^[0.1 0.2 0.3]", "[-0.971641657863073 -0.0275541465681715 0.88976060807423]"),
+@pytest.mark.parametrize("src, numpy_way", [
+    ("15.89^[-15.57 15.89 0.25]", lambda np: np.power(15.89, np.array([-15.57, 15.89, 0.25]))),
+    ("0.5^[0.1 0.2 0.3]", lambda np: np.power(0.5, np.array([0.1, 0.2, 0.3]))),
+    # a scan of minus over the negated powers
+    ("-\\-0.75^[0.1 0.2 0.3]",
+     lambda np: np.subtract.accumulate(-np.power(0.75, np.array([0.1, 0.2, 0.3])))),
 ])
-def test_real_powers_agree_to_the_last_digit(kw, src, printed):
-    assert kw(src) == printed
+def test_real_powers_agree_to_the_last_digit(kw, src, numpy_way):
+    """torch's power of reals differs from numpy's in the last place, and numpy's own differs
+    between CPUs (a SIMD power where the processor has one): every mode gives numpy's answer
+    on this machine, to the last digit."""
+    import numpy as np
+    reference = KlongInterpreter()
+    reference["p"] = numpy_way(np)
+    assert kw(src) == write(reference("p"))
 
 
 @pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
@@ -110,7 +117,7 @@ def test_a_float32_numpy_interpreter_gives_float32():
 
 
 def test_one_rule_decides_the_kind():
-    from klong import kinds
+    from klong.runtime import kinds
     assert kinds.result_kind(1, 2) == "i"
     assert kinds.result_kind(1, 2.0) == "f"
     assert kinds.result_kind(1, 2, real=True) == "f"
@@ -181,7 +188,7 @@ def test_short_sums_fold_left_to_right(kw):
 
 def test_sums_and_products_follow_the_one_order(k):
     import operator
-    from klong.display import format_real
+    from klong.runtime.display import format_real
     a, b = reals(k)
     assert write(k.run("+/a")) == format_real(ordered_fold(operator.add, a))
     assert write(k.run("*/1+a%1e4")) == format_real(
@@ -195,7 +202,7 @@ def test_sums_and_products_follow_the_one_order(k):
 
 def test_sums_of_rows_follow_the_one_order(k):
     import operator
-    from klong.display import format_real
+    from klong.runtime.display import format_real
     a, _ = reals(k)
     rows = [a[i:i + 3] for i in range(0, 999, 3)]
     expected = [ordered_fold(operator.add, [r[j] for r in rows]) for j in range(3)]
@@ -205,7 +212,7 @@ def test_sums_of_rows_follow_the_one_order(k):
 def test_scans_of_reals_run_left_to_right(k):
     import itertools
     import operator
-    from klong.display import format_real
+    from klong.runtime.display import format_real
     a, _ = reals(k)
     assert write(k.run("*|+\\a")) == format_real(list(itertools.accumulate(a))[-1])
     assert write(k.run("*|*\\1+a%1e4")) == format_real(
@@ -373,7 +380,7 @@ def test_folds_agree_in_every_mode(src):
 
 def test_over_of_a_dyad_adds_left_to_right(k):
     import itertools
-    from klong.display import format_real
+    from klong.runtime.display import format_real
     a, _ = reals(k)
     assert write(k.run("{x+y*y}/a")) == format_real(
         list(itertools.accumulate([a[0]] + [y * y for y in a[1:]]))[-1])

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from klong import KlongError, KlongInterpreter, helptable
+from klong import KlongError, KlongInterpreter
+from klong.frontends import helptable
 
 ROOT = Path(__file__).resolve().parent.parent
 KGPY = ROOT / "kgpy"

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from klong import KlongError
-from klong.syntax.lexer import tokenize
-from klong.values import Char, Symbol
+from klong.compiler.syntax.lexer import tokenize
+from klong.runtime.values import Char, Symbol
 
 
 def kinds(src):
@@ -408,7 +408,7 @@ def test_separators_elsewhere_are_no_list(kerr, src):
 
 
 def _parse(src):
-    from klong.syntax.parser import parse
+    from klong.compiler.syntax.parser import parse
     return parse(src)
 
 
@@ -421,7 +421,7 @@ def _parse(src):
     "[-]", "[1 - 2]", "[123456789012345678]", "[1234567890123456789]",
 ])
 def test_plain_number_lists_read_as_the_general_path_reads_them(src):
-    from klong.syntax import lexer as lx
+    from klong.compiler.syntax import lexer as lx
     fast = _read(src)
     original, lx.Lexer._plain_numbers = lx.Lexer._plain_numbers, lambda self, start: None
     try:
@@ -459,7 +459,7 @@ def _lexer_says_more(text, line_comments):
     comment, a list or a dictionary. None for text that is wrong before it ends (more
     closing brackets than opening ones, a lexical error): there the two may disagree on
     where the chunk ends, and either way its error is reported."""
-    from klong.syntax.lexer import Incomplete, Lexer
+    from klong.compiler.syntax.lexer import Incomplete, Lexer
     depth = 0
     try:
         for tok in Lexer(text, line_comments=line_comments).tokens():
@@ -474,7 +474,7 @@ def _lexer_says_more(text, line_comments):
 
 
 def _continuation_says_more(text, line_comments):
-    from klong.syntax.lexer import Continuation
+    from klong.compiler.syntax.lexer import Continuation
     reading = Continuation(line_comments)
     complete = True
     for line in text.split("\n"):

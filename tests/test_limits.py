@@ -1,13 +1,14 @@
-"""The limits of values (klong/limits.py, docs: "Numbers and limits"): integers never wrap,
+"""The limits of values (klong/runtime/limits.py, docs: "Numbers and limits"): integers never wrap,
 reals beyond float64 in the source are errors, lists have a size guard, integers print at
 any size. Every test that uses `k`/`kw`/`kerr` runs on both backends."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from klong import KlongError, KlongInterpreter, backends, values
-from klong.display import show, write
-from klong.limits import Limits, int_from_text, int_text
+from klong import KlongError, KlongInterpreter, backends
+from klong.runtime import values
+from klong.runtime.display import show, write
+from klong.runtime.limits import Limits, int_from_text, int_text
 
 I64 = 2**63
 
@@ -203,7 +204,7 @@ def test_a_function_handed_to_python_keeps_its_interpreters_limits(backend):
 
 
 def test_outside_any_interpreter_the_limits_are_the_defaults(monkeypatch):
-    from klong import limits
+    from klong.runtime import limits
     monkeypatch.setenv("KLONG_MAX_ELEMENTS", "77")
     assert limits.current().max_elements == 77
     KlongInterpreter(max_elements=5)("1+1")         # leaves nothing behind in this thread

@@ -1,11 +1,11 @@
-"""The lowering of the syntax tree to the IR (klong/lower/) and the passes over it
-(klong/passes/): what each node says, the facts of function literals, the rewrites."""
+"""The lowering of the syntax tree to the IR (klong/compiler/lower/) and the passes over it
+(klong/compiler/passes/): what each node says, the facts of function literals, the rewrites."""
 import pytest
 
 from klong import KlongInterpreter, KlongError
-from klong import passes
-from klong.lower import ir, lower
-from klong.syntax.parser import parse
+from klong.compiler import passes
+from klong.compiler.lower import ir, lower
+from klong.compiler.syntax.parser import parse
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
-"""The IPython extension (klong.magics), through IPython's own test shell: %load_ext klong,
+"""The IPython extension (klong.frontends.magics), through IPython's own test shell: %load_ext klong,
 %klong lines giving Python values, %%klong cells sharing one interpreter, Python variables
 in (-i) and out (-o), errors as Klong reports."""
+import re
 import sys
 
 import pytest
@@ -10,7 +11,7 @@ pytest.importorskip("IPython")
 from IPython.testing import globalipapp  # noqa: E402
 from IPython.utils.capture import capture_output  # noqa: E402
 
-from klong.magics import parse_flags  # noqa: E402
+from klong.frontends.magics import parse_flags  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +50,8 @@ def run(ip, code):
 def test_cells_share_one_interpreter(ip):
     result, out = run(ip, "%%klong\nshared::100\nsq::{x*x}\nsq(3)")
     assert result.success and repr(result.result) == "9"    # the last value, as the REPL shows it
-    assert out.stdout == "Out[%d]: 9\n" % ip.execution_count
+    # the prompt's number is IPython's business (8.x and 9.x count a test shell's cells apart)
+    assert re.fullmatch(r"Out\[\d+\]: 9\n", out.stdout), out.stdout
     assert result.result.value == 9                        # and as Python sees it
     assert ip.run_line_magic("klong", "shared+sq(2)") == 104
 
@@ -96,7 +98,7 @@ def test_errors_fail_the_cell_with_one_line(ip):
 
 
 def test_an_interrupt_fails_the_cell_with_one_line(ip, monkeypatch):
-    from klong.replcommands import CellSession
+    from klong.frontends.replcommands import CellSession
 
     def interrupted(self, text):
         raise KeyboardInterrupt

@@ -1,4 +1,4 @@
-"""The parser's tables (klong/syntax/lalr.py): they come from lark, are kept in the per-user
+"""The parser's tables (klong/compiler/syntax/lalr.py): they come from lark, are kept in the per-user
 cache, and parse exactly as lark's parser does; a damaged, stale or unwritable cache changes
 nothing but the time it takes."""
 import marshal
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from klong import KlongError
-from klong.syntax import lalr, parser
-from klong.syntax.lexer import tokenize
+from klong.compiler.syntax import lalr, parser
+from klong.compiler.syntax.lexer import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = [

@@ -118,7 +118,7 @@ def test_example_notebook_runs_in_the_klong_kernel(tmp_path):
     nbclient = pytest.importorskip("nbclient")
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
-    from klong.kernel.install import install
+    from klong.frontends.kernel.install import install
     install(prefix=str(tmp_path))
     specs = KernelSpecManager(kernel_dirs=[str(tmp_path / "share" / "jupyter" / "kernels")])
     nb = nbformat.read(os.path.join(ROOT, "examples", "notebooks", "linear_regression.ipynb"),

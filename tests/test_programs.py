@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from klong import KlongError, KlongInterpreter
-from klong.display import write
+from klong.runtime.display import write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KGPY = os.path.join(ROOT, "kgpy")
@@ -290,7 +290,7 @@ def test_piped_latin1_input(tmp_path):
 
 
 def test_session_reads_chunks_line_by_line(k, capsys):
-    from klong.replcommands import Session
+    from klong.frontends.replcommands import Session
     session = Session(k)
     for line in ["a::[1 2", "3 4]   :\" four numbers", "{x+", "1}'a  :\" plus one", "+/a"]:
         session.feed(line)

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from klong import KlongError, KlongInterpreter, passes
-from klong.display import write
-from klong.lower import lower
-from klong.render import pysource
-from klong.syntax.parser import parse
+from klong import KlongError, KlongInterpreter
+from klong.compiler import passes
+from klong.runtime.display import write
+from klong.compiler.lower import lower
+from klong.compiler.render import pysource
+from klong.compiler.syntax.parser import parse
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("KLONG_GOLDEN_UPDATE") == "1"
@@ -74,7 +75,7 @@ def test_rendered_functions_are_recognised_as_lambdas_running():
     generated function's name and file."""
     import sys
 
-    from klong.functions import lambda_running_in
+    from klong.runtime.functions import lambda_running_in
     k = KlongInterpreter(backend="numpy", codegen=True)
     seen = []
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from klong import KlongInterpreter, __version__
-from klong import helptable
-from klong.display import write
-from klong.replcommands import Session
+from klong.frontends import helptable
+from klong.runtime.display import write
+from klong.frontends.replcommands import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 KGPY = ROOT / "kgpy"
@@ -406,7 +406,7 @@ def test_session_wants_more():
 def test_completer():
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
-    from klong.repl import KlongCompleter
+    from klong.frontends.repl import KlongCompleter
 
     interp = KlongInterpreter()
     interp("verylongname::1;veryshort::2")
@@ -427,7 +427,7 @@ def test_completer():
 
 
 def test_history_path(monkeypatch, tmp_path):
-    from klong.repl import history_path
+    from klong.frontends.repl import history_path
     monkeypatch.setenv("KLONG_HISTORY", str(tmp_path / "h"))
     assert history_path() == str(tmp_path / "h")
     monkeypatch.setenv("KLONG_HISTORY", "")
@@ -439,7 +439,7 @@ def test_history_path(monkeypatch, tmp_path):
 
 def test_pygments_lexer_tokens():
     from pygments.token import Comment, Keyword, Name, Number, Operator, String
-    from klong.highlight import KlongLexer
+    from klong.frontends.highlight import KlongLexer
 
     source = 'sq::{x*x};v::[1 -2 foo];.p(+/sq\'!10):[v;0cx;"a""b"] :"note" :sym 2.5'
     tokens = [(t, v) for t, v in KlongLexer().get_tokens(source) if v.strip()]
@@ -498,7 +498,7 @@ def test_help_table_covers_the_language():
 # ---------------------------------------------------------------- pasting, timing, colours
 
 def test_strip_transcript():
-    from klong.replcommands import strip_transcript
+    from klong.frontends.replcommands import strip_transcript
     needs_more = KlongInterpreter.needs_more
     session = "?> 2*3+4\n14\n?> f::{x+\n1}\n:monad\n?> f(1)\n2\n"
     assert strip_transcript(session, needs_more) == "2*3+4\nf::{x+\n1}\nf(1)"
@@ -516,7 +516,7 @@ def test_docs_copy_button_copies_the_input():
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import BashSessionLexer
-    from klong.highlight import KlongLexer
+    from klong.frontends.highlight import KlongLexer
     spec = importlib.util.spec_from_file_location("klong_copy",
                                                   ROOT / "docs" / "_hooks" / "klong_copy.py")
     hook = importlib.util.module_from_spec(spec)
@@ -531,7 +531,7 @@ def test_docs_copy_button_copies_the_input():
 
 
 def test_time_units():
-    from klong.replcommands import time_text, timing_report
+    from klong.frontends.replcommands import time_text, timing_report
     assert time_text(2.5) == "2.5 s"
     assert time_text(0.0123) == "12.3 ms"
     assert time_text(4.56e-6) == "4.56 µs"
@@ -542,7 +542,7 @@ def test_time_units():
 
 
 def test_measure_grows_the_loops_and_repeats():
-    from klong.replcommands import measure
+    from klong.frontends.replcommands import measure
     asked = []
 
     def run(count):                     # a fake clock: each loop takes 1 ms
@@ -561,8 +561,8 @@ def test_measure_grows_the_loops_and_repeats():
 
 def test_styles():
     from prompt_toolkit.styles import BaseStyle
-    from klong.highlight import ANSI_STYLE, check_style
-    from klong.repl import prompt_style
+    from klong.frontends.highlight import ANSI_STYLE, check_style
+    from klong.frontends.repl import prompt_style
     from pygments.token import Name, Number, Operator
     assert check_style(None) is None and check_style("ansi") is None
     assert check_style("monokai") is None and check_style("none") is None
@@ -579,7 +579,7 @@ def test_styles():
 def test_transcript_highlighting():
     """Prompts and output are marked, so that the docs' copy button leaves them out."""
     from pygments.token import Generic, Name
-    from klong.highlight import KlongLexer
+    from klong.frontends.highlight import KlongLexer
     text = "?> f::{x+\n1}\n:monad\n?> f(2)\n3\n"
     tokens = list(KlongLexer().get_tokens(text))
     assert "".join(v for _, v in tokens) == text
@@ -589,7 +589,7 @@ def test_transcript_highlighting():
 
 
 def test_completion_of_paths_and_commands(tmp_path, monkeypatch):
-    from klong.completion import complete
+    from klong.frontends.completion import complete
     monkeypatch.chdir(tmp_path)
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "util.kg").write_text("")
@@ -608,7 +608,7 @@ def test_completion_of_paths_and_commands(tmp_path, monkeypatch):
 
 
 def test_inspect():
-    from klong.completion import inspect
+    from klong.frontends.completion import inspect
     interp = KlongInterpreter()
     interp("sq::{x*x};data::!3000")
     assert inspect(interp, "1+2", 1).startswith("+a   Transpose")
@@ -616,6 +616,6 @@ def test_inspect():
     assert inspect(interp, ".p(1)", 1).startswith(".p(x)")
     assert inspect(interp, "]T 1+1", 1).startswith("]T expr")
     assert inspect(interp, "sq(2)", 1) == "sq: :monad"
-    from klong.display import Summary
+    from klong.runtime.display import Summary
     assert inspect(interp, "data", 2, Summary()).endswith("(3000 elements)")
     assert inspect(interp, "   ", 1) is None

@@ -14,10 +14,11 @@ import operator
 import numpy as np
 import pytest
 
-from klong import backends, values
-from klong.display import write
+from klong import backends
+from klong.runtime import values
+from klong.runtime.display import write
 from klong.errors import KlongError
-from klong.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
+from klong.runtime.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 from klong.verbs.atomic import DYADS, MONADS
 
 

@@ -16,11 +16,12 @@ import re
 import numpy as np
 import pytest
 
-from klong import backends, kinds, values
-from klong.display import write
+from klong import backends
+from klong.runtime import kinds, values
+from klong.runtime.display import write
 from klong.errors import KlongError
-from klong.match import match
-from klong.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
+from klong.runtime.match import match
+from klong.runtime.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 from klong.verbs import ordering, structural
 from klong.verbs.structural import DYADS, MONADS
 

@@ -2,7 +2,7 @@
 
 A ```klong block written as a session ("?> " prompts, then what the REPL printed) gets a
 data-copy attribute holding the input alone, which mkdocs-material's copy button copies
-instead of the block's text. The input is found by klong.replcommands.strip_transcript, the
+instead of the block's text. The input is found by klong.frontends.replcommands.strip_transcript, the
 code with which the REPL and the Jupyter kernel drop prompts and output from pasted text.
 """
 import html
@@ -15,7 +15,7 @@ BLOCK = re.compile(r'<div class="highlight">(?P<body>(?:(?!</div>).)*?<code>(?P<
 def on_page_content(content, page, config, files):
     try:
         from klong.interpreter import KlongInterpreter
-        from klong.replcommands import strip_transcript
+        from klong.frontends.replcommands import strip_transcript
     except ImportError:
         return content
 

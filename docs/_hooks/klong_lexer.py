@@ -1,7 +1,7 @@
-"""mkdocs hook: colour ```klong blocks with klong.highlight.KlongLexer.
+"""mkdocs hook: colour ```klong blocks with klong.frontends.highlight.KlongLexer.
 
 When the lexer is registered as a pygments plugin (klong installed with its entry points),
-pygments finds it by name and there is nothing to do. When klong.highlight exists but is not
+pygments finds it by name and there is nothing to do. When klong.frontends.highlight exists but is not
 registered, the highlight extension is taught the name here. Without it the blocks are shown
 as plain text, and the site still builds.
 """
@@ -17,7 +17,7 @@ def on_config(config):
     except ClassNotFound:
         pass
     try:
-        from klong.highlight import KlongLexer
+        from klong.frontends.highlight import KlongLexer
     except ImportError:
         return config
 

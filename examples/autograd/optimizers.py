@@ -1,4 +1,4 @@
-"""Optimizers for Klong models, written in Python on top of klong.autograd.gradients_of.
+"""Optimizers for Klong models, written in Python on top of klong.runtime.autograd.gradients_of.
 
 Copy this file beside your program. From Klong (the name `klong` is the running interpreter):
 
@@ -14,7 +14,7 @@ loss with respect to the parameters (override it to change how, for example to a
 across processes), and `update(name, value, grad)` gives a parameter's new value.
 """
 from klong import KlongInterpreter
-from klong.autograd import gradients_of
+from klong.runtime.autograd import gradients_of
 from klong.sysfns.distributed import average_gradients
 
 

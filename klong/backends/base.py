@@ -360,7 +360,7 @@ class Backend:
         raise NotImplementedError
 
     def divide(self, a, b):
-        """a / b, correctly rounded (operands of the result's kind: klong/kinds.py)."""
+        """a / b, correctly rounded (operands of the result's kind: klong/runtime/kinds.py)."""
         return a / b
 
     def fmod(self, a, b):
@@ -405,7 +405,7 @@ class Backend:
         return None
 
     # -- running
-    # -- the interpreter's settings (klong/settings.py, klong/memory.py)
+    # -- the interpreter's settings (klong/runtime/settings.py, klong/runtime/memory.py)
     def full_precision(self):
         """A context in which mixed precision (amp) is off, for work that must be exact."""
         return contextlib.nullcontext()

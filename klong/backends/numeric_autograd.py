@@ -5,7 +5,7 @@ does the derivatives exactly.
 
 Every engine takes `fn`, a Python function from Klong values to a Klong value, and points
 that are Klong values (numbers, numeric arrays, lists of them). The differentiation
-operators in klong/autograd.py decide what fn is (a variable rebound, a function called)."""
+operators in klong/runtime/autograd.py decide what fn is (a variable rebound, a function called)."""
 import contextlib
 import math
 

@@ -1,6 +1,6 @@
 """The dot-functions and system variables, grouped by topic. `install` binds them all as
 globals of a new interpreter."""
-from ..functions import Builtin
+from ..runtime.functions import Builtin
 from . import compiler, core, distributed, io, plot, python, runtime
 
 

@@ -5,10 +5,10 @@ backend error)."""
 import sys
 import time
 
-from .. import values
+from ..runtime import values
 from ..errors import KlongError
-from ..functions import Builtin, call_value
-from ..values import Dict, Function, is_true
+from ..runtime.functions import Builtin, call_value
+from ..runtime.values import Dict, Function, is_true
 from .graph import Graph
 from .plot import Variadic
 

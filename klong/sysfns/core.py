@@ -5,7 +5,7 @@ import time
 
 from ..errors import KlongError
 from .io import read_source
-from ..values import EOF, Symbol, is_string, is_symbol, is_true
+from ..runtime.values import EOF, Symbol, is_string, is_symbol, is_true
 
 DEFAULT_KLONGPATH = ".:lib"
 

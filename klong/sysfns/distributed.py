@@ -13,11 +13,11 @@ import os
 import sys
 import zlib
 
-from .. import context, values
+from ..runtime import context, values
 from ..backends.base import DTYPES
 from ..backends.group import ALONE
 from ..errors import KlongError
-from ..limits import INT64_MAX
+from ..runtime.limits import INT64_MAX
 
 # a header is [function, root, real type, kind, count, digest]; function 0: the rank refused
 # its call
@@ -242,7 +242,7 @@ class Collectives:
 
 def average_gradients(interp, grads):
     """For optimizers written in Python: `grads` (a list, one entry per parameter, as
-    klong.autograd.gradients_of returns it) averaged over the ranks."""
+    klong.runtime.autograd.gradients_of returns it) averaged over the ranks."""
     with context.entered(interp.context):
         mean = interp.distributed.reduce(lambda: list(grads), ".allmean", True)
         return values.items(mean) if values.is_array(mean) else list(mean)

@@ -5,10 +5,10 @@ UTF-8 as Latin-1 (the encoding of the reference's own library files)."""
 import codecs
 import sys
 
-from ..display import show, write
+from ..runtime.display import show, write
 from ..errors import KlongError
-from ..syntax.lexer import Incomplete, Lexer
-from ..values import EOF, UNDEFINED, is_string, is_true, on_backend
+from ..compiler.syntax.lexer import Incomplete, Lexer
+from ..runtime.values import EOF, UNDEFINED, is_string, is_true, on_backend
 
 
 def _latin1_fallback(error):

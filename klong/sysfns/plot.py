@@ -14,10 +14,11 @@ for them.
 import os
 import sys
 
-from .. import backends, values
+from .. import backends
+from ..runtime import values
 from ..errors import KlongError
-from ..functions import Builtin
-from ..values import Dict, is_string, is_symbol
+from ..runtime.functions import Builtin
+from ..runtime.values import Dict, is_string, is_symbol
 
 MISSING = "needs matplotlib: pip install -e '.[plot]'"
 OPTIONS = ("title", "xlabel", "ylabel", "labels", "bins", "file")

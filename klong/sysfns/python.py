@@ -7,10 +7,10 @@ import os
 import sys
 import types
 
-from .. import values
+from ..runtime import values
 from ..errors import KlongError
-from ..pyconv import PyFunction, to_klong, to_python
-from ..values import Dict, Function, is_string
+from ..runtime.pyconv import PyFunction, to_klong, to_python
+from ..runtime.values import Dict, Function, is_string
 
 
 def _import(spec, folders=()):
@@ -196,7 +196,7 @@ class BackendFunction(Function):
     tensors, so gradients flow through it."""
     __slots__ = ("name", "fn", "backend")
     arity = 1
-    pure = True         # no effects: Each may trace it over a whole array (render/wholes.py)
+    pure = True         # no effects: Each may trace it over a whole array (verbs/wholearray.py)
 
     def __init__(self, name, fn, backend):
         self.name, self.fn, self.backend = name, fn, backend

@@ -1,8 +1,8 @@
 """Random numbers and memory from Klong: .rn .srn, .mem .memreset .memclear (settings.py,
 memory.py, randomness.py)."""
 from ..errors import KlongError
-from ..settings import MAX_SEED
-from ..values import Dict
+from ..runtime.settings import MAX_SEED
+from ..runtime.values import Dict
 
 
 def install(interp, define):

@@ -3,7 +3,7 @@ about a verb (its name in each form, its implementation, whether adverbs and com
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
 from . import atomic, structural
-from ..adverbs import join_all, join_pairs
+from .adverbs import join_all, join_pairs
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
 DYADS = {**atomic.DYADS, **structural.DYADS}

@@ -22,15 +22,14 @@ import math
 import operator
 import re
 
-from .. import backends, kinds, values
-from ..display import atom_text, format_real
+from .. import backends
+from ..runtime import kinds, values
+from ..runtime.display import atom_text, format_real
 from ..errors import KlongError
-from ..limits import (INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64,
-                      int_from_text, magnitude, real_from_text, times, too_large)
-from ..limits import current as current_limits
-from ..match import match
-from ..values import (Char, Symbol, UNDEFINED, array_kind, is_int, is_list, is_number, is_real,
-                      is_true, items, length, make_list, scalar)
+from ..runtime.limits import INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64, int_from_text, magnitude, real_from_text, times, too_large
+from ..runtime.limits import current as current_limits
+from ..runtime.match import match
+from ..runtime.values import Char, Symbol, UNDEFINED, array_kind, is_int, is_list, is_number, is_real, is_true, items, length, make_list, scalar
 
 B = backends.current        # B() is the active backend
 
@@ -244,7 +243,7 @@ def _and(x, y):
 
 
 def _real(x):
-    """x with an integer array made real (see klong/kinds.py)."""
+    """x with an integer array made real (see klong/runtime/kinds.py)."""
     return kinds.as_kind(x, "f")
 
 

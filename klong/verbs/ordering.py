@@ -10,13 +10,11 @@ Every verb here reduces its argument to one integer or real sort key per element
 the element itself for a numeric vector, a rank for the rows of a matrix or for Python
 values, a code for a character.
 """
-from .. import backends, kinds
+from .. import backends
+from ..runtime import kinds
 from ..errors import KlongError
-from ..match import REAL_TOLERANCE
-from ..values import (
-    Char, Dict, Symbol, array_kind, is_array, is_empty, is_list, is_number, items, length,
-    make_list, plain,
-)
+from ..runtime.match import REAL_TOLERANCE
+from ..runtime.values import Char, Dict, Symbol, array_kind, is_array, is_empty, is_list, is_number, items, length, make_list, plain
 
 
 def _check(a, verb):

@@ -13,17 +13,14 @@ follows them.
 """
 import math
 
-from .. import backends, values
-from ..display import shown
+from .. import backends
+from ..runtime import values
+from ..runtime.display import shown
 from ..errors import KlongError
-from ..folds import fold
-from ..limits import check_elements, check_items, elements_of
-from ..match import REAL_TOLERANCE, match
-from ..values import (
-    Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like,
-    is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like,
-    make_list, scalar,
-)
+from .folds import fold
+from ..runtime.limits import check_elements, check_items, elements_of
+from ..runtime.match import REAL_TOLERANCE, match
+from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from . import ordering
 
 

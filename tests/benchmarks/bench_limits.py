@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from klong import KlongInterpreter
-from klong.display import write
+from klong.runtime.display import write
 
 N = 1_000_000
 

@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 from klong import KlongInterpreter
-from klong.replcommands import Session
-from klong.syntax.parser import parse
+from klong.frontends.replcommands import Session
+from klong.compiler.syntax.parser import parse
 
 SIZES = [5000, 20000]
 RS_N = 100000

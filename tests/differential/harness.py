@@ -11,8 +11,8 @@ from pathlib import Path
 
 from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
-from klong.display import write
-from klong.values import Char, Dict, Function, Symbol
+from klong.runtime.display import write
+from klong.runtime.values import Char, Dict, Function, Symbol
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent

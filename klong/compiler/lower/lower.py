@@ -1,0 +1,190 @@
+"""The syntax tree lowered to the IR (ir.py): the one place that reads the tree for meaning.
+
+Names are resolved here, statically: a parameter or declared local of a function literal
+around the name becomes a `Local` so many literals out, anything else a `Global` under the
+name modules give it (language.md 6.5). Constants are put on the interpreter's backend, the
+verbs' error labels are settled, and each function literal gets its `Facts`: whether it has
+effects, which globals it reads, whether it names itself.
+
+A chunk is lowered for one interpreter (its modules and backend), when it is about to run.
+"""
+from ...verbs import adverbs as adv
+from ...errors import KlongError
+from ..syntax import ast
+from ...runtime.values import on_backend
+from ...verbs import VERBS
+from . import ir
+from .scope import Scope
+
+
+def lower(node, interp):
+    """The IR of the parsed chunk `node`, for the interpreter `interp`."""
+    return Lowering(interp).chunk(node)
+
+
+def verb_label(verb, arity):
+    """How an error message names a verb node: 'times', 'plus over', 'f each' ..."""
+    words = []
+    for a in reversed(verb.adverbs):          # the last adverb is applied outermost
+        words.append(adv.NAMES.get(a, (a, a))[arity - 1] or a)
+        arity = (adv.MONADIC_USE if arity == 1 else adv.DYADIC_USE).get(a, arity)
+    if verb.op is not None:
+        facts = VERBS.get(verb.op)
+        base = facts.name(arity) if facts else verb.op
+    else:
+        base = verb.fn.name if isinstance(verb.fn, ast.Name) else None
+    return " ".join(([base] if base else []) + words[::-1]) or "call"
+
+
+def _at(node):
+    return {"line": node.line, "column": node.column}
+
+
+class _Literal:
+    """A function literal being lowered: its scope and the facts gathered so far."""
+    __slots__ = ("scope", "effects", "reads", "names_self")
+
+    def __init__(self, scope):
+        self.scope = scope
+        self.effects = False
+        self.reads = set()
+        self.names_self = False
+
+
+class Lowering:
+    def __init__(self, interp):
+        self.modules = interp.modules
+        self.backend = interp.backend
+        self.literals = []          # the function literals around the node, outermost first
+        self.functions = []         # every one lowered, each after those nested in it
+
+    def chunk(self, node):
+        return ir.Chunk(self.lower(node), self.functions, **_at(node))
+
+    def lower(self, node):
+        return getattr(self, "l_" + type(node).__name__)(node)
+
+    @property
+    def in_function(self):
+        return bool(self.literals)
+
+    def resolve(self, name):
+        """(depth, name) for a variable of a literal around here, or (None, the global)."""
+        if self.literals:
+            return self.literals[-1].scope.resolve(name, self.modules)
+        return None, self.modules.resolve(name, defining=False)
+
+    # -- leaves
+    def l_Const(self, node):
+        return ir.Const(on_backend(node.value, self.backend), **_at(node))
+
+    def l_DictLit(self, node):
+        pairs = [(on_backend(k, self.backend), on_backend(v, self.backend))
+                 for k, v in node.pairs]
+        return ir.DictLit(pairs, **_at(node))
+
+    def l_Name(self, node):
+        if node.name == ".f":
+            if not self.in_function:
+                return ir.Const([], **_at(node))
+            self.literals[-1].names_self = True
+            return ir.Self(**_at(node))
+        depth, key = self.resolve(node.name)
+        if depth is None:
+            for literal in self.literals:
+                literal.reads.add(key)
+            return ir.Global(node.name, key, **_at(node))
+        return ir.Local(key, depth, **_at(node))
+
+    # -- calls
+    def l_Apply(self, node):
+        fn = self.lower(node.fn)
+        if node.is_projection:
+            slots = [None if a is None else self.lower(a) for a in node.args]
+            return ir.Project(fn, slots, **_at(node))
+        args = [self.lower(a) for a in node.args]
+        callee = node.fn.name if isinstance(node.fn, ast.Name) else None
+        return ir.Call(fn, args, callee, **_at(node))
+
+    def verb(self, verb, arity):
+        """The IR verb of a verb node applied to `arity` operands: an operator must have
+        that form (a compile-time syntax error otherwise)."""
+        op = verb.op
+        if op is not None and not verb.adverbs:
+            facts = VERBS.get(op)
+            if arity == 1 and (facts is None or facts.monad is None and not facts.host_monad):
+                raise KlongError("syntax", f"{op} has no monadic form", verb.line, verb.column)
+            if arity == 2 and (facts is None or facts.dyad is None):
+                raise KlongError("syntax", f"{op} has no dyadic form", verb.line, verb.column)
+        fn = self.lower(verb.fn) if verb.fn is not None else None
+        return ir.Verb(op, fn, list(verb.adverbs), **_at(verb))
+
+    def l_Monad(self, node):
+        verb = self.verb(node.verb, 1)
+        return ir.Monad(verb, self.lower(node.arg), verb_label(node.verb, 1), **_at(node))
+
+    def l_Dyad(self, node):
+        verb = node.verb
+        if verb.op == "::" and not verb.adverbs:
+            return self.assignment(node)
+        facts = VERBS.get(verb.op) if verb.op is not None and not verb.adverbs else None
+        if facts is not None and facts.host_dyad:
+            return self.differentiation(node)
+        lowered = self.verb(verb, 2)
+        return ir.Dyad(lowered, self.lower(node.left), self.lower(node.right),
+                       verb_label(verb, 2), **_at(node))
+
+    def differentiation(self, node):
+        """f:>p, p∇f and p∂f. A bare global name as the point of :> or ∇ selects variable
+        mode (system.md B.2): the variable itself is rebound while differentiating."""
+        op = node.verb.op
+        point = node.right if op == ":>" else node.left if op == "\u2207" else None
+        variable = None
+        if isinstance(point, ast.Name) and point.name != ".f":
+            depth, key = self.resolve(point.name)
+            if depth is None:
+                variable = key
+        return ir.Differentiate(op, self.lower(node.left), self.lower(node.right), variable,
+                                **_at(node.verb))
+
+    # -- structure
+    def l_Seq(self, node):
+        return ir.Seq([self.lower(e) for e in node.exprs], **_at(node))
+
+    def l_Cond(self, node):
+        clauses = [(self.lower(p), self.lower(c)) for p, c in node.clauses]
+        return ir.Cond(clauses, self.lower(node.otherwise), **_at(node))
+
+    def l_Lambda(self, node, name=None, defined_as=None):
+        outer = self.literals[-1].scope if self.literals else None
+        literal = _Literal(Scope(outer, node))
+        self.literals.append(literal)
+        try:
+            body = [self.lower(s) for s in node.body]
+        finally:
+            self.literals.pop()
+        facts = ir.Facts(effects=literal.effects, reads=frozenset(literal.reads),
+                         names_self=literal.names_self)
+        fn = ir.Function(node.arity, list(node.locals), body, node.source, name, defined_as,
+                         list(node.outer_params), facts, **_at(node))
+        self.functions.append(fn)
+        return fn
+
+    # -- assignment
+    def assignment(self, node):
+        name = node.left.name
+        if isinstance(node.right, ast.Lambda):
+            depth, key = self.resolve(name)
+            value = self.l_Lambda(node.right, name, key if depth is None else None)
+        else:
+            value = self.lower(node.right)
+        depth, key = self.resolve(name) if self.in_function else (None, None)
+        if depth is not None:
+            # a variable of a literal around this one: an effect of the literals in between
+            for literal in self.literals[len(self.literals) - depth:]:
+                literal.effects = True
+            return ir.SetLocal(key, depth, value, **_at(node))
+        for literal in self.literals:
+            literal.effects = True
+        keys = self.modules.assignment_targets(name, top_level=not self.in_function)
+        return ir.SetGlobal(name, keys, value, self.in_function, **_at(node))

@@ -1,0 +1,566 @@
+"""The IR made runnable as Python closures, one rule per node.
+
+`render(chunk, interp)` gives a callable `run(None)` for one lowered chunk (after the
+passes). Every node becomes a closure `run(fr)` once, when its chunk is read, and running a
+function never looks at IR nodes again. `fr` is the frame of the running Klong function (a
+dict: see functions.py; None at top level): a `Local` of depth d is read d frames up the
+lexical chain (PARENT), which the IR settled when it was lowered.
+
+A literal run inline by a loop (While, Converge, Iterate) gets a frame of its own per run,
+as a call would give it, and errors leaving it name it as a call would. A function literal's
+whole-array form (Facts.whole) becomes `Lambda.whole`, made with the function value, so the
+adverbs take the same shortcuts as in generated code.
+"""
+from ...verbs import adverbs as adv
+from ...errors import KlongError, from_python, undefined, undefined_assignment
+from ...runtime.functions import PARENT, SELF, Lambda, call_value, frame_runner, project
+from ..lower import ir
+from ...runtime.match import match
+from ..passes.loops import inlinable
+from ...runtime.values import Dict, Function, is_true
+from ...verbs import VERBS
+from . import common
+from ...verbs import wholearray
+from ...verbs.forms import derived_forms, function_forms, op_forms
+
+
+def render(chunk, interp):
+    """The chunk (an ir.Chunk) as a closure: run(None) gives its value."""
+    return Renderer(interp).render(chunk.body)
+
+
+_UNSET = object()       # what a dictionary lookup gives for a missing key
+
+
+class Renderer:
+    def __init__(self, interp):
+        self.interp = interp
+
+    def render(self, node):
+        return getattr(self, "r_" + type(node).__name__)(node)
+
+    # -- leaves
+    def r_Const(self, node):
+        value = node.value
+        return lambda fr: value
+
+    def r_DictLit(self, node):
+        pairs = node.pairs
+        return lambda fr: Dict(pairs)
+
+    def r_Global(self, node):
+        name, key, line, column = node.name, node.key, node.line, node.column
+        g = self.interp.globals
+
+        def read_global(fr):
+            value = g.get(key, _UNSET)
+            if value is _UNSET:
+                raise undefined(name, g, line, column)
+            return value
+        return read_global
+
+    def r_Local(self, node):
+        name, depth, line, column = node.name, node.depth, node.line, node.column
+
+        def read_local(fr):
+            try:
+                return fr[name]
+            except KeyError:
+                raise undefined(name, None, line, column) from None
+        if depth == 0:
+            return read_local
+
+        return lambda fr: read_local(_frame_out(fr, depth))
+
+    def r_Self(self, node):
+        return lambda fr: fr[SELF]
+
+    # -- structure
+    def r_Seq(self, node):
+        return _sequence([self.render(e) for e in node.exprs])
+
+    def r_Cond(self, node):
+        clauses = [(self.render(p), self.render(c)) for p, c in node.clauses]
+        otherwise = self.render(node.otherwise)
+
+        def run(fr):
+            for pred, then in clauses:
+                p = pred(fr)
+                if (p != 0) if type(p) is int else is_true(p):
+                    return then(fr)
+            return otherwise(fr)
+        return run
+
+    def r_Function(self, node):
+        body = _sequence([self.render(s) for s in node.body])
+        info = common.lambda_info(node, self.interp)
+        backend = self.interp.backend
+        whole = self.whole_maker(node.facts.whole)
+
+        if whole is None:
+            def make(fr):
+                lam = Lambda(None, info, None, backend)
+                lam.run = frame_runner(body, lam, fr)
+                return lam
+            return make
+
+        def make_with_whole(fr):
+            lam = Lambda(None, info, whole(fr), backend)
+            lam.run = frame_runner(body, lam, fr)
+            return lam
+        return make_with_whole
+
+    # -- calls
+    def r_Call(self, node):
+        fn = self.render(node.fn)
+        args = [self.render(a) for a in node.args]
+        line, column, callee = node.line, node.column, node.callee
+        if len(args) == 1:
+            arg = args[0]
+
+            def run_1(fr):
+                v = arg(fr)
+                f = fn(fr)
+                try:
+                    if type(f) is Lambda and f.arity == 1:
+                        return f.run(v)
+                    return call_value(f, [v], callee)
+                except KlongError as e:
+                    raise e.located(line, column, None)
+            return run_1
+
+        def run(fr):
+            values = [a(fr) for a in args]
+            f = fn(fr)
+            try:
+                if isinstance(f, Function):       # (one Python frame less per Klong call)
+                    return f.call(values)
+                return call_value(f, values, callee)
+            except KlongError as e:
+                raise e.located(line, column, None)
+        return run
+
+    def r_Project(self, node):
+        fn = self.render(node.fn)
+        slots = [None if s is None else self.render(s) for s in node.slots]
+
+        def run(fr):
+            values = [None if s is None else s(fr) for s in slots]
+            return project(fn(fr), values)
+        return run
+
+    # -- verbs
+    def r_Monad(self, node):
+        verb, arg, label = node.verb, self.render(node.arg), node.label
+        line, column = verb.line, verb.column
+        if verb.fn is not None:
+            forms = self.dynamic_forms(verb)
+
+            def run_dynamic(fr):
+                a = arg(fr)
+                try:
+                    return forms(fr).monad(a)
+                except KlongError as e:
+                    raise e.at_verb(line, column, label, a)
+            return run_dynamic
+        if verb.adverbs:
+            f = derived_forms(op_forms(verb.op), verb.adverbs).monad
+        else:
+            f = _SCALAR_MONADS.get(verb.op) or common.monad(verb.op, self.interp)
+
+        def run(fr):
+            a = arg(fr)
+            try:
+                return f(a)
+            except KlongError as e:
+                raise e.at_verb(line, column, label, a)
+        return run
+
+    def r_Dyad(self, node):
+        verb, label = node.verb, node.label
+        left, right = self.render(node.left), self.render(node.right)
+        line, column = verb.line, verb.column
+        if verb.fn is not None:
+            forms = self.dynamic_forms(verb)
+
+            def run_dynamic(fr):
+                b = right(fr)
+                a = left(fr)
+                try:
+                    return forms(fr).dyad(a, b)
+                except KlongError as e:
+                    raise e.at_verb(line, column, label, [a, b])
+            return run_dynamic
+        if verb.adverbs:
+            f = derived_forms(op_forms(verb.op), verb.adverbs).dyad
+        else:
+            number = isinstance(node.right, ir.Const) \
+                and wholearray.is_python_number(node.right.value)
+            f = _SCALAR_DYADS.get((verb.op, number)) or common.dyad(verb.op)
+        if isinstance(node.right, ir.Const):
+            if isinstance(node.left, ir.Local) and node.left.depth == 0:
+                return _local_dyad_of_constant(f, node.left, node.right.value, line,
+                                               column, label)
+        return _dyad(f, left, right, line, column, label)
+
+    def dynamic_forms(self, verb):
+        """A closure giving the VerbForms of a function-valued verb at run time."""
+        fn = self.render(verb.fn)
+        adverbs = verb.adverbs
+        return lambda fr: derived_forms(function_forms(fn(fr)), adverbs)
+
+    def r_Differentiate(self, node):
+        # the differentiation operators' messages say what failed: no verb is named
+        return _dyad(common.differentiation(node, self.interp), self.render(node.left),
+                     self.render(node.right), node.line, node.column, "")
+
+    # -- assignment
+    def r_SetLocal(self, node):
+        value, name, depth = self.render(node.value), node.name, node.depth
+        hooks = self.interp.value_hooks
+
+        def set_local(fr):
+            v = value(fr)
+            _frame_out(fr, depth)[name] = v
+            if hooks:
+                hooks.fire(name, v)
+            return v
+        return set_local
+
+    def r_SetGlobal(self, node):
+        value, name, keys = self.render(node.value), node.name, node.keys
+        inside_function, line, column = node.in_function, node.line, node.column
+        interp = self.interp
+        g, hooks = interp.globals, interp.value_hooks
+
+        def set_global(fr):
+            v = value(fr)
+            if inside_function and interp.strict and keys[0] not in g:
+                raise undefined_assignment(name, line, column)
+            for k in keys:
+                g[k] = v
+            if hooks:
+                hooks.fire(name, v)
+            return v
+        return set_global
+
+    # -- what the passes make
+    def r_SumOfProducts(self, node):
+        """+/a*b: the library's inner product of two real vectors, else the product (a
+        fresh array, which the sum may overwrite) and its sum, each failing as itself."""
+        left, right = self.render(node.left), self.render(node.right)
+        times, over = node.times, node.over
+        multiply = VERBS["*"].dyad
+        plus_over = derived_forms(op_forms("+"), ["/"]).monad
+
+        def run(fr):
+            b = right(fr)
+            a = left(fr)
+            r = wholearray.dot(a, b)
+            if r is not None:
+                return r
+            try:
+                p = multiply(a, b)
+            except KlongError as e:
+                raise e.at_verb(times.line, times.column, "times", [a, b])
+            try:
+                r = wholearray.sum_of_product(p)
+                return plus_over(p) if r is None else r
+            except KlongError as e:
+                raise e.at_verb(over.line, over.column, "plus over", p)
+        return run
+
+    def inline(self, fn):
+        """A function literal run inline by a loop: start(fr), once per run of the loop,
+        gives step(v), the literal's body run on v in a frame of its own inside `fr`,
+        failing as if the literal had been called."""
+        body = _sequence([self.render(s) for s in fn.body])
+        label = common.lambda_info(fn, self.interp).label()
+        fresh = any(isinstance(n, ir.Function) for s in fn.body for n in ir.walk(s))
+
+        def start(fr):
+            if fresh:               # a function value made in the body keeps its frame
+                def step(v):
+                    try:
+                        return body({"x": v, PARENT: fr})
+                    except KlongError as e:
+                        raise e.within(label)
+                return step
+            frame = {PARENT: fr}    # else nothing keeps it: one frame serves every step
+
+            def step_in_frame(v):
+                frame["x"] = v
+                try:
+                    return body(frame)
+                except KlongError as e:
+                    raise e.within(label)
+            return step_in_frame
+        return start
+
+    def r_While(self, node):
+        init, body = self.render(node.init), self.inline(node.body)
+        line, column = node.verb.line, node.verb.column
+        if inlinable(node.predicate):
+            test = self.inline(node.predicate)
+
+            def run_inline(fr):
+                v = init(fr)
+                p_step, f_step = test(fr), body(fr)
+                while True:
+                    p = p_step(v)
+                    if not ((p != 0) if type(p) is int else is_true(p)):
+                        return v
+                    v = f_step(v)
+            return run_inline
+        predicate = self.render(node.predicate)
+
+        def run(fr):
+            v = init(fr)
+            f = predicate(fr)
+            step = body(fr)
+            while True:
+                try:
+                    p = call_value(f, [v], None)
+                except KlongError as e:
+                    raise e.at_verb(line, column, "while")
+                if not ((p != 0) if type(p) is int else is_true(p)):
+                    return v
+                v = step(v)
+        return run
+
+    def r_Converge(self, node):
+        init, body = self.render(node.init), self.inline(node.body)
+
+        def run(fr):
+            v = init(fr)
+            step = body(fr)
+            while True:
+                r = step(v)
+                if (r == v) if type(r) is int and type(v) is int else match(r, v):
+                    return r
+                v = r
+        return run
+
+    def r_Iterate(self, node):
+        init, count, body = self.render(node.init), self.render(node.count), \
+            self.inline(node.body)
+        line, column = node.verb.line, node.verb.column
+
+        def run(fr):
+            v = init(fr)
+            n = count(fr)
+            try:
+                times = adv.iterations(n)
+            except KlongError as e:
+                raise e.at_verb(line, column, "iterate", n)
+            step = body(fr)
+            for _ in range(times):
+                v = step(v)
+            return v
+        return run
+
+    # -- whole-array forms (Lambda.whole)
+    def whole_maker(self, form):
+        """make(fr), giving the whole-array form of a function value made in the frame fr
+        (a Python function of the array, None where it declines), or None: no form."""
+        try:
+            if isinstance(form, ir.Whole):
+                return self.whole_elementwise(form)
+            if isinstance(form, ir.RowsProduct):
+                return self.whole_rows_product(form)
+            if isinstance(form, ir.RowsDot):
+                return self.whole_rows_dot(form)
+        except _NotMappable:
+            pass
+        return None
+
+    def whole_elementwise(self, form):
+        expr = self.elementwise(form.expr, form.same)
+
+        def make(fr):
+            outer = {PARENT: fr}        # where the literal's outer names are read
+
+            def whole(a):
+                try:
+                    return wholearray.whole_result(expr(a, outer), a)
+                except Exception:   # any failure (a zero divisor in a branch not taken ...)
+                    return None     # means the loop, which evaluates as Klong does
+            return whole
+        return make
+
+    def whole_rows_product(self, form):
+        matrix = self.render(form.matrix)
+        dot = None if form.dot is None else self.render(form.dot)
+
+        def make(fr):
+            outer = {PARENT: fr}
+
+            def whole(a):
+                try:
+                    if dot is not None and not wholearray.is_dot(dot(outer)):
+                        return None
+                    return wholearray.rows_product(a, matrix(outer))
+                except Exception:
+                    return None
+            return whole
+        return make
+
+    def whole_rows_dot(self, form):
+        vector = self.render(form.vector)
+
+        def make(fr):
+            outer = {PARENT: fr}
+
+            def whole(a):
+                try:
+                    return wholearray.rows_dot(a, vector(outer))
+                except Exception:
+                    return None
+            return whole
+        return make
+
+    def elementwise(self, node, same):
+        """f(a, outer): `node` evaluated on all of the numeric array a at once, the names
+        `same` standing for a and other names read from the frame `outer`; it raises
+        _Declined (or anything else) where that gives no whole-array result."""
+        if isinstance(node, ir.Const):
+            value = node.value
+            if not wholearray.is_python_number(value):
+                raise _NotMappable
+            return lambda a, outer: value
+        if isinstance(node, ir.Local) and node.depth == 0:
+            if node.name not in same:
+                raise _NotMappable
+            return lambda a, outer: a
+        if isinstance(node, (ir.Local, ir.Global)):
+            read = self.render(node)
+
+            def number(a, outer):
+                v = read(outer)
+                if not wholearray.is_python_number(v):
+                    raise _Declined
+                return v
+            return number
+        if isinstance(node, ir.Monad) and node.verb.primitive:
+            m, arg = VERBS[node.verb.op].monad, self.elementwise(node.arg, same)
+            return lambda a, outer: m(arg(a, outer))
+        if isinstance(node, ir.Dyad) and node.verb.primitive:
+            d = VERBS[node.verb.op].dyad
+            left, right = self.elementwise(node.left, same), self.elementwise(node.right, same)
+
+            def dyad(a, outer):
+                r = right(a, outer)
+                return d(left(a, outer), r)
+            return dyad
+        if isinstance(node, ir.Cond):
+            return self.conditional(node, same)
+        raise _NotMappable
+
+    def conditional(self, node, same):
+        """:[c;a;b] as select(c, a, b), clause by clause from the last."""
+        otherwise = self.elementwise(node.otherwise, same)
+        clauses = [(self.elementwise(p, same), self.elementwise(c, same))
+                   for p, c in reversed(node.clauses)]
+
+        def run(a, outer):
+            result = otherwise(a, outer)
+            for predicate, consequent in clauses:
+                choice = wholearray.mask(predicate(a, outer), a)
+                if choice is None:
+                    raise _Declined
+                result = wholearray.select(choice, consequent(a, outer), result)
+                if result is None:
+                    raise _Declined
+            return result
+        return run
+
+
+class _Declined(Exception):
+    """A whole-array form gives no result for this array: the loop runs."""
+
+
+class _NotMappable(Exception):
+    """A whole form with a node no element-wise rule covers: the function gets none."""
+
+
+def _scalar_monad_form(facts):
+    """The monad with the verb's own expression for a plain Python number (its
+    `scalar_monad`) tried first."""
+    fast = facts.scalar_monad.format(a="a")
+    return eval(f"lambda a: ({fast}) if type(a) is int or type(a) is float else monad(a)",
+                {"monad": facts.monad})
+
+
+def _scalar_dyad_form(facts, number_right):
+    """The dyad with the verb's own expression for two plain Python numbers (its
+    `scalar_dyad`, under its `scalar_guard`) tried first. `number_right`: the right
+    operand is always one (a constant)."""
+    test = "(type(a) is int or type(a) is float)"
+    if not number_right:
+        test += " and (type(b) is int or type(b) is float)"
+    if facts.scalar_guard:
+        test += " and " + facts.scalar_guard.format(a="a", b="b")
+    fast = facts.scalar_dyad.format(a="a", b="b")
+    return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": facts.dyad})
+
+
+# made once, when the module loads: op -> the form, for the verbs that declare one
+_SCALAR_MONADS = {op: _scalar_monad_form(f) for op, f in VERBS.items() if f.scalar_monad}
+_SCALAR_DYADS = {(op, number): _scalar_dyad_form(f, number)
+                 for op, f in VERBS.items() if f.scalar_dyad for number in (False, True)}
+
+
+def _at_verb(e, line, column, label, operands):
+    """The KlongError for `e`, raised by a verb (an OverflowError: a number too large for
+    the verb's scalar form), located at the verb and naming it."""
+    if isinstance(e, OverflowError):
+        e = from_python(e)
+    return e.at_verb(line, column, label, operands)
+
+
+def _local_dyad_of_constant(f, local, b, line, column, label):
+    """_dyad for a variable of the running literal and a constant: x+1, x<2 (read here,
+    saving the calls of the two operands' closures)."""
+    name, at = local.name, (local.line, local.column)
+
+    def run(fr):
+        try:
+            a = fr[name]
+        except KeyError:
+            raise undefined(name, None, *at) from None
+        try:
+            return f(a, b)
+        except (KlongError, OverflowError) as e:
+            raise _at_verb(e, line, column, label, [a, b]) from None
+    return run
+
+
+def _dyad(f, left, right, line, column, label):
+    """The closure applying the dyad f: right operand first, then left (language.md 3.3).
+    A failure is named after `label` ("": the verb's own messages say enough)."""
+    def run(fr):
+        b = right(fr)
+        a = left(fr)
+        try:
+            return f(a, b)
+        except (KlongError, OverflowError) as e:
+            raise _at_verb(e, line, column, label, [a, b]) from None
+    return run
+
+
+def _frame_out(fr, depth):
+    """The frame of the literal `depth` literals out from the one whose frame is fr."""
+    for _ in range(depth):
+        fr = fr[PARENT]
+    return fr
+
+
+def _sequence(stmts):
+    if len(stmts) == 1:
+        return stmts[0]
+
+    def run(fr):
+        for s in stmts[:-1]:
+            s(fr)
+        return stmts[-1](fr)
+    return run

@@ -1,0 +1,582 @@
+"""The IR rendered as Python source: one chunk becomes one Python function.
+
+Every function literal in the chunk becomes a nested Python function (made by a factory
+each time the literal is evaluated, so its closure cells are its own), which Python's own
+`compile()` turns into bytecode once. What makes the code fast:
+
+- parameters and declared locals are Python locals (a nested literal sees its enclosing
+  function's locals as closure cells, which is Klong's lexical scope, language.md 6.3);
+- a verb with a scalar form (+ - * < > = | & and negate, not) runs inline on plain Python
+  numbers, behind a type test that hands anything else to the verb itself;
+- a conditional is a Python `if`, its predicate tested without building a Klong value;
+- a call of a lambda calls its Python function directly, and a function calling the global
+  it is being defined under (Function.defined_as) calls itself without a lookup;
+- the loops the passes made inline (While, Converge, Iterate) are Python loops with the
+  literal's body inline, +/a*b (SumOfProducts) the library's inner product, and a function
+  literal's whole-array form (Facts.whole) a second Python function beside it (pywhole.py).
+
+The source is built from structured pieces, never edited afterwards: a block is a list of
+lines and nested blocks (indented one more), an operand knows what it is (`Operand`), and
+what must be known before a line is written (a function's `nonlocal` names, whether a
+predicate needs statements of its own) is found out from the IR first.
+
+Errors keep their Klong kind and position at no cost to code that does not fail: every verb
+call, name lookup and function call is on a line of its own, a table maps the generated
+line to the Klong source position (`Where`), and each generated function has one exception
+handler that looks the failing line up (`failure`).
+"""
+import re
+from contextlib import contextmanager
+from functools import lru_cache
+
+from ..lower import ir
+from ..passes.loops import inlinable
+from ...verbs import VERBS
+from . import common, pywhole
+from ...verbs.forms import derived_caller, derived_forms, op_forms
+from .pyparts import LITERAL, LOCAL, NAME, RUNTIME, TEMP, VARIABLE, Level, Line, Operand, Where
+
+
+def render(chunk, interp):
+    """A Python callable running the ir.Chunk `chunk` (passes run): f(None) gives its value."""
+    source, table, namespace = Renderer(interp).chunk(chunk)
+    namespace["W"] = table
+    exec(_compiled(source), namespace)
+    return namespace["chunk"]
+
+
+def source(chunk, interp):
+    """The Python source `render` runs for `chunk` (for tests and for reading)."""
+    return Renderer(interp).chunk(chunk)[0]
+
+
+@lru_cache(maxsize=2048)
+def _compiled(text):
+    """Python source to a code object, once: the same Klong text renders the same source,
+    its constants live in the namespace it runs in."""
+    return compile(text, "<klong>", "exec")
+
+
+def _klong_name(node):
+    """The Klong name a node reads, for 'undefined' messages."""
+    if isinstance(node, (ir.Local, ir.Global)):
+        return node.name
+    return ".f" if isinstance(node, ir.Self) else None
+
+
+def _identifier(name):
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
+def _number_test(a):
+    return f"(type({a}) is int or type({a}) is float)"
+
+
+def _are_numbers(a, b):
+    """The Python test that both operands are plain numbers (None: both are literals)."""
+    tests = [_number_test(v) for v in (a, b) if v.kind != LITERAL]
+    return " and ".join(tests) if tests else None
+
+
+def _truth(v):
+    return f"(({v} != 0) if type({v}) is int else TRUTH({v}))"
+
+
+def _loop_functions(node):
+    """The function literals of a loop node that run inline (their bodies are part of the
+    code around them), and its other parts."""
+    if isinstance(node, ir.While):
+        if inlinable(node.predicate):
+            return [node.predicate, node.body], [node.init]
+        return [node.body], [node.predicate, node.init]
+    if isinstance(node, ir.Converge):
+        return [node.body], [node.init]
+    return [node.body], [node.count, node.init]
+
+
+def nonlocals(fn, level):
+    """The Python names the Python function of the literal `fn` (rendered at `level`, whose
+    outer levels are named) must declare nonlocal: the variables of the literals around it
+    that it assigns, itself or in a literal inlined into it (a loop's)."""
+    found = set()
+    stack = [(s, 0) for s in fn.body]
+    while stack:
+        node, inlined = stack.pop()
+        if isinstance(node, ir.SetLocal) and node.depth > inlined:
+            found.add(level.at(node.depth - inlined).names[node.name].text)
+        if isinstance(node, (ir.While, ir.Converge, ir.Iterate)):
+            inline, rest = _loop_functions(node)
+            stack.extend((s, inlined + 1) for f in inline for s in f.body)
+            stack.extend((n, inlined) for n in rest)
+        elif not isinstance(node, ir.Function):        # a literal of its own: its own def
+            stack.extend((n, inlined) for n in ir.children(node))
+    return sorted(found)
+
+
+# ------------------------------------------------------------------ the renderer
+
+class Renderer:
+    """Writes the Python source of one chunk for the interpreter `interp`."""
+
+    def __init__(self, interp):
+        self.interp = interp
+        self.namespace = dict(RUNTIME)
+        self.namespace.update(G=interp.globals, INTERP=interp, HOOKS=interp.value_hooks,
+                              BACKEND=interp.backend)
+        self.python_names = {}          # the Python names of declared locals -> Klong names
+        self.namespace["PYNAMES"] = self.python_names
+        self.constants = {}
+        self.count = 0                  # numbers the names of factories, bound objects
+        self.level = None
+        self.out = None                 # the block being written
+
+    # -- entry
+    def chunk(self, chunk):
+        """(source, line table, namespace) of the ir.Chunk `chunk`."""
+        self.level = Level(None)
+        body = []
+        with self.writing(body):
+            self.tail(chunk.body)
+        top = []
+        with self.writing(top):
+            self.emit("def chunk(_):")
+            with self.indented():
+                self.guarded(body, "None")
+        lines, table = [], {}
+        self.assemble(top, 0, lines, table)
+        return "\n".join(lines) + "\n", table, self.namespace
+
+    def assemble(self, block, depth, lines, table):
+        for item in block:
+            if isinstance(item, list):
+                self.assemble(item, depth + 1, lines, table)
+                continue
+            lines.append("    " * depth + item.text)
+            if item.where is not None:
+                table[len(lines)] = item.where
+
+    # -- writing
+    def emit(self, text, where=None):
+        if where is not None and not where.inlined and self.level.function is not self.level:
+            where.inlined = self.level.inlined_labels()
+        self.out.append(Line(text, where))
+
+    def writing(self, block):
+        """Write into `block` (a list) for a while."""
+        return self._for_a_while("out", block)
+
+    @contextmanager
+    def _for_a_while(self, attribute, value):
+        outer = getattr(self, attribute)
+        setattr(self, attribute, value)
+        try:
+            yield value
+        finally:
+            setattr(self, attribute, outer)
+
+    def put(self, block):
+        """A block written apart (a list), below the current line."""
+        self.out.append(block)
+
+    def indented(self):
+        """Write into a new block below the current line."""
+        block = []
+        self.put(block)
+        return self.writing(block)
+
+    def at_level(self, level):
+        return self._for_a_while("level", level)
+
+    def guarded(self, body, function):
+        """The block `body` (a def's) inside try/except FAIL."""
+        self.emit("try:")
+        self.put(body)
+        self.emit("except BaseException as e:")
+        with self.indented():
+            self.emit(f"raise FAIL(e, W, {function})")
+
+    def temp(self):
+        owner = self.level.function
+        owner.temps += 1
+        return Operand(f"t{owner.temps}", TEMP)
+
+    def assign(self, expr, where=None):
+        t = self.temp()
+        self.emit(f"{t} = {expr}", where)
+        return t
+
+    def const(self, value):
+        """An Operand for a constant value: its text for a number, else a name."""
+        t = type(value)
+        # (a big integer stays a named constant: Python refuses the text of the longest)
+        if (t is int and value.bit_length() <= 64
+                or t is float and value == value and abs(value) != float("inf")):
+            text = repr(value)
+            return Operand(f"({text})" if text.startswith("-") else text, LITERAL)
+        key = id(value)
+        name = self.constants.get(key)
+        if name is None:
+            name = f"K{len(self.constants)}"
+            self.constants[key] = name
+            self.namespace[name] = value
+        return Operand(name, NAME)
+
+    def fresh(self, prefix):
+        """A new name for a def or an object of the namespace."""
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def bind(self, value, prefix):
+        """A namespace name for a Python object the generated code uses."""
+        name = self.fresh(prefix)
+        self.namespace[name] = value
+        return name
+
+    # -- statement forms
+    def tail(self, node):
+        """Emit code that returns the value of `node`."""
+        if isinstance(node, ir.Cond):
+            self.cond(node, tail=True)
+        elif isinstance(node, ir.Seq):
+            for e in node.exprs[:-1]:
+                self.effect(e)
+            self.tail(node.exprs[-1])
+        else:
+            self.emit(f"return {self.expr(node)}", Where(node, name=_klong_name(node)))
+
+    def effect(self, node):
+        """Emit code that evaluates `node` for its effects only."""
+        if isinstance(node, (ir.Const, ir.Function, ir.Self)):
+            return
+        value = self.expr(node)
+        if value.kind == LOCAL and isinstance(node, ir.Local):
+            self.emit(value.text, Where(node, name=node.name))    # an unassigned local fails
+
+    def expr(self, node):
+        """Emit code that computes `node`; returns the Operand of its value."""
+        return getattr(self, "r_" + type(node).__name__)(node)
+
+    def stable(self, later, value):
+        """`value` (of an operand evaluated first) kept in a temporary when evaluating
+        `later` afterwards might assign the variable it names: a declared local (any code
+        may assign one: a function called may close over it; parameters are read-only)."""
+        if value.kind == LOCAL and not isinstance(later, (ir.Const, ir.Local, ir.Global, ir.Self)):
+            return self.assign(value)
+        return value
+
+    # -- leaves
+    def r_Const(self, node):
+        return self.const(node.value)
+
+    def r_DictLit(self, node):
+        return self.assign(f"DICT({self.const(node.pairs)})")
+
+    def r_Local(self, node):
+        return self.level.at(node.depth).names[node.name]
+
+    def r_Global(self, node):
+        return self.assign(f"G[{node.key!r}]", Where(node, name=node.name))
+
+    def r_Self(self, node):
+        return Operand("self_", NAME)
+
+    # -- calls
+    def r_Project(self, node):
+        slots = [None if a is None else self.expr(a) for a in node.slots]
+        fn = self.expr(node.fn)
+        listed = ", ".join("None" if s is None else s.text for s in slots)
+        return self.assign(f"PROJECT({fn}, [{listed}])", Where(node))
+
+    def r_Call(self, node):
+        if node.to_self:
+            # in an integer body, with integers: to that body straight, the function not
+            # read (the entry checked that its global holds it; nothing here can change it)
+            args = [self.expr(a) for a in node.args[:1]]
+            for a in node.args[1:]:
+                args[-1] = self.stable(a, args[-1])
+                args.append(self.expr(a))
+            return self.assign(f"run_integers({', '.join(a.text for a in args)})", Where(node))
+        later = node.args[1:] + [node.fn]
+        args = [self.stable(after, self.expr(a)) for a, after in zip(node.args, later)]
+        fn = self.expr(node.fn)
+        n = len(args)
+        listed = ", ".join(a.text for a in args)
+        where = Where(node)
+        general = f"CALL({fn}, [{listed}], {node.callee!r})"
+        level = self.level
+        if node.callee is not None and level.defined_as is not None \
+                and n == level.fn.arity and isinstance(node.fn, ir.Global) \
+                and node.fn.key == level.defined_as:
+            # the function calls the global it is being defined under: while that still
+            # holds this function, call its Python function without a lookup
+            return self.assign(f"run({listed}) if {fn} is self_ else {general}", where)
+        return self.assign(f"{fn}.run({listed}) if type({fn}) is LAMBDA and {fn}.arity == {n}"
+                           f" else {general}", where)
+
+    # -- verbs
+    def r_Monad(self, node):
+        verb = node.verb
+        if not verb.primitive:
+            return self.derived(node, [self.expr(node.arg)])
+        facts = VERBS[verb.op]
+        a = self.expr(node.arg)
+        where = Where(verb, verb=node.label, operands=[a])
+        f = self.bind(common.monad(verb.op, self.interp), "M")
+        if facts.scalar_monad:
+            fast = facts.scalar_monad.format(a=a)
+            if node.numbers:                # a known number: no test (passes/numbers.py)
+                return self.assign(fast, where)
+            return self.assign(f"({fast}) if {_number_test(a)} else {f}({a})", where)
+        return self.assign(f"{f}({a})", where)
+
+    def r_Dyad(self, node):
+        verb = node.verb
+        b = self.stable(node.left, self.expr(node.right))
+        a = self.expr(node.left)
+        if not verb.primitive:
+            return self.derived(node, [a, b])
+        facts = VERBS[verb.op]
+        where = Where(verb, verb=node.label, operands=[a, b])
+        f = self.bind(common.dyad(verb.op), "V")
+        if facts.scalar_dyad:
+            guard = None if node.numbers else _are_numbers(a, b)
+            fast = facts.scalar_dyad.format(a=a, b=b)
+            if facts.scalar_guard:
+                extra = facts.scalar_guard.format(a=a, b=b)
+                guard = extra if guard is None else f"{guard} and {extra}"
+            if guard is None:
+                return self.assign(fast, where)
+            return self.assign(f"({fast}) if {guard} else {f}({a}, {b})", where)
+        return self.assign(f"{f}({a}, {b})", where)
+
+    def derived(self, node, operands):
+        """A verb with adverbs, or a function in verb position, applied to `operands`."""
+        verb = node.verb
+        arity = len(operands)
+        where = Where(verb, verb=node.label, operands=operands)
+        listed = ", ".join(o.text for o in operands)
+        if verb.op is not None:
+            forms = derived_forms(op_forms(verb.op), verb.adverbs)
+            f = self.bind(forms.monad if arity == 1 else forms.dyad, "D")
+            return self.assign(f"{f}({listed})", where)
+        fn = self.expr(verb.fn)
+        apply = self.bind(derived_caller(verb.adverbs, arity), "A")
+        return self.assign(f"{apply}({fn}, {listed})", where)
+
+    def r_Differentiate(self, node):
+        action = self.bind(common.differentiation(node, self.interp), "H")
+        b = self.expr(node.right)
+        a = self.expr(node.left)
+        # the differentiation operators' messages say what failed: no verb named
+        return self.assign(f"{action}({a}, {b})", Where(node, verb=""))
+
+    def r_SumOfProducts(self, node):
+        """+/a*b: the library's inner product for two real vectors, else as written."""
+        b = self.stable(node.left, self.expr(node.right))
+        a = self.expr(node.left)
+        result = self.assign(f"DOT({a}, {b})")
+        self.emit(f"if {result} is None:")
+        with self.indented():
+            product = self.assign(f"{self.bind(VERBS['*'].dyad, 'V')}({a}, {b})",
+                                  Where(node.times, verb="times", operands=[a, b]))
+            over = self.bind(derived_forms(op_forms("+"), ["/"]).monad, "D")
+            self.emit(f"{result} = {over}({product})",
+                      Where(node.over, verb="plus over", operands=[product]))
+        return result
+
+    def condition(self, node):
+        """(test, where): a Python boolean expression saying whether the value of `node` is
+        true, and the Where of the line that must hold it (None: any line). Comparisons of
+        plain numbers are tested directly, the general verb only runs for other values."""
+        if isinstance(node, ir.Dyad) and node.verb.primitive and VERBS[node.verb.op].compare:
+            facts = VERBS[node.verb.op]
+            b = self.stable(node.left, self.expr(node.right))
+            a = self.expr(node.left)
+            guard = None if node.numbers else _are_numbers(a, b)
+            fast = f"{a} {facts.compare} {b}"
+            if guard is None:
+                return fast, None
+            f = self.bind(common.dyad(node.verb.op), "V")
+            return (f"(({fast}) if {guard} else TRUTH({f}({a}, {b})))",
+                    Where(node.verb, verb=node.label, operands=[a, b]))
+        return _truth(self.expr(node)), None
+
+    # -- structure
+    def r_Seq(self, node):
+        for e in node.exprs[:-1]:
+            self.effect(e)
+        return self.expr(node.exprs[-1])
+
+    def r_Cond(self, node):
+        return self.cond(node, tail=False)
+
+    def cond(self, node, tail):
+        """:[p;c;...;a] as if/elif/else. A predicate's statements are written first, apart:
+        one that needs statements of its own opens a nested if in the else branch, where
+        they go, instead of an elif."""
+        result = None if tail else self.temp()
+        top = self.out
+        try:
+            for i, (predicate, consequent) in enumerate(node.clauses):
+                keyword = "if"
+                if i == 0:
+                    test, where = self.condition(predicate)
+                else:
+                    before = []
+                    with self.writing(before):
+                        test, where = self.condition(predicate)
+                    if before:
+                        self.emit("else:")
+                        self.put(before)
+                        self.out = before       # the clauses after it go there too
+                    else:
+                        keyword = "elif"
+                self.emit(f"{keyword} {test}:", where)
+                with self.indented():
+                    self.branch(consequent, result)
+            self.emit("else:")
+            with self.indented():
+                self.branch(node.otherwise, result)
+        finally:
+            self.out = top
+        return result
+
+    def branch(self, node, result):
+        if result is None:
+            self.tail(node)
+        else:
+            self.emit(f"{result} = {self.expr(node)}", Where(node, name=_klong_name(node)))
+
+    def r_Function(self, fn):
+        """Emit a factory for the literal's function values and call it: a function literal
+        is evaluated each time control reaches it (so its closure cells are its own)."""
+        info = self.bind(common.lambda_info(fn, self.interp), "INFO")
+        factory = self.fresh("make")
+        level = Level(self.level, fn)
+        for p in fn.params:
+            level.names[p] = Operand(p, VARIABLE)
+        for name in fn.locals:
+            python = f"v{len(self.python_names)}_{_identifier(name)}"
+            level.names[name] = Operand(python, LOCAL)
+            self.python_names[python] = name
+        body = self.function_body(fn, level, fn.body)
+        params = ", ".join(fn.params)
+        integers = fn.facts.integer_body
+        self.emit(f"def {factory}():")
+        with self.indented():
+            if integers is not None:
+                # its own body for integer arguments (passes/numbers.py), entered past
+                # run's exception handler: a failure there names the function once
+                self.emit(f"def run_integers({params}):")
+                with self.indented():
+                    self.guarded(self.function_body(fn, level.again(), integers), "self_")
+            self.emit(f"def run({params}):")
+            with self.indented():
+                if integers is not None:
+                    test = " and ".join(f"type({p}) is int" for p in fn.params)
+                    if fn.facts.integer_key is not None:
+                        test += f" and G.get({fn.facts.integer_key!r}) is self_"
+                    self.emit(f"if {test}: return run_integers({params})")
+                self.guarded(body, "self_")     # (which makes self_ a local the frame shows)
+            whole = pywhole.write(self, fn) if fn.facts.whole is not None else None
+            self.emit(f"self_ = LAMBDA(run, {info}, {whole or 'None'}, BACKEND)")
+            self.emit("return self_")
+        return self.assign(f"{factory}()")
+
+    def function_body(self, fn, level, statements):
+        """The block of a Python function running the literal `fn`'s `statements` (its
+        body, or its integer body) at `level`."""
+        body = []
+        with self.at_level(level), self.writing(body):
+            declared = nonlocals(fn, level)
+            if declared:
+                self.emit("nonlocal " + ", ".join(declared))
+            if fn.locals:       # makes them locals: inner defs may assign them as nonlocals
+                self.emit(f"if 0: {' = '.join(level.names[n].text for n in fn.locals)} = None")
+            for s in statements[:-1]:
+                self.effect(s)
+            self.tail(statements[-1])
+        return body
+
+    # -- loops of function literals, inline
+    def inline_body(self, fn, args, as_condition=False):
+        """Emit the body of the function literal `fn` with its parameters bound to the
+        Operands `args`; returns its value (or, as_condition, the pair condition() gives)."""
+        label = common.lambda_info(fn, self.interp).label()
+        level = Level(self.level, fn, owner=self.level.function, label=label)
+        level.names.update(zip(fn.params, args))
+        with self.at_level(level):
+            for s in fn.body[:-1]:
+                self.effect(s)
+            last = fn.body[-1]
+            if not as_condition:
+                return self.expr(last)
+            test, where = self.condition(last)
+            if where is not None:       # its line is written after this level is left
+                where.inlined = level.inlined_labels()
+            return test, where
+
+    def loop_variable(self, value):
+        """The variable a loop keeps its value in (the inlined literal's x)."""
+        return Operand(self.assign(value).text, VARIABLE)
+
+    def r_While(self, node):
+        """p f:~b as `while p(v): v = f(v)`."""
+        b = self.stable(node.predicate, self.expr(node.init))
+        inline = inlinable(node.predicate)
+        predicate = None if inline else self.expr(node.predicate)
+        v = self.loop_variable(b)
+        self.emit("while True:")
+        with self.indented():
+            if inline:
+                test, where = self.inline_body(node.predicate, [v], as_condition=True)
+            else:
+                p = self.assign(f"CALL({predicate}, [{v}], None)", Where(node.verb, verb="while"))
+                test, where = _truth(p), None
+            self.emit(f"if not {test}: break", where)
+            self.emit(f"{v} = {self.inline_body(node.body, [v])}")
+        return v
+
+    def r_Converge(self, node):
+        """f:~a as a loop that stops when f(v) matches v."""
+        v = self.loop_variable(self.expr(node.init))
+        result = self.temp()
+        self.emit("while True:")
+        with self.indented():
+            self.emit(f"{result} = {self.inline_body(node.body, [v])}")
+            self.emit(f"if (({result} == {v}) if type({result}) is int and type({v}) is int"
+                      f" else MATCH({result}, {v})): break")
+            self.emit(f"{v} = {result}")
+        return result
+
+    def r_Iterate(self, node):
+        """n f:*a as a counted loop."""
+        b = self.stable(node.count, self.expr(node.init))
+        n = self.expr(node.count)
+        count = self.assign(f"ITERATIONS({n})", Where(node.verb, verb="iterate", operands=[n]))
+        v = self.loop_variable(b)
+        self.emit(f"for _ in range({count}):")
+        with self.indented():
+            self.emit(f"{v} = {self.inline_body(node.body, [v])}")
+        return v
+
+    # -- assignment
+    def r_SetLocal(self, node):
+        value = self.expr(node.value)
+        # the value may be a local read right here, `a::b`, which fails when b has none yet
+        read = Where(node.value, name=_klong_name(node.value))
+        target = self.level.at(node.depth).names[node.name]
+        self.emit(f"{target} = {value}", read)
+        self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {target})")
+        return target
+
+    def r_SetGlobal(self, node):
+        value = self.expr(node.value)
+        read = Where(node.value, name=_klong_name(node.value))
+        if node.in_function:
+            self.emit(f"if INTERP.strict and {node.keys[0]!r} not in G: "
+                      f"raise UNDEFINED_ASSIGNMENT({node.name!r})", Where(node))
+        for k in node.keys:
+            self.emit(f"G[{k!r}] = {value}", read)
+        self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {value})")
+        return value

@@ -1,0 +1,182 @@
+"""Function values: Klong lambdas, projections and built-ins, and how calls are made."""
+import types
+
+from .display import write
+from ..errors import KlongError
+from .values import Function
+
+# The closure renderer (render/closures.py) keeps the variables of one call, parameters and declared
+# locals, in a dict: its frame. Two keys no Klong name can take hold the frame in which the
+# function literal was evaluated (lexical scope) and the running function (what `.f` names).
+# Generated code (render/pysource.py) keeps them in Python locals and closure cells instead.
+PARENT = "^parent"
+SELF = "^fn"
+
+
+class LambdaInfo:
+    """What is known of a function literal when it is compiled, shared by every function
+    value made from it: its arity, source text, the name it is defined under (for error
+    messages), and facts that let adverbs take shortcuts:
+
+    dyad_op      the verb its body is, applied to x and y ('+' for {x+y})
+    elementwise  applying it to a whole numeric array equals applying it to each element
+    dot          it is the inner product of its arguments ({+/x*y})
+    fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose `whole` is that of g
+    effects      it may assign variables other than its own locals (unknown: True)
+    reads        the globals it reads (functions among them may have effects of their own),
+                 in `globals`, the interpreter's
+    """
+    __slots__ = ("arity", "source", "name", "dyad_op", "elementwise", "dot", "fold_op", "effects",
+                 "reads", "globals")
+
+    def __init__(self, arity, source=None, name=None, dyad_op=None, elementwise=False,
+                 dot=False):
+        self.arity = arity
+        self.source = source
+        self.name = name
+        self.dyad_op = dyad_op
+        self.elementwise = elementwise
+        self.dot = dot
+        self.fold_op = None
+        self.effects = True
+        self.reads = ()
+        self.globals = None
+
+    def label(self):
+        """How an error message names the function: its name, else its (shortened) source."""
+        if self.name:
+            return self.name
+        text = self.source or "{...}"
+        return text if len(text) <= 24 else text[:20] + "...}"
+
+
+class Lambda(Function):
+    """A function literal evaluated in some scope. `run` takes the arguments positionally
+    (exactly `arity` of them) and runs the body. `whole`, when set, is an array operation
+    (passes/wholes.py, rendered by render/) that returns None where it cannot help: for a monad, the function applied
+    to every element of a numeric array at once; for a dyad with a `fold_op`, the g of its
+    body x+g(y) applied to every element."""
+    __slots__ = ("run", "arity", "info", "whole", "backend")
+
+    def __init__(self, run, info, whole=None, backend=None):
+        self.run = run
+        self.arity = info.arity
+        self.info = info
+        self.whole = whole
+        self.backend = backend      # the interpreter's, for calls made from Python
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", f"wrong arity: function of {self.arity} called with {len(args)}")
+        return self.run(*args)
+
+    def __repr__(self):
+        return self.info.source or "{...}"
+
+
+def frame_runner(body, lam, parent):
+    """`run` for a lambda of the closure path: a fresh frame dict per call, then the body."""
+    label = lam.info.label
+
+    def failed(e):
+        return e.within(label()) if isinstance(e, KlongError) else e
+
+    arity = lam.arity
+    if arity == 0:
+        def run():
+            try:
+                return body({PARENT: parent, SELF: lam})
+            except KlongError as e:
+                raise failed(e)
+    elif arity == 1:
+        def run(x):
+            try:
+                return body({"x": x, PARENT: parent, SELF: lam})
+            except KlongError as e:
+                raise failed(e)
+    elif arity == 2:
+        def run(x, y):
+            try:
+                return body({"x": x, "y": y, PARENT: parent, SELF: lam})
+            except KlongError as e:
+                raise failed(e)
+    else:
+        def run(x, y, z):
+            try:
+                return body({"x": x, "y": y, "z": z, PARENT: parent, SELF: lam})
+            except KlongError as e:
+                raise failed(e)
+    return run
+
+
+# the code of the functions frame_runner makes (one per arity)
+_RUNNER_CODES = frozenset(c for c in frame_runner.__code__.co_consts
+                          if isinstance(c, types.CodeType) and c.co_name == "run")
+
+
+def lambda_running_in(frame):
+    """The Lambda whose body the Python frame `frame` runs (generated code or the closure
+    path), or None when it runs something else."""
+    code = frame.f_code
+    if code.co_name == "run" and code.co_filename == "<klong>":
+        return frame.f_locals.get("self_")
+    if code in _RUNNER_CODES:
+        return frame.f_locals.get("lam")
+    return None
+
+
+class Projection(Function):
+    """A function with some arguments fixed; the empty slots (None) are filled in order."""
+    __slots__ = ("fn", "slots", "arity")
+
+    def __init__(self, fn, slots):
+        self.fn = fn
+        self.slots = slots
+        self.arity = sum(1 for s in slots if s is None)
+
+    @property
+    def backend(self):
+        return getattr(self.fn, "backend", None)
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", f"wrong arity: projection of {self.arity} called with {len(args)}")
+        it = iter(args)
+        return self.fn.call([next(it) if s is None else s for s in self.slots])
+
+    def __repr__(self):
+        slots = ";".join("" if s is None else write(s) for s in self.slots)
+        return f"{self.fn!r}({slots})"
+
+
+class Builtin(Function):
+    """A function written in Python. `impl` takes the arguments positionally."""
+    __slots__ = ("impl", "arity", "name", "backend")
+
+    def __init__(self, name, arity, impl, backend=None):
+        self.name = name
+        self.arity = arity
+        self.impl = impl
+        self.backend = backend      # the interpreter's, for calls made from Python
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", f"wrong arity: {self.name} takes {self.arity} argument(s)")
+        return self.impl(*args)
+
+    def __repr__(self):
+        return self.name
+
+
+def call_value(fn, args, name=None):
+    """Call a Klong value with a list of arguments; anything but a function is a type error
+    (which says what `name` the value was read from, when it is known)."""
+    if isinstance(fn, Function):
+        return fn.call(args)
+    raise KlongError("type", f"{name} is not a function" if name else "not a function")
+
+
+def project(fn, slots):
+    if not isinstance(fn, Function):
+        raise KlongError("type", "not a function")
+    return Projection(fn, slots)

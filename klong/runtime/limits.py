@@ -1,0 +1,267 @@
+"""The limits of Klong values, and Python's own limits that Klong steps around.
+
+- Integers are exact. A list of integers is an int64 array while its elements fit; an
+  operation whose result could leave int64 is done on Python integers instead, never
+  wrapped. Whether it could is decided from magnitude bounds (an array's largest and
+  smallest element), before the operation. A big array's bound is remembered for the
+  array's lifetime (Klong never changes an array once made), and an operation's result
+  gets the bound its operands imply, so that `+/a*a` scans `a` once, not at every use.
+- An integer has at most MAX_INT_BITS bits: a result beyond that is a range error, not
+  minutes of arithmetic.
+- A list has at most `max_elements` elements (the size guard): an operation that would
+  make more is a range error before it allocates. The limit belongs to the interpreter
+  (`KlongInterpreter(max_elements=...)`, else $KLONG_MAX_ELEMENTS, else a share of the
+  memory available when the interpreter starts).
+- Integers print and read at any size: Python refuses str(int) beyond 4300 digits
+  (sys.get_int_max_str_digits), a process-wide setting that is not ours to change.
+- A real written beyond float64's range is a range error, not inf.
+
+The size guard's limit and the remembered magnitudes belong to one interpreter: its
+`Limits` (`interp.limits`), which its running code finds through its context (context.py)
+as `current()`.
+"""
+import decimal
+import functools
+import math
+import os
+import weakref
+
+from .. import backends
+from . import context
+from ..errors import KlongError
+
+INT64_MIN = -2**63
+INT64_MAX = 2**63 - 1
+MAX_INT_BITS = 2**22                 # about 1.26 million decimal digits: a product of two
+                                     # such integers takes Python well under a second
+
+ENV_MAX_ELEMENTS = "KLONG_MAX_ELEMENTS"
+BYTES_PER_ELEMENT = 64               # an element's share of the memory available
+BYTES_PER_RESULT_ELEMENT = 8         # what an element of a result takes (int64, float64)
+FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not say
+
+SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
+REMEMBERED = SMALL_VECTOR  # from this many elements on, an array's magnitude is remembered
+
+
+# The array classes of the loaded backends, kept current by the backends (as the value
+# model's own tuple is)
+ARRAY_TYPES = ()
+
+
+def _set_array_types(types):
+    global ARRAY_TYPES
+    ARRAY_TYPES = types
+
+
+backends.watch_array_types(_set_array_types)
+
+
+# ---------------------------------------------------------------- one interpreter's limits
+
+
+class Limits:
+    """One interpreter's limits: the size guard's `max_elements`, and the magnitudes of its
+    big integer arrays (upper bounds of |element|) as far as they are known."""
+
+    def __init__(self, max_elements=None):
+        self.max_elements = (default_max_elements() if max_elements is None
+                             else parse_max_elements(max_elements))
+        self._magnitudes = {}          # id(array) -> (weak reference, bound)
+        self.memory = None             # the interpreter's klong.runtime.memory.Memory (its limit)
+
+    def magnitude(self, x):
+        """An upper bound of |e| over the elements of integer array x (or |x| for an
+        integer), as a Python int: exact when it was scanned, implied when remembered."""
+        if not isinstance(x, ARRAY_TYPES) or x.ndim == 0:
+            return abs(int(x))
+        if x.ndim == 1 and x.shape[0] <= SMALL_VECTOR:
+            elems = x.tolist()
+            return max(max(elems), -min(elems)) if elems else 0
+        known = self._magnitudes.get(id(x))
+        if known is not None and known[0]() is x:
+            return known[1]
+        m = 0 if 0 in x.shape else max(int(x.max()), -int(x.min()))
+        self.remember(x, m)
+        return m
+
+    def remember(self, x, bound):
+        """Note that no element of the new array x exceeds `bound` in magnitude."""
+        if math.prod(x.shape) >= REMEMBERED:
+            key, table = id(x), self._magnitudes
+            table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound)
+
+
+def current():
+    """The running interpreter's Limits; defaults outside any interpreter, and while code
+    runs on another backend than the interpreter's (list literals are read on the host)."""
+    running = context.running.context
+    if running is not None and running.backend is backends.current():
+        return running.limits
+    return Limits()
+
+
+# ---------------------------------------------------------------- exact integers
+
+def magnitude(x):
+    """The largest magnitude in an integer array or integer (see Limits.magnitude)."""
+    return current().magnitude(x)
+
+
+def fits_int64(n):
+    return INT64_MIN <= n <= INT64_MAX
+
+
+def too_large():
+    return KlongError("range", "number too large")
+
+
+def check_bits(bits):
+    """Raise a range error when an integer of `bits` bits would be too large."""
+    if bits > MAX_INT_BITS:
+        raise too_large()
+
+
+def times(a, b):
+    """a*b on numbers, exact for integers, refusing an integer of more than MAX_INT_BITS bits
+    (repeated squaring would otherwise run for hours)."""
+    if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > 64:
+        check_bits(a.bit_length() + b.bit_length() - 1)
+    return a * b
+
+
+# ---------------------------------------------------------------- the size guard
+
+@functools.lru_cache(maxsize=1)
+def _available_memory():
+    """Bytes of memory available now (read once: a fact about the machine)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    for pages in ("SC_AVPHYS_PAGES", "SC_PHYS_PAGES"):
+        try:
+            return os.sysconf(pages) * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, ValueError, OSError):
+            continue
+    return FALLBACK_MEMORY
+
+
+def default_max_elements():
+    """$KLONG_MAX_ELEMENTS, else a share of the available memory."""
+    text = os.environ.get(ENV_MAX_ELEMENTS, "").strip()
+    if text:
+        return parse_max_elements(text)
+    return max(2**20, _available_memory() // BYTES_PER_ELEMENT)
+
+
+def parse_max_elements(v):
+    """A limit given by a user (an int, or the text of one), checked."""
+    try:
+        n = int(v)
+    except (TypeError, ValueError):
+        n = 0
+    if n < 1:
+        raise ValueError(f"the element limit must be a positive integer, not {v!r}")
+    return n
+
+
+def check_elements(n):
+    """The size guard: raise a range error before making a list of n elements when n is
+    over the interpreter's limit, or when it would take more than its memory limit
+    (memory.py). Call it where a list's size comes from a value."""
+    limits = current()
+    if limits.memory is not None:
+        limits.memory.request(n * BYTES_PER_RESULT_ELEMENT)
+    limit = limits.max_elements
+    if n > limit:
+        digits = int_text(n)
+        shown = digits if len(digits) <= 15 else f"about 10^{len(digits) - 1}"
+        raise KlongError("range", f"too many elements: {shown} (the limit is {limit}, "
+                                  f"set by {ENV_MAX_ELEMENTS})")
+
+
+def check_items(n, like):
+    """The size guard for a list of n items, each the size of an item of list `like`."""
+    per_item = math.prod(like.shape[1:]) if isinstance(like, ARRAY_TYPES) and like.ndim else 1
+    check_elements(n * per_item)
+
+
+def elements_of(v):
+    """How many elements (numbers, characters, or items of a Python list) a value holds,
+    counted cheaply: an array's size, a string's length, a list's length."""
+    if isinstance(v, ARRAY_TYPES):
+        return math.prod(v.shape)
+    if type(v) in (list, str):
+        return len(v)
+    return 1
+
+
+# ---------------------------------------------------------------- integers as text
+
+_CONTEXT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
+                           Emin=decimal.MIN_EMIN)
+_SMALL_BITS = 8192                   # str() is quick below this many bits,
+_SMALL_DIGITS = 2000                 # and int() below this many digits
+
+
+def int_text(n):
+    """The decimal text of an integer of any size. Large ones are split in binary halves
+    and joined in decimal arithmetic (its multiplication is fast at any size), so that
+    this takes far less than the quadratic time of converting digit by digit."""
+    if -2**_SMALL_BITS < n < 2**_SMALL_BITS:
+        return str(n)
+    text = str(_decimal(abs(n), {}))
+    return "-" + text if n < 0 else text
+
+
+def _decimal(n, powers):
+    """n >= 0 as an exact Decimal; `powers` caches 2^k as Decimals."""
+    bits = n.bit_length()
+    if bits <= _SMALL_BITS:
+        return _CONTEXT.create_decimal(n)
+    k = _SMALL_BITS
+    while 2 * k < bits:
+        k *= 2
+    high, low = n >> k, n & ((1 << k) - 1)
+    scale = powers.get(k)
+    if scale is None:
+        scale = powers[k] = _CONTEXT.power(_CONTEXT.create_decimal(2), k)
+    return _CONTEXT.add(_CONTEXT.multiply(_decimal(high, powers), scale),
+                        _decimal(low, powers))
+
+
+def int_from_text(text):
+    """The integer written in `text` (optional sign, decimal digits), of any length:
+    halves are read apart and combined, which Python's int() refuses beyond 4300 digits."""
+    text = text.strip()
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    check_bits(int(len(digits) * math.log2(10)))
+    return sign * _digits_value(digits, {})
+
+
+def _digits_value(digits, powers):
+    if len(digits) <= _SMALL_DIGITS:
+        return int(digits)
+    k = _SMALL_DIGITS
+    while 2 * k < len(digits):
+        k *= 2
+    scale = powers.get(k)
+    if scale is None:
+        scale = powers[k] = 10 ** k
+    return _digits_value(digits[:-k], powers) * scale + _digits_value(digits[-k:], powers)
+
+
+def real_from_text(text):
+    """The real written in `text` (Python's float syntax). A real beyond float64's range
+    is a range error rather than inf: a written number is meant as written, and inf is not
+    what was written. One too small to represent reads as 0.0 (or a subnormal), an error
+    no larger than the rounding every written real undergoes."""
+    value = float(text)
+    if math.isinf(value) and "inf" not in text.lower():
+        raise KlongError("range", f"real beyond the range of 64-bit reals: {text.strip()}")
+    return value

@@ -1,0 +1,399 @@
+"""The Klong value model.
+
+Every Klong value is one of these Python objects:
+
+  integer     int (unbounded); the array library's integer scalars are accepted too
+  real        float; the array library's float scalars are accepted too
+  character   Char, a one-character str subclass
+  symbol      Symbol, a str subclass (the text without the colon)
+  string      str (exactly type str)
+  list        an array of the active backend (ndim >= 1, int64 or the backend's real
+              dtype) when every element is an integer, or every element is a real, or every
+              element is such an array of one shape and dtype; otherwise a Python list of
+              values.  Both forms may be empty.
+  dictionary  Dict
+  function    Function (lambdas, projections, built-ins, wrapped Python callables)
+  undefined   UNDEFINED
+  end of file EOF
+  channel     klong.sysfns.io.Channel
+
+`make_list` builds the canonical form from a sequence of items; `items` takes any list or
+string apart again.  Verbs must accept both list forms and must not mutate their arguments
+(dictionaries excepted, which are mutable by definition).
+"""
+import math
+
+from .. import backends as _backends
+from ..errors import KlongError
+from .limits import check_elements
+
+# Scalar classes of the host array library: indexing a host array gives them.
+_HOST_INTS = (int,) + _backends.HOST.integer_scalars
+_HOST_REALS = (float,) + _backends.HOST.real_scalars
+_HOST_BOOLS = (bool,) + _backends.HOST.bool_scalars
+HOST_SCALARS = _backends.HOST.integer_scalars + _backends.HOST.real_scalars + \
+    _backends.HOST.bool_scalars
+
+
+class _TaggedText(str):
+    """Text that Python code can use as a str, but that equals and hashes only as its own
+    kind: a character is not the one-character string, a symbol not the string of its name."""
+    __slots__ = ()
+    prefix = ""
+
+    def __eq__(self, other):
+        return type(other) is type(self) and str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash((self.prefix, str(self)))
+
+    def __repr__(self):
+        return self.prefix + str(self)
+
+
+class Char(_TaggedText):
+    """A character (one-character text)."""
+    __slots__ = ()
+    prefix = "0c"
+
+
+# The characters of codes 0-255, made once: a list of characters from an array of codes
+# picks them from here (making a str subclass instance costs more than a lookup).
+BYTE_CHARS = [Char(chr(i)) for i in range(256)]
+
+
+class Symbol(_TaggedText):
+    """A symbol, holding its name without the colon."""
+    __slots__ = ()
+    prefix = ":"
+
+
+class _Singleton:
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return ":" + self.name
+
+
+UNDEFINED = _Singleton("undefined")
+EOF = _Singleton("eof")
+
+
+class Function:
+    """Base of every callable Klong value. Subclasses set `arity` and implement `call`."""
+    arity = 0
+
+    def call(self, args):
+        raise NotImplementedError
+
+
+class Dict:
+    """A mutable Klong dictionary. Keys are stored by `key_of` so that arrays can be keys."""
+    __slots__ = ("table",)
+
+    def __init__(self, pairs=()):
+        self.table = {}
+        for k, v in pairs:
+            self.put(k, v)
+
+    def put(self, k, v):
+        if isinstance(k, Dict):
+            raise KlongError("type", "bad dictionary key")
+        self.table[key_of(k)] = (k, v)
+
+    def get(self, k, default=UNDEFINED):
+        entry = self.table.get(key_of(k))
+        return default if entry is None else entry[1]
+
+    def remove(self, k):
+        self.table.pop(key_of(k), None)
+
+    def pairs(self):
+        return list(self.table.values())
+
+    def copy(self):
+        d = Dict()
+        d.table = dict(self.table)
+        return d
+
+    def __len__(self):
+        return len(self.table)
+
+
+def key_of(v):
+    """A hashable stand-in for a value, used for dictionary keys and grouping.
+    Integers and reals hash apart (as in the reference), other kinds by content."""
+    if isinstance(v, ARRAY_TYPES):
+        if v.ndim == 0:
+            return key_of(v.item())
+        return ("arr", array_kind(v), tuple(v.shape), _backends.to_host(v).tobytes())
+    if isinstance(v, list):
+        return ("list", tuple(key_of(e) for e in v))
+    if isinstance(v, _HOST_INTS) or isinstance(v, _HOST_BOOLS):
+        return ("int", int(v))
+    if isinstance(v, _HOST_REALS):
+        return ("real", float(v))
+    if type(v) is str:
+        return ("str", v)
+    return v  # Char, Symbol, singletons, functions, channels hash by themselves
+
+
+# ---------------------------------------------------------------- arrays of the backends
+
+# The array classes of the backends loaded so far (numpy's always, torch's once that backend
+# loads): the backends rebind it through watch_array_types. Read it as values.ARRAY_TYPES,
+# never import the name itself.
+ARRAY_TYPES = ()
+
+# The most axes a list held as one array may have (numpy allows 64): a deeper list is a
+# Python list of arrays, on every backend alike.
+MAX_DIMS = 32
+
+
+def _set_array_types(types):
+    global ARRAY_TYPES
+    ARRAY_TYPES = types
+
+
+_backends.watch_array_types(_set_array_types)
+
+
+def is_array(v):
+    """A backend array holding a Klong list (not a 0-d array, which is a number)."""
+    return isinstance(v, ARRAY_TYPES) and v.ndim > 0
+
+
+def array_kind(a):
+    """'i', 'f', 'b' or 'o' for the element type of a backend array."""
+    return _backends.array_backend(a).kind(a)
+
+
+def _is_number_array(v):
+    """A 0-d array: a number that carries an autograd graph (torch backend)."""
+    return isinstance(v, ARRAY_TYPES) and v.ndim == 0
+
+
+# ---------------------------------------------------------------- classification
+
+def is_int(v):
+    if type(v) is int:
+        return True
+    if isinstance(v, _HOST_INTS) and not isinstance(v, _HOST_BOOLS):
+        return True
+    return _is_number_array(v) and array_kind(v) == "i"
+
+
+def is_real(v):
+    if isinstance(v, _HOST_REALS):
+        return True
+    return _is_number_array(v) and array_kind(v) == "f"
+
+
+def is_number(v):
+    t = type(v)
+    if t is int or t is float:
+        return True
+    if isinstance(v, _HOST_INTS) or isinstance(v, _HOST_REALS):
+        return not isinstance(v, _HOST_BOOLS)
+    return _is_number_array(v)
+
+
+def is_string(v):
+    return type(v) is str
+
+
+def is_symbol(v):
+    return type(v) is Symbol
+
+
+def is_list(v):
+    """A list in either representation, empty or not (strings excluded)."""
+    return type(v) is list or is_array(v)
+
+
+def is_seq(v):
+    """A list (either form) or a string, empty or not."""
+    return type(v) in (list, str) or is_array(v)
+
+
+def is_atom(v):
+    """Klong's atom: everything but a non-empty list and a non-empty string."""
+    t = type(v)
+    if t is list or t is str:
+        return not v
+    if isinstance(v, ARRAY_TYPES):
+        return v.ndim == 0 or v.shape[0] == 0
+    return True
+
+
+def is_empty(v):
+    if type(v) in (list, str):
+        return len(v) == 0
+    if is_array(v):
+        return v.shape[0] == 0
+    return False
+
+
+def is_true(v):
+    """Klong truth: false are 0, 0.0, [] and ""."""
+    t = type(v)
+    if t is int or t is float:
+        return v != 0
+    if t is list or t is str:
+        return len(v) > 0
+    if isinstance(v, ARRAY_TYPES):
+        return bool(v != 0) if v.ndim == 0 else v.shape[0] > 0
+    if is_number(v):
+        return v != 0
+    return True
+
+
+# ---------------------------------------------------------------- lists
+
+def scalar(v):
+    """The array library's scalars (from indexing an array) become Python scalars; 0-d
+    arrays too, unless they carry a gradient."""
+    if isinstance(v, HOST_SCALARS):
+        return v.item()
+    if isinstance(v, ARRAY_TYPES) and v.ndim == 0:
+        backend = _backends.current()
+        return backend.item(v) if isinstance(v, backend.array_type) else v.item()
+    return v
+
+
+def items(v):
+    """The elements of a list or the characters of a string, as a Python list."""
+    if type(v) is str:
+        return [Char(c) for c in v]
+    if isinstance(v, ARRAY_TYPES):
+        backend = _backends.current()
+        if isinstance(v, backend.array_type):
+            return backend.items(v)
+        return v.tolist() if v.ndim == 1 else list(v)     # another library's array
+    return v
+
+
+def length(v):
+    if isinstance(v, ARRAY_TYPES):
+        return v.shape[0]
+    return len(v)
+
+
+def element(v, i):
+    """Element i of a list, or character i of a string."""
+    if isinstance(v, ARRAY_TYPES):
+        return scalar(v[i])
+    if type(v) is str:
+        return Char(v[i])
+    return v[i]
+
+
+def make_list(elems):
+    """The canonical list holding `elems` (a Python sequence of values): an array of the
+    active backend when the elements are all integers, all reals, or all arrays of one
+    shape and kind; a Python list otherwise."""
+    elems = list(elems)
+    if not elems:
+        return []
+    first = elems[0]
+    t = type(first)
+    backend = _backends.current()
+    if t is int:
+        if all(type(e) is int for e in elems):
+            try:
+                return backend.asarray(elems, "i")
+            except (OverflowError, RuntimeError):
+                return elems
+        if all(is_int(e) for e in elems):
+            return _int_array(elems, backend)
+        return elems
+    if t is float:
+        if all(type(e) is float for e in elems):
+            return backend.asarray(elems, "f")
+        if all(is_real(e) for e in elems):
+            return _array_of_numbers(elems, backend, "f")
+        return elems
+    if isinstance(first, ARRAY_TYPES):
+        if first.ndim == 0:
+            kind = "i" if is_int(first) else "f"
+            if all(is_int(e) if kind == "i" else is_real(e) for e in elems):
+                return _array_of_numbers(elems, backend, kind)
+            return elems
+        shape, kind = first.shape, array_kind(first)
+        if shape[0] and first.ndim < MAX_DIMS and all(
+                isinstance(e, ARRAY_TYPES) and e.shape == shape and array_kind(e) == kind
+                for e in elems):
+            check_elements(len(elems) * math.prod(shape))
+            return backend.stack(elems)
+        return elems
+    if isinstance(first, _HOST_INTS) and not isinstance(first, _HOST_BOOLS):
+        if all(is_int(e) for e in elems):
+            return _int_array(elems, backend)
+        return elems
+    if isinstance(first, _HOST_REALS):
+        if all(is_real(e) for e in elems):
+            return backend.asarray([float(e) for e in elems], "f")
+    return elems
+
+
+def _array_of_numbers(elems, backend, kind):
+    """Numbers some of which are 0-d arrays (they carry gradients): stacked, so that the
+    list keeps them in the graph."""
+    if any(isinstance(e, ARRAY_TYPES) for e in elems):
+        return backend.stack([e if isinstance(e, ARRAY_TYPES) else backend.asarray(e, kind)
+                              for e in elems])
+    return backend.asarray([float(e) if kind == "f" else int(e) for e in elems], kind)
+
+
+def _int_array(elems, backend):
+    try:
+        return _array_of_numbers(elems, backend, "i")
+    except (OverflowError, RuntimeError):
+        return [int(e) for e in elems]
+
+
+def list_like(elems, template):
+    """A list of `elems` that is a string when `template` is a string and every element is a
+    character (the rule by which string operands come back as strings)."""
+    if type(template) is str and all(type(e) is Char for e in elems):
+        return "".join(elems)
+    return make_list(elems)
+
+
+def chars_to_string(elems):
+    """A string if every element is a character (and there is at least one), else a list."""
+    if elems and all(type(e) is Char for e in elems):
+        return "".join(elems)
+    return make_list(elems)
+
+
+def empty_like(v):
+    return "" if type(v) is str else []
+
+
+def plain(v):
+    """A number as a plain Python number: a 0-d array (gradient or not) or a library's
+    scalar gives its value; anything else, an array of elements included, is itself."""
+    t = type(v)
+    if t is int or t is float:
+        return v
+    if isinstance(v, ARRAY_TYPES):
+        return v.item() if v.ndim == 0 else v
+    return v.item() if isinstance(v, HOST_SCALARS) else v
+
+
+def on_backend(value, backend):
+    """A constant read by the lexer (host arrays inside) as a value of `backend`; parses
+    are shared between interpreters, so the conversion happens where a constant is
+    compiled or read, once."""
+    if is_array(value):
+        return backend.from_host(value)
+    if type(value) is list:
+        return [on_backend(v, backend) for v in value]
+    return value

@@ -1,0 +1,255 @@
+"""Klong's adverbs (language.md section 4).
+
+Each adverb takes the verb it modifies as a Python callable (`f(a)` or `f(a, b)`) and the
+operands. `fast` names the backend reduction ('+', '*', '|' or '&', see Backend.reduce) that
+folding with the verb equals, when there is one (for `+/` on a numeric array, say); `fold`
+folds a whole list at once (Join's `,/`, or a dyad {x+g(y)}); `whole` applies the verb to a
+whole array at once; `rows` is the matrix-vector product that an inner product applied to
+the rows of a matrix equals. Each may return None (not here); they are shortcuts to the same
+results, never different semantics.
+"""
+from .. import backends
+from . import folds
+from ..runtime import kinds, limits, values
+from ..errors import KlongError
+from ..runtime.match import match
+from ..runtime.values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
+
+def _numeric(a):
+    """A non-empty integer or real array."""
+    return values.is_array(a) and a.shape[0] > 0 and values.array_kind(a) in "if"
+
+
+def _same_kind(scalar, array):
+    """An int with an integer array or a float with a real one: the backend then keeps
+    Klong's result type (klong/runtime/kinds.py)."""
+    t = type(scalar)
+    return (t is int or t is float) and kinds.kind(scalar) == values.array_kind(array)
+
+
+def _iterable(a):
+    """True when an adverb iterates over `a`: a non-empty list or string."""
+    return not is_atom(a)
+
+
+# ------------------------------------------------------------------ each and friends
+
+def each(f, a, whole=None):
+    if isinstance(a, Dict):
+        return make_list([f(make_list([k, v])) for k, v in a.pairs()])
+    if not _iterable(a):
+        return a if is_seq(a) else f(a)
+    if whole is not None and _numeric(a):
+        r = whole(a)
+        if r is not None:
+            return r
+    return list_like([f(e) for e in items(a)], a)
+
+
+def each2(f, a, b, whole=None):
+    if not (is_seq(a) and is_seq(b)):
+        return f(a, b)
+    if is_atom(a) or is_atom(b):            # at least one is empty
+        return [] if type(a) is not str and is_atom(a) or type(b) is not str and is_atom(b) else ""
+    if whole is not None and _numeric(a) and _numeric(b):
+        n = min(a.shape[0], b.shape[0])
+        r = whole(a[:n], b[:n])
+        if r is not None:
+            return r
+    results = [f(x, y) for x, y in zip(items(a), items(b))]
+    # characters make a string when an operand of the results' length is one (as in kg:
+    # [1 2]{y}'"ab" is "ab", but [1]{y}'"ab" is [0ca])
+    n = len(results)
+    strings = [v for v in (a, b) if type(v) is str and len(v) == n]
+    return list_like(results, strings[0] if strings else [])
+
+
+def each_left(f, a, b, rows=None):
+    return _each_of_right(lambda e: f(a, e), a, b, rows)
+
+
+def each_right(f, a, b, rows=None):
+    return _each_of_right(lambda e: f(e, a), a, b, rows)
+
+
+def _each_of_right(g, a, b, rows):
+    """g applied to every element of b (to b itself when it is an atom)."""
+    if not _iterable(b):
+        return b if is_seq(b) else g(b)
+    if rows is not None:
+        r = rows(b, a)
+        if r is not None:
+            return r
+    return list_like([g(e) for e in items(b)], b)
+
+
+def each_pair(f, a):
+    if is_atom(a) or len(a) < 2:
+        return a
+    elems = items(a)
+    return list_like([f(x, y) for x, y in zip(elems, elems[1:])], a)
+
+
+# ------------------------------------------------------------------ over and scan
+
+def over(f, a, fast=None, fold=None):
+    if not _iterable(a):
+        return a
+    if fast is not None and _numeric(a):
+        return folds.fold(fast, a)
+    if fold is not None and values.length(a) > 1:
+        r = fold(a)
+        if r is not None:
+            return r
+    elems = items(a)
+    acc = elems[0]
+    for e in elems[1:]:
+        acc = f(acc, e)
+    return acc
+
+
+def join_pairs(a, b):
+    """a,'b for two numeric arrays of one kind and length, with one or two axes, as one
+    array operation (item i of the result is a's item i joined to b's); None otherwise."""
+    if a.ndim > 2 or b.ndim > 2 or values.array_kind(a) != values.array_kind(b):
+        return None
+    backend = backends.current()
+    # as columns: a vector is one column, a matrix's rows are its columns transposed
+    columns = [x.reshape(1, -1) if x.ndim == 1 else backend.swap01(x) for x in (a, b)]
+    return backend.swap01(backend.concat(columns))
+
+
+def join_all(a):
+    """,/a in one pass: joining pairwise would copy the growing result at every step. None
+    unless every item is a list, or every item is text (the same result then as pairwise)."""
+    if values.is_array(a):               # numbers join into themselves; rows into one list
+        return a if a.ndim == 1 else a.reshape((-1,) + tuple(a.shape[2:]))
+    elems = items(a)
+    if all(values.is_list(e) for e in elems):
+        first = elems[0]
+        if all(values.is_array(e) and values.array_kind(e) == values.array_kind(first)
+               and tuple(e.shape[1:]) == tuple(first.shape[1:]) for e in elems):
+            return backends.current().concat(elems)
+        joined = []
+        for e in elems:
+            joined.extend(items(e))
+        return make_list(joined)
+    if all(type(e) is str or type(e) is values.Char for e in elems):
+        return "".join(elems)
+    return None
+
+
+def over_neutral(f, a, b, fast=None):
+    if not _iterable(b):
+        return a if is_seq(b) else f(a, b)
+    if fast is not None and _numeric(b) and b.ndim == 1 and _same_kind(a, b):
+        return f(a, folds.fold(fast, b))
+    acc = a
+    for e in items(b):
+        acc = f(acc, e)
+    return acc
+
+
+def scan(f, a, fast=None, fold=None):
+    if not _iterable(a):
+        return a if is_seq(a) else make_list([a])
+    if fast is not None and _numeric(a) and a.ndim == 1:
+        return folds.running_fold(fast, a)
+    if fold is not None and values.length(a) > 1:
+        r = fold(a)
+        if r is not None:
+            return r
+    elems = items(a)
+    if len(elems) == 1:
+        return a if type(a) is not str else elems    # ,\"a" is [0ca]
+    acc = elems[0]
+    out = [acc]
+    for e in elems[1:]:
+        acc = f(acc, e)
+        out.append(acc)
+    return make_list(out)
+
+
+def scan_neutral(f, a, b, join):
+    if not _iterable(b):
+        if is_seq(b):
+            return a
+        return join(a, values.chars_to_string([f(a, b)]))    # a , ,f(a;b): ,0cq is "q"
+    acc = a
+    out = [acc]
+    for e in items(b):
+        acc = f(acc, e)
+        out.append(acc)
+    return make_list(out)
+
+
+# ------------------------------------------------------------------ converge, while, iterate
+
+def converge(f, a):
+    while True:
+        nxt = f(a)
+        if match(nxt, a):
+            return nxt
+        a = nxt
+
+
+def scan_converge(f, a):
+    out = [a]
+    while True:
+        nxt = f(a)
+        if match(nxt, a):
+            return make_list(out)
+        out.append(nxt)
+        a = nxt
+
+
+def while_(f, pred, b):
+    while is_true(pred(b)):
+        b = f(b)
+    return b
+
+
+def scan_while(f, pred, b):
+    out = []
+    while is_true(pred(b)):
+        out.append(b)
+        b = f(b)
+    return make_list(out)
+
+
+def iterations(n):
+    """How many times Iterate applies its function."""
+    if not is_int(n):
+        raise KlongError("type", "iterate: count must be an integer")
+    return abs(int(n))
+
+
+def iterate(f, n, b):
+    for _ in range(iterations(n)):
+        b = f(b)
+    return b
+
+
+def scan_iterate(f, n, b):
+    count = iterations(n)
+    if count == 0:
+        return b
+    limits.check_elements(count + 1)
+    out = [b]
+    for _ in range(count):
+        b = f(b)
+        out.append(b)
+    return make_list(out)
+
+
+# what each adverb is called (in error messages), applied as a monad and as a dyad
+NAMES = {
+    "'": ("each", "each-2"), "/": ("over", "over-neutral"), "\\": ("scan", "scan-neutral"),
+    ":'": ("each-pair", None), ":\\": (None, "each-left"), ":/": (None, "each-right"),
+    ":~": ("converge", "while"), "\\~": ("scan-converging", "scan-while"),
+    ":*": (None, "iterate"), "\\*": (None, "scan-iterating"),
+}
+
+# which form of the modified verb each adverb uses: 1 = its monad, 2 = its dyad
+MONADIC_USE = {"'": 1, "/": 2, "\\": 2, ":'": 2, ":~": 1, "\\~": 1}
+DYADIC_USE = {"'": 2, "/": 2, "\\": 2, ":\\": 2, ":/": 2, ":~": 1, "\\~": 1, ":*": 1, "\\*": 1}

@@ -1,0 +1,156 @@
+"""How a verb with adverbs becomes a Python callable, for both renderers.
+
+`VerbForms` holds what an adverb needs of the verb it modifies: its monadic and dyadic
+forms, and the shortcuts adverbs.py may take (a reduction of the library, a whole-array form,
+rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
+function value, its compile-time facts (LambdaInfo) turned into shortcuts.
+"""
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from . import adverbs as adv
+from ..errors import KlongError
+from ..runtime.functions import Lambda, call_value
+from ..runtime.values import Function
+from . import DYADS, VERBS
+from . import wholearray
+
+
+@dataclass(slots=True)
+class VerbForms:
+    """What an adverb needs to know of the verb it modifies: its monadic and dyadic forms,
+    and optional shortcuts (see adverbs.py)."""
+    monad: Callable
+    dyad: Callable
+    fast: Optional[str] = None
+    fold: Optional[Callable] = None
+    whole_monad: Optional[Callable] = None
+    whole_dyad: Optional[Callable] = None
+    rows: Optional[Callable] = None
+    scan_fold: Optional[Callable] = None
+
+
+def _no_monad(op):
+    def fail(a):
+        raise KlongError("syntax", f"{op} has no monadic form")
+    return fail
+
+
+def _no_dyad(op):
+    def fail(a, b):
+        raise KlongError("syntax", f"{op} has no dyadic form")
+    return fail
+
+
+def op_forms(op):
+    facts = VERBS[op]
+    return VerbForms(facts.monad or _no_monad(op), facts.dyad or _no_dyad(op),
+                     fast=facts.reduce, fold=facts.fold,
+                     whole_monad=facts.monad if facts.atomic_monad else None,
+                     whole_dyad=facts.dyad if facts.atomic_dyad else facts.each)
+
+
+def function_forms(fn):
+    """The forms of a function value. A lambda's Python function is used as it is when the
+    arity fits, and its compile-time facts become the adverbs' shortcuts."""
+    if _is_nilad(fn):
+        # our extension: a nilad under an adverb (f'!n, f/x) is called with no arguments,
+        # so f'!n runs f n times, as programs written for KlongPy expect
+        return VerbForms(lambda a: call_value(fn, []), lambda a, b: call_value(fn, []))
+    if not isinstance(fn, Lambda):
+        return VerbForms(lambda a: call_value(fn, [a]), lambda a, b: call_value(fn, [a, b]))
+    run = fn.run
+    monad = run if fn.arity == 1 else (lambda a: fn.call([a]))
+    dyad = run if fn.arity == 2 else (lambda a, b: fn.call([a, b]))
+    forms = VerbForms(monad, dyad)
+    info = fn.info
+    if info.dyad_op is not None:
+        facts = VERBS[info.dyad_op]
+        forms.fast = facts.reduce
+        forms.whole_dyad = facts.dyad
+    if info.dot:
+        forms.rows = wholearray.rows_dot
+    if info.fold_op is not None and fn.whole is not None:
+        forms.fold = wholearray.mapped_fold(info.fold_op, fn.whole, running=False)
+        forms.scan_fold = wholearray.mapped_fold(info.fold_op, fn.whole, running=True)
+    if fn.arity != 1:
+        return forms
+    if info.elementwise and fn.whole is None:
+        forms.whole_monad = monad
+    else:
+        forms.whole_monad = _first_of(fn.whole, wholearray.traced_each(fn))
+    return forms
+
+
+def _is_nilad(fn):
+    """A function that takes no argument at all (a Python callable with optional
+    parameters still takes them)."""
+    return isinstance(fn, Function) and getattr(fn, "most", fn.arity) == 0
+
+
+def _first_of(*wholes):
+    """A whole-array form trying `wholes` in turn (None: none of them applies)."""
+    wholes = [w for w in wholes if w is not None]
+    if len(wholes) < 2:
+        return wholes[0] if wholes else None
+
+    def whole(a):
+        for w in wholes:
+            r = w(a)
+            if r is not None:
+                return r
+        return None
+    return whole
+
+
+def _predicate(p):
+    return lambda v: call_value(p, [v])
+
+
+MONADIC_ADVERBS = {
+    "'": lambda v, a: adv.each(v.monad, a, v.whole_monad),
+    "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
+    "\\": lambda v, a: adv.scan(v.dyad, a, v.fast, v.scan_fold),
+    ":'": lambda v, a: adv.each_pair(v.dyad, a),
+    ":~": lambda v, a: adv.converge(v.monad, a),
+    "\\~": lambda v, a: adv.scan_converge(v.monad, a),
+}
+
+DYADIC_ADVERBS = {
+    "'": lambda v, a, b: adv.each2(v.dyad, a, b, v.whole_dyad),
+    "/": lambda v, a, b: adv.over_neutral(v.dyad, a, b, v.fast),
+    "\\": lambda v, a, b: adv.scan_neutral(v.dyad, a, b, DYADS[","]),
+    ":\\": lambda v, a, b: adv.each_left(v.dyad, a, b, v.rows),
+    ":/": lambda v, a, b: adv.each_right(v.dyad, a, b, v.rows),
+    ":~": lambda v, a, b: adv.while_(v.monad, _predicate(a), b),
+    "\\~": lambda v, a, b: adv.scan_while(v.monad, _predicate(a), b),
+    ":*": lambda v, a, b: adv.iterate(v.monad, a, b),
+    "\\*": lambda v, a, b: adv.scan_iterate(v.monad, a, b),
+}
+
+
+def _wrong_context(adverb):
+    def fail(*args):
+        raise KlongError("syntax", f"wrong adverb context: {adverb}")
+    return fail
+
+
+def derive(forms, adverb):
+    """The verb `forms` modified by `adverb`, as new VerbForms."""
+    m = MONADIC_ADVERBS.get(adverb)
+    d = DYADIC_ADVERBS.get(adverb)
+    return VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),
+                     (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
+
+
+def derived_forms(forms, adverbs):
+    for a in adverbs:
+        forms = derive(forms, a)
+    return forms
+
+
+def derived_caller(adverbs, arity):
+    """f(fn, a) or f(fn, a, b): the function value fn modified by `adverbs`, applied."""
+    if arity == 1:
+        return lambda fn, a: derived_forms(function_forms(fn), adverbs).monad(a)
+    return lambda fn, a, b: derived_forms(function_forms(fn), adverbs).dyad(a, b)
