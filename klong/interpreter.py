@@ -118,8 +118,8 @@ class KlongInterpreter:
         # the size guard and what is known of integer magnitudes (limits.py), reached by
         # running code through the context it runs in
         self.limits = Limits(max_elements)
-        self.context = Context(self.backend, self.limits)
         self._configure(options)
+        self.context = Context(self.backend, self.limits, self.evaluation)
         self.globals = {}
         self.value_hooks = Hooks()  # register_hook: name -> functions called on assignment
         self.modules = Modules(self)

@@ -82,7 +82,7 @@ def assert_canonical(v):
     active backend, Python lists (never numpy scalars, 0-d, bool or object arrays, nor
     arrays of another backend)."""
     assert not isinstance(v, np.generic), repr(v)
-    if isinstance(v, values.ARRAY_TYPES):
+    if isinstance(v, backends.ARRAY_TYPES):
         assert B().is_array(v), (type(v), B())
         assert v.ndim >= 1 and v.dtype in dtypes(), (v.dtype, v.shape)
     elif type(v) is list:

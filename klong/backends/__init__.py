@@ -6,7 +6,8 @@ imported only when asked for, so `import klong` never loads it (nor does this pa
 `TorchBackend` is looked up on first use). Other backends come from installed packages that
 declare an entry point in the group `klong.backends` (docs/backends.md), or from
 register_backend. This package imports nothing of klong but errors: the value model, the
-context and the limits ask it, never the other way round. A backend's parts (autograd,
+context and the limits ask it, never the other way round; `running` is the thread's record
+of who runs Klong code (the backend, and the interpreter's context as the runtime made it). A backend's parts (autograd,
 compiler, process group: base.py) are made on first use.
 """
 import contextlib
@@ -22,28 +23,18 @@ HOST = NumpyBackend()
 # element kind and host copy (these must work outside any interpreter too, when a value is
 # printed or compared from Python). A type registry: it only grows, once per library.
 _ARRAY_BACKENDS = {}
-_watchers = []
+# The same classes as a tuple, for isinstance: the one definition of the value model's array
+# types. Rebound (never changed in place) when a backend loads, so read it as
+# backends.ARRAY_TYPES at each use, not imported by name.
+ARRAY_TYPES = ()
 
 
 def _add_array_type(backend_class):
+    global ARRAY_TYPES
     cls = backend_class.array_type
-    if cls in _ARRAY_BACKENDS:
-        return
-    _ARRAY_BACKENDS[cls] = backend_class
-    for watcher in _watchers:
-        watcher(array_types())
-
-
-def array_types():
-    """The tuple of array classes of the loaded backends."""
-    return tuple(_ARRAY_BACKENDS)
-
-
-def watch_array_types(watcher):
-    """Call watcher(array_types()) now and again whenever a backend loads (the value model
-    keeps its ARRAY_TYPES tuple current this way)."""
-    _watchers.append(watcher)
-    watcher(array_types())
+    if cls not in _ARRAY_BACKENDS:
+        _ARRAY_BACKENDS[cls] = backend_class
+        ARRAY_TYPES = tuple(_ARRAY_BACKENDS)
 
 
 def array_backend(a):
@@ -164,37 +155,38 @@ def get_backend(name=None, device=None, dtype=None):
     return cls(device, dtype) if dtype is not None else cls(device)
 
 
-class _Active(threading.local):
-    """The backend of the interpreter running Klong code in this thread: per thread, not a
-    process global, so two interpreters in two threads, or one calling the other through
-    Python, each see their own. (A thread-local rather than a ContextVar because
-    torch.compile can trace reads of a thread-local but not ContextVar.get.) Outside any
-    interpreter it is the host backend."""
+class _Running(threading.local):
+    """Who runs Klong code in this thread: the one record of it. `backend` is the backend
+    the verbs use (the host outside any interpreter, and while a list literal is read);
+    `context` is the running interpreter's klong.runtime.context.Context (its limits and
+    settings), None outside any. Kept here, in the lowest room, so that the verbs' most
+    frequent question, current(), is one attribute read. Per thread, not a process global,
+    so two interpreters in two threads, or one calling the other through Python, each see
+    their own. (A thread-local rather than a ContextVar because torch.compile can trace
+    reads of a thread-local but not ContextVar.get.)"""
     backend = HOST
+    context = None
 
 
-_active = _Active()
+running = _Running()
 
 
 def current():
     """The backend of the interpreter that is running Klong code now (in this thread)."""
-    return _active.backend
+    return running.backend
 
 
 @contextlib.contextmanager
-def using(backend):
-    """Make `backend` the active one in this thread for the duration of a with-block."""
-    previous, _active.backend = _active.backend, backend
-    # the settings its interpreter evaluates under (settings.py), when it starts evaluating
-    evaluation = getattr(backend, "evaluation", None) if previous is not backend else None
+def using(backend, context=None):
+    """Run a with-block on `backend` in this thread, as the interpreter whose context is
+    `context` (None: as no interpreter). klong.runtime.context.entered enters an
+    interpreter's whole context, settings included."""
+    previous = running.backend, running.context
+    running.backend, running.context = backend, context
     try:
-        if evaluation is None:
-            yield backend
-        else:
-            with evaluation():
-                yield backend
+        yield backend
     finally:
-        _active.backend = previous
+        running.backend, running.context = previous
 
 
 def __getattr__(name):
@@ -206,6 +198,6 @@ def __getattr__(name):
 
 # TorchBackend is public too, but not in __all__: `from klong.backends import *` must not
 # import torch
-__all__ = ["Backend", "DTYPES", "HOST", "NumpyBackend", "PLUGIN_GROUP", "array_backend", "array_types", "current",
-           "get_backend", "list_backends", "register_backend", "to_host", "using",
-           "watch_array_types"]
+__all__ = ["ARRAY_TYPES", "Backend", "DTYPES", "HOST", "NumpyBackend", "PLUGIN_GROUP",
+           "array_backend", "current", "get_backend", "list_backends", "register_backend",
+           "running", "to_host", "using"]

@@ -43,7 +43,7 @@ class Backend:
 
     A backend class is constructed as Cls(device=None) or Cls(device, dtype); it raises
     ValueError (one line) for a device or dtype it cannot serve. Each interpreter gets its
-    own instance and sets its settings on it (`evaluation`, `amp_dtype`: settings.py), so
+    own instance and sets its settings on it (`amp_dtype`: settings.py), so
     an instance holds no state shared with another. Class attributes:
 
     name         the name it is found by (KlongInterpreter(backend=name), kgpy --backend)
@@ -78,7 +78,6 @@ class Backend:
     array_type = None        # the class of this backend's arrays
     float_dtype = None       # the library's dtype object for reals
     dtype = "float64"        # its name: one of DTYPES that the backend supports
-    evaluation = None        # a context held while its interpreter evaluates (settings.py)
     amp_dtype = None         # the reduced precision of autocast (amp), when it is on
 
     Autograd = NumericAutograd   # the class of its autograd part

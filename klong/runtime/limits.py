@@ -17,8 +17,8 @@
 - A real written beyond float64's range is a range error, not inf.
 
 The size guard's limit and the remembered magnitudes belong to one interpreter: its
-`Limits` (`interp.limits`), which its running code finds through its context (context.py)
-as `current()`.
+`Limits` (`interp.limits`), which its running code finds through its context (context.py,
+recorded in backends.running) as `current()`.
 """
 import decimal
 import functools
@@ -27,7 +27,6 @@ import os
 import weakref
 
 from .. import backends
-from . import context
 from ..errors import KlongError
 
 INT64_MIN = -2**63
@@ -42,19 +41,6 @@ FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not s
 
 SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
 REMEMBERED = SMALL_VECTOR  # from this many elements on, an array's magnitude is remembered
-
-
-# The array classes of the loaded backends, kept current by the backends (as the value
-# model's own tuple is)
-ARRAY_TYPES = ()
-
-
-def _set_array_types(types):
-    global ARRAY_TYPES
-    ARRAY_TYPES = types
-
-
-backends.watch_array_types(_set_array_types)
 
 
 # ---------------------------------------------------------------- one interpreter's limits
@@ -73,7 +59,7 @@ class Limits:
     def magnitude(self, x):
         """An upper bound of |e| over the elements of integer array x (or |x| for an
         integer), as a Python int: exact when it was scanned, implied when remembered."""
-        if not isinstance(x, ARRAY_TYPES) or x.ndim == 0:
+        if not isinstance(x, backends.ARRAY_TYPES) or x.ndim == 0:
             return abs(int(x))
         if x.ndim == 1 and x.shape[0] <= SMALL_VECTOR:
             elems = x.tolist()
@@ -95,9 +81,10 @@ class Limits:
 def current():
     """The running interpreter's Limits; defaults outside any interpreter, and while code
     runs on another backend than the interpreter's (list literals are read on the host)."""
-    running = context.running.context
-    if running is not None and running.backend is backends.current():
-        return running.limits
+    running = backends.running
+    context = running.context
+    if context is not None and context.backend is running.backend:
+        return context.limits
     return Limits()
 
 
@@ -186,14 +173,14 @@ def check_elements(n):
 
 def check_items(n, like):
     """The size guard for a list of n items, each the size of an item of list `like`."""
-    per_item = math.prod(like.shape[1:]) if isinstance(like, ARRAY_TYPES) and like.ndim else 1
+    per_item = math.prod(like.shape[1:]) if isinstance(like, backends.ARRAY_TYPES) and like.ndim else 1
     check_elements(n * per_item)
 
 
 def elements_of(v):
     """How many elements (numbers, characters, or items of a Python list) a value holds,
     counted cheaply: an array's size, a string's length, a list's length."""
-    if isinstance(v, ARRAY_TYPES):
+    if isinstance(v, backends.ARRAY_TYPES):
         return math.prod(v.shape)
     if type(v) in (list, str):
         return len(v)

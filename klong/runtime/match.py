@@ -17,7 +17,7 @@ def numbers_match(a, b):
 
 def match(a, b):
     """The question "are a and b the same value?" as a Python bool. Never raises."""
-    if isinstance(a, values.ARRAY_TYPES) or isinstance(b, values.ARRAY_TYPES):
+    if isinstance(a, backends.ARRAY_TYPES) or isinstance(b, backends.ARRAY_TYPES):
         a, b = values.plain(a), values.plain(b)     # match only looks
         if values.is_array(a) or values.is_array(b):
             return _match_arrays(a, b)

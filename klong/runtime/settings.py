@@ -117,14 +117,15 @@ def default_amp_dtype(device):
 
 class Evaluation:
     """What holds while one interpreter evaluates: the library's deterministic algorithms,
-    autocast (amp), and, when memory is watched, a look at it afterwards. `context()` is
-    entered by backends.using when the interpreter starts evaluating (not again when it
-    calls itself)."""
+    autocast (amp), and, when memory is watched, a look at it afterwards. `held()` is
+    entered by context.entered when the interpreter starts evaluating (not again when it
+    calls itself), while `active` (nothing to hold: nothing entered)."""
 
     def __init__(self, backend, options, memory):
         self.backend, self.memory = backend, memory
         self.deterministic = options.deterministic
         self.amp_dtype = None
+        self.active = False
         if options.amp:
             self.amp_dtype = backend.amp_dtype = \
                 options.amp_dtype or default_amp_dtype(backend.device)
@@ -140,7 +141,7 @@ class Evaluation:
                 or self.amp_dtype is not None or self.memory.watching)
 
     @contextlib.contextmanager
-    def context(self):
+    def held(self):
         with contextlib.ExitStack() as stack:
             if self.deterministic:
                 stack.enter_context(self.backend.deterministic())
@@ -150,5 +151,5 @@ class Evaluation:
             yield
 
     def update(self):
-        """Install or remove the context on the backend (after hooks come or go)."""
-        self.backend.evaluation = self.context if self.needed() else None
+        """Whether there is anything to hold, again (after memory hooks come or go)."""
+        self.active = self.needed()

@@ -36,17 +36,17 @@ B = backends.current        # B() is the active backend
 
 # ---------------------------------------------------------------- atomic extension
 
-# values.ARRAY_TYPES is read at each call: it grows when the torch backend loads.
+# backends.ARRAY_TYPES is read at each call: it grows when the torch backend loads.
 
 def _is_seq(v):
     """A non-empty list: the only value an atomic verb maps over."""
-    if isinstance(v, values.ARRAY_TYPES):
+    if isinstance(v, backends.ARRAY_TYPES):
         return v.ndim > 0 and v.shape[0] > 0
     return type(v) is list and len(v) > 0
 
 
 def _numeric_array(v):
-    return (isinstance(v, values.ARRAY_TYPES) and v.ndim > 0 and v.shape[0] > 0
+    return (isinstance(v, backends.ARRAY_TYPES) and v.ndim > 0 and v.shape[0] > 0
             and array_kind(v) in "if")
 
 
@@ -60,7 +60,7 @@ def _array_scalar(v):
 def _atom(v):
     """An atom as the atom functions receive it: numpy scalars as Python numbers, an empty
     array as [] (which it is: an atom, but no number)."""
-    if isinstance(v, values.ARRAY_TYPES) and v.ndim:
+    if isinstance(v, backends.ARRAY_TYPES) and v.ndim:
         return []
     return scalar(v)
 
@@ -68,7 +68,7 @@ def _atom(v):
 def atomic_monad(atom, array=None):
     """A monad applying `atom` to every atom of its argument, keeping the nesting."""
     def verb(a):
-        if isinstance(a, values.ARRAY_TYPES) and a.ndim and a.shape[0]:
+        if isinstance(a, backends.ARRAY_TYPES) and a.ndim and a.shape[0]:
             if array is not None and array_kind(a) in "if":
                 r = array(a)
                 if r is not None:
@@ -107,8 +107,8 @@ def atomic_dyad(num, array=None, other=None, shortcut=None):
                 r = shortcut(a, b)
                 if r is not None:
                     return r
-            if array is not None and (isinstance(a, values.ARRAY_TYPES)
-                                      or isinstance(b, values.ARRAY_TYPES)):
+            if array is not None and (isinstance(a, backends.ARRAY_TYPES)
+                                      or isinstance(b, backends.ARRAY_TYPES)):
                 r = _vector(array, a, b)
                 if r is not None:
                     return r
@@ -147,7 +147,7 @@ def atomic_dyad(num, array=None, other=None, shortcut=None):
 
 
 def _real_array(v):
-    return isinstance(v, values.ARRAY_TYPES) and array_kind(v) == "f"
+    return isinstance(v, backends.ARRAY_TYPES) and array_kind(v) == "f"
 
 
 def _plain_reals(a, b):
@@ -166,7 +166,7 @@ def _plain_reals(a, b):
 
 
 def _tracked_number(v):
-    return isinstance(v, values.ARRAY_TYPES) and v.ndim == 0 and B().is_tracked(v)
+    return isinstance(v, backends.ARRAY_TYPES) and v.ndim == 0 and B().is_tracked(v)
 
 
 def _differentiated_numbers(a, b):
@@ -250,7 +250,7 @@ def _real(x):
 def _fractional(x):
     """Whether a real (array or number) differs from its floor, elementwise: nan does, inf
     does not."""
-    if isinstance(x, values.ARRAY_TYPES):
+    if isinstance(x, backends.ARRAY_TYPES):
         return x != B().floor(x)
     return x != math.floor(x) if math.isfinite(x) else x != x
 
@@ -362,7 +362,7 @@ def _int_array_operands(a, b):
 
 def _fmod(a, b):
     """C remainder (sign of the dividend); torch's fmod wants an array dividend."""
-    if not isinstance(a, values.ARRAY_TYPES):
+    if not isinstance(a, backends.ARRAY_TYPES):
         a = B().asarray(a, "i")
     return B().fmod(a, b)
 
