@@ -180,3 +180,18 @@ def project(fn, slots):
     if not isinstance(fn, Function):
         raise KlongError("type", "not a function")
     return Projection(fn, slots)
+
+
+class Variadic(Builtin):
+    """A function written in Python taking from `least` to `most` arguments."""
+    __slots__ = ("least", "most")
+
+    def __init__(self, name, least, most, impl, backend=None):
+        super().__init__(name, least, impl, backend)
+        self.least, self.most = least, most
+
+    def call(self, args):
+        if not self.least <= len(args) <= self.most:
+            raise KlongError("arity", f"wrong arity: {self.name} takes {self.least} to "
+                                      f"{self.most} arguments")
+        return self.impl(*args)

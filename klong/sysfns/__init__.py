@@ -1,27 +1,31 @@
-"""The dot-functions and system variables, grouped by topic. `install` binds them all as
-globals of a new interpreter."""
-from ..runtime.functions import Builtin
-from . import compiler, core, distributed, io, plot, python, runtime
+"""The dot-functions and system variables, grouped by topic, one module each.
+
+Each system function is a module-level function that takes the interpreter first, then its
+Klong arguments. A module lists its own in FUNCTIONS: name -> (arity, function), the arity
+a number or, for a function taking from m to n arguments, the pair (m, n). A module whose
+functions keep something for one interpreter (channels, a process group) makes it in
+`start(interp)`, which returns the module's system variables, name -> value. `install`
+binds them all as globals of a new interpreter, in one loop."""
+import functools
+
+from ..runtime.functions import Builtin, Variadic
+from . import autograd, compiler, core, distributed, io, plot, python, runtime
+
+MODULES = (io, core, python, compiler, plot, autograd, distributed, runtime)
 
 
 def install(interp):
-    def define(name, arity_or_value, impl=None):
-        if impl is None:
-            interp.globals[name] = arity_or_value
-        else:
-            interp.globals[name] = Builtin(name, arity_or_value, impl, interp.backend)
+    for module in MODULES:
+        start = getattr(module, "start", None)
+        if start is not None:
+            interp.globals.update(start(interp))
+        for name, (arity, fn) in module.FUNCTIONS.items():
+            interp.globals[name] = system_function(interp, name, arity, fn)
 
-    io.install(interp, define)
-    core.install(interp, define)
-    python.install(interp, define)
-    compiler.install(interp, define)
-    plot.install(interp, define)
-    diff = interp.differentiation
-    define(".jacobian", 2, lambda f, p: diff.jacobian(p, f))
-    define(".hessian", 2, diff.hessian)
-    define(".gradcheck", 2, diff.gradcheck)
-    define(".customgrad", 2, diff.custom)
-    define(".numgrad", 1, diff.numeric_backward)
-    define(".anomaly", 1, diff.set_anomaly)
-    distributed.install(interp, define)
-    runtime.install(interp, define)
+
+def system_function(interp, name, arity, fn):
+    """fn(interp, ...) as the Klong function `name` of the interpreter."""
+    impl = functools.partial(fn, interp)
+    if isinstance(arity, tuple):
+        return Variadic(name, *arity, impl, interp.backend)
+    return Builtin(name, arity, impl, interp.backend)

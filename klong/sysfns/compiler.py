@@ -10,7 +10,6 @@ from ..errors import KlongError
 from ..runtime.functions import Builtin, call_value
 from ..runtime.values import Dict, Function, is_true
 from .graph import Graph
-from .plot import Variadic
 
 
 def _dict(mapping):
@@ -59,39 +58,56 @@ class _Progress:
             print(f" {time.perf_counter() - self.start:.1f} s", file=sys.stderr, flush=True)
 
 
-def install(interp, define):
-    def quiet():
-        return not interp.debug
+def _quiet(interp):
+    return not interp.debug
 
-    def compile_with(f, p, opts, what):
-        backend = interp.backend
-        fn = _monad(f)
-        with _Progress(what):
-            compiled = _compiler(interp, what).compile_function(fn, p, _options(opts), what,
-                                                                quiet())
-        # the compiled code has no backward pass of its own to differentiate again: the
-        # backend runs f itself when derivatives of order 2 or more are being taken
-        call = Builtin(f"compiled {compiled.mode}/{compiled.compiler}", 1,
-                       lambda x: compiled(x, interp.differentiation.order), backend)
-        return call, compiled
 
-    def export(f, p, path):
-        if not values.is_string(path):
-            raise KlongError("type", ".export: the path must be a string")
-        fn, (call, compiled) = _monad(f), compile_with(f, p, None, ".export")
-        result = {"compiled_fn": call, "mode": compiled.mode, "backend": compiled.compiler}
-        result.update(_compiler(interp, ".export").export_function(fn, p, path, quiet()))
-        return _dict(result)
+def _compiled(interp, f, p, opts, what):
+    """(a Klong function calling the compiled f, the backend's compiled function)."""
+    fn = _monad(f)
+    with _Progress(what):
+        compiled = _compiler(interp, what).compile_function(fn, p, _options(opts), what,
+                                                            _quiet(interp))
+    # the compiled code has no backward pass of its own to differentiate again: the
+    # backend runs f itself when derivatives of order 2 or more are being taken
+    call = Builtin(f"compiled {compiled.mode}/{compiled.compiler}", 1,
+                   lambda x: compiled(x, interp.differentiation.order), interp.backend)
+    return call, compiled
 
-    define(".compile", 2, lambda f, p: compile_with(f, p, None, ".compile")[0])
-    define(".compilex", 3, lambda f, p, o: compile_with(f, p, o, ".compilex")[0])
-    define(".cmodes", 0, lambda: _dict(_compiler(interp, ".cmodes()").compile_modes()))
-    define(".export", 3, export)
-    def graph(f, p, path=None):
-        if path is not None and not values.is_string(path):
-            raise KlongError("type", ".graph: the path must be a string")
-        fn = _monad(f)
-        picture = Graph(*_compiler(interp, ".graph").traced_graph(fn, p, quiet()))
-        return picture if path is None else picture.save(path)
 
-    interp.globals[".graph"] = Variadic(".graph", 2, 3, graph, interp.backend)
+def compile_function(interp, f, p):
+    return _compiled(interp, f, p, None, ".compile")[0]
+
+
+def compile_with_options(interp, f, p, opts):
+    return _compiled(interp, f, p, opts, ".compilex")[0]
+
+
+def compile_modes(interp):
+    return _dict(_compiler(interp, ".cmodes()").compile_modes())
+
+
+def export(interp, f, p, path):
+    if not values.is_string(path):
+        raise KlongError("type", ".export: the path must be a string")
+    fn, (call, compiled) = _monad(f), _compiled(interp, f, p, None, ".export")
+    result = {"compiled_fn": call, "mode": compiled.mode, "backend": compiled.compiler}
+    result.update(_compiler(interp, ".export").export_function(fn, p, path, _quiet(interp)))
+    return _dict(result)
+
+
+def graph(interp, f, p, path=None):
+    if path is not None and not values.is_string(path):
+        raise KlongError("type", ".graph: the path must be a string")
+    fn = _monad(f)
+    picture = Graph(*_compiler(interp, ".graph").traced_graph(fn, p, _quiet(interp)))
+    return picture if path is None else picture.save(path)
+
+
+FUNCTIONS = {
+    ".compile": (2, compile_function),
+    ".compilex": (3, compile_with_options),
+    ".cmodes": (0, compile_modes),
+    ".export": (3, export),
+    ".graph": ((2, 3), graph),
+}

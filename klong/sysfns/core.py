@@ -26,78 +26,95 @@ def find_source(name):
     raise KlongError("io", f"file does not exist: {name}")
 
 
-def install(interp, define):
-    def load(name):
-        if not is_string(name):
-            raise KlongError("type", ".l: file name must be a string")
-        path = find_source(name)
-        try:
-            text = read_source(path)
-        except OSError as e:
-            raise KlongError("io", f"cannot read {name}: {e.strerror}") from None
-        result = interp.run(text, filename=path)
-        return [] if result is None else result
+def start(interp):
+    """The system variables (system.md A.4), fresh for each interpreter."""
+    return {".a": [], ".e": 1e-18, ".h": Symbol("unix"), ".cols": 80, ".edit": 1,
+            ".fastpow": 0, ".helpdb": []}
 
-    def evaluate(text):
-        if not is_string(text):
-            raise KlongError("type", ".E: string expected")
-        result = interp.run(text)
-        return EOF if result is None else result
 
-    def module(x):
-        if is_symbol(x):
-            interp.modules.open(x)
-        elif not is_true(x):
-            interp.modules.close()
-        else:
-            raise KlongError("type", ".module: symbol or 0 expected")
-        return x
+def load(interp, name):
+    if not is_string(name):
+        raise KlongError("type", ".l: file name must be a string")
+    path = find_source(name)
+    try:
+        text = read_source(path)
+    except OSError as e:
+        raise KlongError("io", f"cannot read {name}: {e.strerror}") from None
+    result = interp.run(text, filename=path)
+    return [] if result is None else result
 
-    def comment(marker):
-        if not is_string(marker):
-            raise KlongError("type", ".comment: string expected")
-        interp.pending_comment = marker
-        return marker
 
-    def system(command):
-        if not is_string(command):
-            raise KlongError("type", ".sys: string expected")
-        sys.stdout.flush()
-        return os.system(command)
+def evaluate(interp, text):
+    if not is_string(text):
+        raise KlongError("type", ".E: string expected")
+    result = interp.run(text)
+    return EOF if result is None else result
 
-    def delete_file(name):
-        if not is_string(name):
-            raise KlongError("type", ".df: string expected")
-        try:
-            os.remove(name)
-        except FileNotFoundError:
-            raise KlongError("io", f"file does not exist: {name}") from None
-        except OSError as e:
-            raise KlongError("io", f"cannot delete {name}: {e.strerror}") from None
-        return name
 
-    def set_strict(on):
-        interp.strict = on
-        return 1 if on else 0
+def module(interp, x):
+    if is_symbol(x):
+        interp.modules.open(x)
+    elif not is_true(x):
+        interp.modules.close()
+    else:
+        raise KlongError("type", ".module: symbol or 0 expected")
+    return x
 
-    def leave(x):
-        sys.stdout.flush()
-        raise SystemExit(1 if is_true(x) else 0)
 
-    define(".l", 1, load)
-    define(".E", 1, evaluate)
-    define(".module", 1, module)
-    define(".comment", 1, comment)
-    define(".x", 1, leave)
-    define(".pc", 0, time.process_time)
-    define(".sys", 1, system)
-    define(".df", 1, delete_file)
-    define(".strict", 0, lambda: set_strict(True))
-    define(".unsafe", 0, lambda: set_strict(False))
-    define(".a", [])
-    define(".e", 1e-18)
-    define(".h", Symbol("unix"))
-    define(".cols", 80)
-    define(".edit", 1)
-    define(".fastpow", 0)
-    define(".helpdb", [])
+def comment(interp, marker):
+    if not is_string(marker):
+        raise KlongError("type", ".comment: string expected")
+    interp.pending_comment = marker
+    return marker
+
+
+def leave(interp, x):
+    sys.stdout.flush()
+    raise SystemExit(1 if is_true(x) else 0)
+
+
+def process_time(interp):
+    return time.process_time()
+
+
+def system(interp, command):
+    if not is_string(command):
+        raise KlongError("type", ".sys: string expected")
+    sys.stdout.flush()
+    return os.system(command)
+
+
+def delete_file(interp, name):
+    if not is_string(name):
+        raise KlongError("type", ".df: string expected")
+    try:
+        os.remove(name)
+    except FileNotFoundError:
+        raise KlongError("io", f"file does not exist: {name}") from None
+    except OSError as e:
+        raise KlongError("io", f"cannot delete {name}: {e.strerror}") from None
+    return name
+
+
+def strict(interp):
+    interp.strict = True
+    return 1
+
+
+def unsafe(interp):
+    interp.strict = False
+    return 0
+
+
+FUNCTIONS = {
+    ".l": (1, load),
+    ".E": (1, evaluate),
+    ".module": (1, module),
+    ".comment": (1, comment),
+    ".x": (1, leave),
+    ".pc": (0, process_time),
+    ".sys": (1, system),
+    ".df": (1, delete_file),
+    ".strict": (0, strict),
+    ".unsafe": (0, unsafe),
+}

@@ -18,11 +18,12 @@ from ..backends.base import DTYPES
 from ..backends.group import ALONE
 from ..errors import KlongError
 from ..runtime.limits import INT64_MAX
+from .io import display_line
 
-# a header is [function, root, real type, kind, count, digest]; function 0: the rank refused
+# a header is [collective, root, real type, kind, count, digest]; collective 0: the rank refused
 # its call
 CALL, ROOT, REAL, KIND, COUNT = range(5)
-FUNCTIONS = [None, ".barrier", ".allsum", ".allmean", ".allgather", ".bcast"]
+COLLECTIVES = [None, ".barrier", ".allsum", ".allmean", ".allgather", ".bcast"]
 KINDS = "if"
 NO_SHAPE = -1
 
@@ -153,14 +154,14 @@ class Collectives:
                 pass
             raise
         real = DTYPES.index(self.interp.backend.dtype)
-        rows = group.exchange([FUNCTIONS.index(what), root, real, KINDS.index(kind),
+        rows = group.exchange([COLLECTIVES.index(what), root, real, KINDS.index(kind),
                                _count(shapes), _digest(shapes)])
         refused = [r for r, row in enumerate(rows) if row[CALL] == 0]
         if refused:
             raise KlongError("distributed",
                              f"{what}: rank {refused[0]} could not take part (see its error)")
         if len({row[CALL] for row in rows}) > 1:
-            calls = ", ".join(f"rank {r} {FUNCTIONS[row[CALL]]}" for r, row in enumerate(rows))
+            calls = ", ".join(f"rank {r} {COLLECTIVES[row[CALL]]}" for r, row in enumerate(rows))
             raise KlongError("distributed",
                              f"{what}: the ranks called different functions: {calls}")
         if len({row[ROOT] for row in rows}) > 1:
@@ -248,15 +249,57 @@ def average_gradients(interp, grads):
         return values.items(mean) if values.is_array(mean) else list(mean)
 
 
-def install(interp, define):
-    d = interp.distributed = Collectives(interp)
-    show = interp.globals[".p"]
-    define(".rank", 0, lambda: d.group.rank)
-    define(".world", 0, lambda: d.group.size)
-    define(".allsum", 1, lambda x: d.reduce(lambda: x, ".allsum", False))
-    define(".allmean", 1, lambda x: d.reduce(lambda: x, ".allmean", True))
-    define(".allgather", 1, d.gather)
-    define(".bcast", 2, d.broadcast)
-    define(".barrier", 0, d.barrier)
-    define(".allgrad", 2, d.mean_gradient)
-    define(".p0", 1, lambda x: show.call([x]) if d.group.rank == 0 else x)
+def start(interp):
+    """The interpreter's process group, reached by its collectives; no system variables."""
+    interp.distributed = Collectives(interp)
+    return {}
+
+
+def rank(interp):
+    return interp.distributed.group.rank
+
+
+def world(interp):
+    return interp.distributed.group.size
+
+
+def all_sum(interp, x):
+    return interp.distributed.reduce(lambda: x, ".allsum", False)
+
+
+def all_mean(interp, x):
+    return interp.distributed.reduce(lambda: x, ".allmean", True)
+
+
+def all_gather(interp, x):
+    return interp.distributed.gather(x)
+
+
+def broadcast(interp, x, root):
+    return interp.distributed.broadcast(x, root)
+
+
+def barrier(interp):
+    return interp.distributed.barrier()
+
+
+def all_gradient(interp, f, p):
+    return interp.distributed.mean_gradient(f, p)
+
+
+def print_on_rank_0(interp, x):
+    """.p0: .p on rank 0; elsewhere x, unprinted."""
+    return display_line(interp, x) if interp.distributed.group.rank == 0 else x
+
+
+FUNCTIONS = {
+    ".rank": (0, rank),
+    ".world": (0, world),
+    ".allsum": (1, all_sum),
+    ".allmean": (1, all_mean),
+    ".allgather": (1, all_gather),
+    ".bcast": (2, broadcast),
+    ".barrier": (0, barrier),
+    ".allgrad": (2, all_gradient),
+    ".p0": (1, print_on_rank_0),
+}

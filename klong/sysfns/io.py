@@ -136,82 +136,155 @@ class Channel:
         return value
 
 
-def install(interp, define):
-    stdin = Channel(0, True, std="stdin")
-    stdout = Channel(1, False, std="stdout")
-    stderr = Channel(2, False, std="stderr")
-    state = {"from": stdin, "to": stdout, "next": 3}
-    interp.channels = state
+class Channels:
+    """One interpreter's channels: the standard ones, where .r and the like read from and .w
+    and the like write to now, and the number the next opened channel gets."""
 
-    def new_channel(name, mode, is_input):
-        if not is_string(name):
-            raise KlongError("type", "file name must be a string")
-        try:
-            stream = open(name, mode, encoding="utf-8", newline="",
-                          errors=LATIN1_FALLBACK if is_input else "strict")
-        except FileNotFoundError:
-            raise KlongError("io", f"file does not exist: {name}") from None
-        except OSError as e:
-            raise KlongError("io", f"cannot open {name}: {e.strerror}") from None
-        ch = Channel(state["next"], is_input, stream)
-        state["next"] += 1
-        return ch
+    def __init__(self):
+        self.stdin = Channel(0, True, std="stdin")
+        self.stdout = Channel(1, False, std="stdout")
+        self.stderr = Channel(2, False, std="stderr")
+        self.source, self.target = self.stdin, self.stdout
+        self.next = 3
 
-    def select(kind, x, default, want_input):
-        previous = state[kind]
-        if not is_true(x):
-            state[kind] = default
-        elif isinstance(x, Channel) and x.is_input == want_input:
-            state[kind] = x
-        else:
-            raise KlongError("type", f"{'input' if want_input else 'output'} channel expected")
-        return previous
 
-    def close(x):
-        if not isinstance(x, Channel):
-            raise KlongError("type", "channel expected")
-        x.close()
-        return []
+def start(interp):
+    """The interpreter's channels; the standard ones are its system variables."""
+    channels = interp.channels = Channels()
+    return {".cin": channels.stdin, ".cout": channels.stdout, ".cerr": channels.stderr}
 
-    def emit(form, x, end=""):
-        # at the REPL a long value is shortened on the screen (interp.summary); files and
-        # programs always get it in full
-        channel = state["to"]
-        summary = interp.summary if channel.std else None
-        channel.write(form(x, summary) + end)
+
+def _open(interp, name, mode, is_input):
+    if not is_string(name):
+        raise KlongError("type", "file name must be a string")
+    try:
+        stream = open(name, mode, encoding="utf-8", newline="",
+                      errors=LATIN1_FALLBACK if is_input else "strict")
+    except FileNotFoundError:
+        raise KlongError("io", f"file does not exist: {name}") from None
+    except OSError as e:
+        raise KlongError("io", f"cannot open {name}: {e.strerror}") from None
+    channels = interp.channels
+    channel = Channel(channels.next, is_input, stream)
+    channels.next += 1
+    return channel
+
+
+def input_channel(interp, name):
+    return _open(interp, name, "r", True)
+
+
+def output_channel(interp, name):
+    return _open(interp, name, "w", False)
+
+
+def append_channel(interp, name):
+    return _open(interp, name, "a", False)
+
+
+def from_channel(interp, x):
+    """.fc: read from x (0: the standard input); the channel read from before."""
+    channels = interp.channels
+    previous, channels.source = channels.source, _selected(x, channels.stdin, True)
+    return previous
+
+
+def to_channel(interp, x):
+    """.tc: write to x (0: the standard output); the channel written to before."""
+    channels = interp.channels
+    previous, channels.target = channels.target, _selected(x, channels.stdout, False)
+    return previous
+
+
+def _selected(x, default, want_input):
+    if not is_true(x):
+        return default
+    if isinstance(x, Channel) and x.is_input == want_input:
         return x
+    raise KlongError("type", f"{'input' if want_input else 'output'} channel expected")
 
-    def read_string(x):
-        if not is_string(x):
-            raise KlongError("type", ".rs: string expected")
-        lexer = Lexer(x)
-        try:
-            lexer.skip_blanks()
-            if lexer.pos >= len(x):
-                return UNDEFINED             # blank text holds no object
-            value = lexer.read_datum()
-            lexer.skip_blanks()
-        except KlongError:
-            return UNDEFINED
-        return on_backend(value, interp.backend) if lexer.pos >= len(x) else UNDEFINED
 
-    define(".cin", stdin)
-    define(".cout", stdout)
-    define(".cerr", stderr)
-    define(".ic", 1, lambda x: new_channel(x, "r", True))
-    define(".oc", 1, lambda x: new_channel(x, "w", False))
-    define(".ac", 1, lambda x: new_channel(x, "a", False))
-    define(".fc", 1, lambda x: select("from", x, stdin, True))
-    define(".tc", 1, lambda x: select("to", x, stdout, False))
-    define(".cc", 1, close)
-    define(".fl", 0, lambda: (state["to"].flush(), [])[1])
-    define(".w", 1, lambda x: emit(write, x))
-    define(".d", 1, lambda x: emit(show, x))
-    define(".p", 1, lambda x: emit(show, x, "\n"))
-    define(".bkd", 1, lambda x: emit(show, x))
-    define(".bkp", 1, lambda x: emit(show, x, "\n"))
-    define(".r", 0, lambda: on_backend(state["from"].read_object(), interp.backend))
-    define(".rl", 0, lambda: state["from"].read_line())
-    define(".rls", 0, lambda: state["from"].read_lines())
-    define(".mi", 1, lambda x: 0 if state["from"].eof else 1)
-    define(".rs", 1, read_string)
+def close(interp, x):
+    if not isinstance(x, Channel):
+        raise KlongError("type", "channel expected")
+    x.close()
+    return []
+
+
+def flush(interp):
+    interp.channels.target.flush()
+    return []
+
+
+def emit(interp, form, x, end=""):
+    """Write x in `form` (write or show) to the output channel; x is the result."""
+    # at the REPL a long value is shortened on the screen (interp.summary); files and
+    # programs always get it in full
+    channel = interp.channels.target
+    summary = interp.summary if channel.std else None
+    channel.write(form(x, summary) + end)
+    return x
+
+
+def write_value(interp, x):
+    return emit(interp, write, x)
+
+
+def display(interp, x):
+    return emit(interp, show, x)
+
+
+def display_line(interp, x):
+    return emit(interp, show, x, "\n")
+
+
+def read_object(interp):
+    return on_backend(interp.channels.source.read_object(), interp.backend)
+
+
+def read_line(interp):
+    return interp.channels.source.read_line()
+
+
+def read_lines(interp):
+    return interp.channels.source.read_lines()
+
+
+def more_input(interp, x):
+    return 0 if interp.channels.source.eof else 1
+
+
+def read_string(interp, x):
+    if not is_string(x):
+        raise KlongError("type", ".rs: string expected")
+    lexer = Lexer(x)
+    try:
+        lexer.skip_blanks()
+        if lexer.pos >= len(x):
+            return UNDEFINED             # blank text holds no object
+        value = lexer.read_datum()
+        lexer.skip_blanks()
+    except KlongError:
+        return UNDEFINED
+    return on_backend(value, interp.backend) if lexer.pos >= len(x) else UNDEFINED
+
+
+FUNCTIONS = {
+    ".ic": (1, input_channel),
+    ".oc": (1, output_channel),
+    ".ac": (1, append_channel),
+    ".fc": (1, from_channel),
+    ".tc": (1, to_channel),
+    ".cc": (1, close),
+    ".fl": (0, flush),
+    ".w": (1, write_value),
+    ".d": (1, display),
+    ".p": (1, display_line),
+    ".bkd": (1, display),
+    ".bkp": (1, display_line),
+    ".r": (0, read_object),
+    ".rl": (0, read_line),
+    ".rls": (0, read_lines),
+    ".mi": (1, more_input),
+    ".rs": (1, read_string),
+}

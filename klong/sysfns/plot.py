@@ -17,26 +17,10 @@ import sys
 from .. import backends
 from ..runtime import values
 from ..errors import KlongError
-from ..runtime.functions import Builtin
 from ..runtime.values import Dict, is_string, is_symbol
 
 MISSING = "needs matplotlib: pip install -e '.[plot]'"
 OPTIONS = ("title", "xlabel", "ylabel", "labels", "bins", "file")
-
-
-class Variadic(Builtin):
-    """A system function taking from `least` to `most` arguments."""
-    __slots__ = ("least", "most")
-
-    def __init__(self, name, least, most, impl, backend=None):
-        super().__init__(name, least, impl, backend)
-        self.least, self.most = least, most
-
-    def call(self, args):
-        if not self.least <= len(args) <= self.most:
-            raise KlongError("arity", f"wrong arity: {self.name} takes {self.least} to "
-                                      f"{self.most} arguments")
-        return self.impl(*args)
 
 
 class Picture:
@@ -182,21 +166,32 @@ def draw_image(ax, name, data, options):
     ax.figure.colorbar(ax.imshow(m, aspect="auto"), ax=ax)
 
 
-def make(interp, name, draw, most):
-    def run(*args):
-        data, options, path = split_arguments(name, args)
-        if len(data) > most:
-            raise KlongError("arity", f"{name}: too many arguments")
-        figure = matplotlib_figure(name)
-        ax = figure.add_subplot()
-        draw(ax, name, data, options)
-        _label(ax, name, options)
-        if path is not None:
-            return Picture(figure).save(path)
-        if getattr(interp, "inline_plots", False):
-            return Picture(figure)
-        return _window(name, draw, data, options)
-    return Variadic(name, 1, 3, run, interp.backend)
+def _drawn(interp, name, draw, most, args):
+    """What .plot, .hist or .imshow gives for `args`: the file written, or the Picture."""
+    data, options, path = split_arguments(name, args)
+    if len(data) > most:
+        raise KlongError("arity", f"{name}: too many arguments")
+    figure = matplotlib_figure(name)
+    ax = figure.add_subplot()
+    draw(ax, name, data, options)
+    _label(ax, name, options)
+    if path is not None:
+        return Picture(figure).save(path)
+    if getattr(interp, "inline_plots", False):
+        return Picture(figure)
+    return _window(name, draw, data, options)
+
+
+def plot(interp, *args):
+    return _drawn(interp, ".plot", draw_lines, 2, args)
+
+
+def hist(interp, *args):
+    return _drawn(interp, ".hist", draw_histogram, 1, args)
+
+
+def imshow(interp, *args):
+    return _drawn(interp, ".imshow", draw_image, 1, args)
 
 
 def _window(name, draw, data, options):
@@ -214,7 +209,9 @@ def _window(name, draw, data, options):
     return Picture(figure)
 
 
-def install(interp, define):
-    for name, draw, most in ((".plot", draw_lines, 2), (".hist", draw_histogram, 1),
-                             (".imshow", draw_image, 1)):
-        interp.globals[name] = make(interp, name, draw, most)
+# each takes data, then options or a file name: 1 to 3 arguments
+FUNCTIONS = {
+    ".plot": ((1, 3), plot),
+    ".hist": ((1, 3), hist),
+    ".imshow": ((1, 3), imshow),
+}

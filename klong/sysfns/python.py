@@ -78,118 +78,130 @@ def _module_folders(interp):
     return list(dict.fromkeys(files + [os.getcwd()]))
 
 
-def install(interp, define):
-    def bind(name, value):
-        interp.globals[name] = to_klong(value, interp)
+def _bind(interp, name, value):
+    interp.globals[name] = to_klong(value, interp)
 
-    def load(spec):
-        return _import(spec, _module_folders(interp))
 
-    def py(spec):
-        module = load(spec)
-        for name, value in _exports(module).items():
-            if isinstance(value, types.ModuleType) and name.startswith("_"):
-                continue
-            try:
-                bind(name, value)
-            except Exception as e:     # an attribute that cannot be wrapped is skipped
-                print(f".py: skipped {name}: {e}", file=sys.stderr)
-        return 1
+def _load(interp, spec):
+    return _import(spec, _module_folders(interp))
 
-    def pyf(spec, names):
-        module = load(spec)
-        wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else None
-        if wanted is None or not all(is_string(n) for n in wanted):
-            raise KlongError("type", ".pyf: names must be a string or a list of strings")
-        for name in wanted:
-            try:
-                value = getattr(module, name)
-            except AttributeError:
-                try:
-                    value = importlib.import_module(f"{module.__name__}.{name}")
-                except ImportError:
-                    raise KlongError("undefined", f".pyf: {spec} has no {name}") from None
-            bind(name, value)
-        return 1
 
-    def pyc(target, args, kwargs):
-        if not isinstance(kwargs, Dict):
-            raise KlongError("type", ".pyc: z must be a dictionary")
-        target = _target(interp, target)
-        if is_string(target):
-            target = _target(interp, values.Symbol(target))
-        if values.is_list(target) and values.length(target) == 2 and \
-                is_string(values.element(target, 1)):
-            obj = _host(_target(interp, values.element(target, 0)))
-            name = values.element(target, 1)
-            try:
-                fn = getattr(obj, name)
-            except AttributeError:
-                raise KlongError("undefined", f".pyc: function name not found: {name}") from None
-        else:
-            fn = _host(target)
-        if not callable(fn):
-            return to_klong(fn, interp)
-        positional = [_host(a) for a in values.items(args)] if values.is_list(args) else [_host(args)]
-        keywords = {str(k): _host(v) for k, v in kwargs.pairs()}
+def py(interp, spec):
+    module = _load(interp, spec)
+    for name, value in _exports(module).items():
+        if isinstance(value, types.ModuleType) and name.startswith("_"):
+            continue
         try:
-            result = fn(*positional, **keywords)
-        except Exception as e:
-            raise KlongError("python", f"{type(e).__name__}: {e}") from None
-        if isinstance(result, types.GeneratorType):
-            result = list(result)
-        return to_klong(result, interp)
+            _bind(interp, name, value)
+        except Exception as e:     # an attribute that cannot be wrapped is skipped
+            print(f".py: skipped {name}: {e}", file=sys.stderr)
+    return 1
 
-    def pya(obj, name):
-        if not is_string(name):
-            raise KlongError("type", ".pya: attribute name must be a string")
-        obj = _host(_target(interp, obj))
+
+def pyf(interp, spec, names):
+    module = _load(interp, spec)
+    wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else None
+    if wanted is None or not all(is_string(n) for n in wanted):
+        raise KlongError("type", ".pyf: names must be a string or a list of strings")
+    for name in wanted:
         try:
-            return to_klong(getattr(obj, name), interp)
+            value = getattr(module, name)
         except AttributeError:
-            raise KlongError("undefined", f".pya: attribute {name} not found") from None
+            try:
+                value = importlib.import_module(f"{module.__name__}.{name}")
+            except ImportError:
+                raise KlongError("undefined", f".pyf: {spec} has no {name}") from None
+        _bind(interp, name, value)
+    return 1
 
-    def bkf(names):
-        wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else []
-        if not wanted or not all(is_string(n) for n in wanted):
-            raise KlongError("type", ".bkf: a name or a list of names is needed")
-        for name in wanted:
-            fn = interp.backend.math_function(name)
-            if fn is None:
-                raise KlongError("undefined", f"Backend does not have function: {name}")
-            if name in RANDOM_DRAWS and interp.backend.name == "torch":
-                # draws from the interpreter's generator, so that its seed repeats them
-                fn = functools.partial(fn, generator=interp.random.torch())
-                interp.globals[name] = RandomDraw(name, fn, interp.backend)
-            else:
-                interp.globals[name] = BackendFunction(name, fn, interp.backend)
-        return None
 
-    def pyiter(obj):
-        obj = _target(interp, obj)
-        if isinstance(obj, (list, str)) or values.is_array(obj):
-            return obj                      # already a Klong list
+def pyc(interp, target, args, kwargs):
+    if not isinstance(kwargs, Dict):
+        raise KlongError("type", ".pyc: z must be a dictionary")
+    target = _target(interp, target)
+    if is_string(target):
+        target = _target(interp, values.Symbol(target))
+    if values.is_list(target) and values.length(target) == 2 and \
+            is_string(values.element(target, 1)):
+        obj = _host(_target(interp, values.element(target, 0)))
+        name = values.element(target, 1)
         try:
-            items = iter(obj)
-        except TypeError:
-            raise KlongError("type", f".pyiter: {type(obj).__name__} is not a Python "
-                                     f"iterable") from None
-        try:                                # one pass: a DataLoader's epoch, a generator
-            return values.make_list([to_klong(e, interp) for e in items])
-        except KlongError:
-            raise
-        except Exception as e:
-            raise KlongError("python", f".pyiter: {type(e).__name__}: {e}") from e
+            fn = getattr(obj, name)
+        except AttributeError:
+            raise KlongError("undefined", f".pyc: function name not found: {name}") from None
+    else:
+        fn = _host(target)
+    if not callable(fn):
+        return to_klong(fn, interp)
+    positional = [_host(a) for a in values.items(args)] if values.is_list(args) else [_host(args)]
+    keywords = {str(k): _host(v) for k, v in kwargs.pairs()}
+    try:
+        result = fn(*positional, **keywords)
+    except Exception as e:
+        raise KlongError("python", f"{type(e).__name__}: {e}") from None
+    if isinstance(result, types.GeneratorType):
+        result = list(result)
+    return to_klong(result, interp)
 
-    # the name klong is the running interpreter, for Python code that works with it:
-    # SGDOptimizer(klong;["w"];:{["lr" 0.1]})
-    define("klong", to_klong(interp, interp))
-    define(".py", 1, py)
-    define(".pyf", 2, pyf)
-    define(".pyc", 3, pyc)
-    define(".pya", 2, pya)
-    define(".bkf", 1, bkf)
-    define(".pyiter", 1, pyiter)
+
+def pya(interp, obj, name):
+    if not is_string(name):
+        raise KlongError("type", ".pya: attribute name must be a string")
+    obj = _host(_target(interp, obj))
+    try:
+        return to_klong(getattr(obj, name), interp)
+    except AttributeError:
+        raise KlongError("undefined", f".pya: attribute {name} not found") from None
+
+
+def bkf(interp, names):
+    wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else []
+    if not wanted or not all(is_string(n) for n in wanted):
+        raise KlongError("type", ".bkf: a name or a list of names is needed")
+    for name in wanted:
+        fn = interp.backend.math_function(name)
+        if fn is None:
+            raise KlongError("undefined", f"Backend does not have function: {name}")
+        if name in RANDOM_DRAWS and interp.backend.name == "torch":
+            # draws from the interpreter's generator, so that its seed repeats them
+            fn = functools.partial(fn, generator=interp.random.torch())
+            interp.globals[name] = RandomDraw(name, fn, interp.backend)
+        else:
+            interp.globals[name] = BackendFunction(name, fn, interp.backend)
+    return None
+
+
+def pyiter(interp, obj):
+    obj = _target(interp, obj)
+    if isinstance(obj, (list, str)) or values.is_array(obj):
+        return obj                      # already a Klong list
+    try:
+        items = iter(obj)
+    except TypeError:
+        raise KlongError("type", f".pyiter: {type(obj).__name__} is not a Python "
+                                 f"iterable") from None
+    try:                                # one pass: a DataLoader's epoch, a generator
+        return values.make_list([to_klong(e, interp) for e in items])
+    except KlongError:
+        raise
+    except Exception as e:
+        raise KlongError("python", f".pyiter: {type(e).__name__}: {e}") from e
+
+
+def start(interp):
+    """The name klong is the running interpreter, for Python code that works with it:
+    SGDOptimizer(klong;["w"];:{["lr" 0.1]})"""
+    return {"klong": to_klong(interp, interp)}
+
+
+FUNCTIONS = {
+    ".py": (1, py),
+    ".pyf": (2, pyf),
+    ".pyc": (3, pyc),
+    ".pya": (2, pya),
+    ".bkf": (1, bkf),
+    ".pyiter": (1, pyiter),
+}
 
 
 class BackendFunction(Function):

@@ -5,27 +5,36 @@ from ..runtime.settings import MAX_SEED
 from ..runtime.values import Dict
 
 
-def install(interp, define):
-    def reseed(n):
-        if type(n) is not int or not 0 <= n <= MAX_SEED:
-            raise KlongError("type" if type(n) is not int else "range",
-                             ".srn: the seed is an integer from 0 to 2^64-1")
-        interp.random.reseed(n)
-        return n
+def random_real(interp):
+    return interp.random.real()
 
-    def stats():
-        return Dict(interp.memory.stats().items())
 
-    def reset():
-        interp.memory.reset_peak()
-        return stats()
+def reseed(interp, n):
+    if type(n) is not int or not 0 <= n <= MAX_SEED:
+        raise KlongError("type" if type(n) is not int else "range",
+                         ".srn: the seed is an integer from 0 to 2^64-1")
+    interp.random.reseed(n)
+    return n
 
-    def clear():
-        interp.memory.clear()
-        return stats()
 
-    define(".rn", 0, interp.random.real)
-    define(".srn", 1, reseed)
-    define(".mem", 0, stats)
-    define(".memreset", 0, reset)
-    define(".memclear", 0, clear)
+def memory_stats(interp):
+    return Dict(interp.memory.stats().items())
+
+
+def reset_peak(interp):
+    interp.memory.reset_peak()
+    return memory_stats(interp)
+
+
+def clear_memory(interp):
+    interp.memory.clear()
+    return memory_stats(interp)
+
+
+FUNCTIONS = {
+    ".rn": (0, random_real),
+    ".srn": (1, reseed),
+    ".mem": (0, memory_stats),
+    ".memreset": (0, reset_peak),
+    ".memclear": (0, clear_memory),
+}
