@@ -10,7 +10,6 @@ context and the limits ask it, never the other way round; `running` is the threa
 of who runs Klong code (the backend, and the interpreter's context as the runtime made it). A backend's parts (autograd,
 compiler, process group: base.py) are made on first use.
 """
-import contextlib
 import threading
 
 from .base import DTYPES, Backend
@@ -176,17 +175,24 @@ def current():
     return running.backend
 
 
-@contextlib.contextmanager
-def using(backend, context=None):
-    """Run a with-block on `backend` in this thread, as the interpreter whose context is
-    `context` (None: as no interpreter). klong.runtime.context.entered enters an
-    interpreter's whole context, settings included."""
-    previous = running.backend, running.context
-    running.backend, running.context = backend, context
-    try:
-        yield backend
-    finally:
-        running.backend, running.context = previous
+class using:
+    """with using(backend, context): run the block on `backend` in this thread, as the
+    interpreter whose context is `context` (None: as no interpreter). A class rather than a
+    generator: it is entered around every run and every call from Python, and this is
+    cheaper. klong.runtime.context.entered enters an interpreter's whole context, its
+    settings included."""
+    __slots__ = ("backend", "context", "previous")
+
+    def __init__(self, backend, context=None):
+        self.backend, self.context = backend, context
+
+    def __enter__(self):
+        self.previous = running.backend, running.context
+        running.backend, running.context = self.backend, self.context
+        return self.backend
+
+    def __exit__(self, *exc):
+        running.backend, running.context = self.previous
 
 
 def __getattr__(name):

@@ -8,9 +8,9 @@ Context there). `entered(context)` makes an interpreter's context the running on
 with-block; the interpreter enters its own around everything it runs. Per thread, so two
 interpreters in two threads, or one calling the other through Python, each see their own.
 """
-import contextlib
-
 from .. import backends
+
+running = backends.running      # who runs Klong code in this thread
 
 
 class Context:
@@ -27,26 +27,41 @@ class Context:
 
 def current():
     """The running interpreter's Context in this thread, or None outside any."""
-    return backends.running.context
+    return running.context
 
 
-@contextlib.contextmanager
-def entered(context):
-    """Run a with-block as `context`'s interpreter: its backend active, its limits in force,
-    and, when it starts evaluating (not when it calls itself), its settings held."""
-    evaluation = context.evaluation
-    starting = evaluation.active and backends.running.backend is not context.backend
-    with backends.using(context.backend, context):
-        if starting:
-            with evaluation.held():
-                yield context
-        else:
-            yield context
+class entered(backends.using):
+    """with entered(context): run the block as `context`'s interpreter: its backend active,
+    its limits in force, and, when it starts evaluating (not when it calls itself), its
+    settings held."""
+    __slots__ = ("held",)
+
+    def __init__(self, context):
+        super().__init__(context.backend, context)
+        self.held = None
+
+    def __enter__(self):
+        evaluation = self.context.evaluation
+        if evaluation.active and running.backend is not self.backend:
+            self.held = evaluation.held()
+        super().__enter__()
+        if self.held is not None:
+            try:
+                self.held.__enter__()
+            except BaseException:
+                super().__exit__()
+                raise
+        return self.context
+
+    def __exit__(self, *exc):
+        try:
+            if self.held is not None:
+                return self.held.__exit__(*exc)
+        finally:
+            super().__exit__()
 
 
-@contextlib.contextmanager
 def handing_out(context):
     """A with-block in which values go from `context`'s interpreter to Python: its context
     is the current one (a Klong function handed out remembers it), its backend not entered."""
-    with backends.using(backends.running.backend, context):
-        yield context
+    return backends.using(running.backend, context)
