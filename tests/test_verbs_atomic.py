@@ -19,7 +19,13 @@ from klong.runtime import values
 from klong.runtime.display import write
 from klong.errors import KlongError
 from klong.runtime.values import Char, Dict, Function, Symbol, UNDEFINED, make_list
-from klong.verbs.atomic import DYADS, MONADS
+from klong.verbs import VERBS, atomic
+from klong.verbs.atomic import MONADS
+
+# The dyads as Klong runs them (the registry's, with their shortcuts), and the general path
+# alone (atomic.py's table: the same parts, no shortcut)
+DYADS = {symbol: VERBS[symbol].dyad for symbol in atomic.DYADS}
+GENERAL = atomic.DYADS
 
 
 @pytest.fixture(autouse=True, params=["numpy", "torch"])
@@ -116,7 +122,7 @@ class F0(Function):
 
 def test_tables_hold_every_verb():
     assert set(MONADS) == {"-", "%", "_", "~", ":#", "$"}
-    assert set(DYADS) == {"+", "-", "*", "%", ":%", "!", "^", "|", "&", "=", "<", ">", "~",
+    assert set(GENERAL) == {"+", "-", "*", "%", ":%", "!", "^", "|", "&", "=", "<", ">", "~",
                           "$", ":$"}
 
 
@@ -243,10 +249,8 @@ def test_the_fast_path_for_reals_agrees_with_the_general_one(verb, op):
     """+ - * take a shorter way for real arrays the library combines as they are
     (_plain_reals); the same verb built without it must give the same value, kind and bits
     for those operands, and the others must not take it."""
-    import operator
-    from klong.verbs.atomic import _arith, _plain_reals, atomic_dyad
-    fn = getattr(operator, op)
-    general = atomic_dyad(fn, _arith(fn, operator.add if op != "mul" else operator.mul))
+    from klong.verbs.atomic import _plain_reals
+    general = GENERAL[verb]
     r = B().asarray([0.5, -1.25, 3.0e300, 7.0], "f")
     m = B().asarray(np.arange(6.0).reshape(3, 2) / 7, "f")
     zero_d = B().asarray(2.5, "f").reshape(())
@@ -265,23 +269,23 @@ def test_the_fast_path_for_reals_agrees_with_the_general_one(verb, op):
 
 def test_the_power_shortcut_agrees_with_the_general_path():
     """A real array raised to a positive Python integer (x^2 in a loss) takes a shorter way
-    (_real_power): the same value, kind and bits as ^ built without it; other operands
+    (real_power): the same value, kind and bits as ^ built without it; other operands
     decline it."""
-    from klong.verbs.atomic import _power, _power_array, _real_power, atomic_dyad
-    general = atomic_dyad(_power, _power_array)
+    from klong.verbs.atomic import real_power
+    general = GENERAL["^"]
     r = B().asarray([0.5, -1.25, 3.0e200, 7.0, 0.0], "f")
     m = B().asarray(np.arange(6.0).reshape(3, 2) / 7 - 0.3, "f")
     for a, b in [(r, 1), (r, 2), (r, 3), (m, 2), (m, 7)]:
         fast, slow = DYADS["^"](a, b), general(a, b)
-        assert _real_power(a, b) is not None
+        assert real_power(a, b) is not None
         assert_canonical(fast)
         assert fast.dtype == slow.dtype and np.array_equal(host(fast), host(slow))
     for a, b in [(r, 0), (r, -1), (r, 0.5), (B().arange(3), 2), (2.0, 3),
                  (B().asarray(np.zeros(0), "f"), 2), (r, True)]:
-        assert _real_power(a, b) is None
+        assert real_power(a, b) is None
 
 
-@pytest.mark.parametrize("verb", ["+", "-", "*", "%", "^", "|", "<", "="])
+@pytest.mark.parametrize("verb", ["+", "-", "*", "%", "^", "|", "&", "<", ">", "="])
 def test_numbers_being_differentiated_go_straight_to_the_atom_function(verb):
     """A 0-d real carrying a gradient beside a Python number (or another such) reaches the
     atom function as it is, by the general path too: the shortcut must give the same."""
@@ -294,12 +298,12 @@ def test_numbers_being_differentiated_go_straight_to_the_atom_function(verb):
     for a, b in [(x, 3), (x, 0.25), (2, x), (-0.5, x), (x, y), (x, 0), (0.0, x)]:
         assert _differentiated_numbers(a, b)
         r = DYADS[verb](a, b)
-        want = _by_the_general_path(verb, a, b)
-        if isinstance(want, torch.Tensor):
-            assert isinstance(r, torch.Tensor) and r.requires_grad == want.requires_grad
-            assert torch.equal(r.detach(), want.detach())
-        else:
-            assert r == want and type(r) is type(want)
+        for want in (_by_the_general_path(verb, a, b), GENERAL[verb](a, b)):
+            if isinstance(want, torch.Tensor):
+                assert isinstance(r, torch.Tensor) and r.requires_grad == want.requires_grad
+                assert torch.equal(r.detach(), want.detach())
+            else:
+                assert r == want and type(r) is type(want)
     untracked = torch.tensor(1.5, dtype=torch.float64)
     for a, b in [(untracked, 3), (x, untracked), (x, [1, 2]), (x, B().arange(3))]:
         assert not _differentiated_numbers(a, b)
@@ -310,11 +314,54 @@ def _by_the_general_path(verb, a, b):
     on the operands as _atom leaves them."""
     from klong.verbs import atomic
     num = {"+": operator.add, "-": operator.sub, "*": atomic.times, "%": atomic._divide,
-           "^": atomic._power, "|": atomic._max}.get(verb)
+           "^": atomic._power, "|": atomic._max, "&": atomic._min}.get(verb)
     if num is None:
-        op = {"<": operator.lt, "=": operator.eq}[verb]
+        op = {"<": operator.lt, ">": operator.gt, "=": operator.eq}[verb]
         return 1 if op(a, b) else 0
     return num(a, b)
+
+
+def test_the_registry_declares_the_shortcuts():
+    """Every numeric atomic dyad takes numbers being differentiated first; + - * and ^ have
+    their own shortcut besides; the other dyads none (they are the general path itself)."""
+    declared = {s: len(v.shortcuts) for s, v in VERBS.items() if v.shortcuts}
+    assert declared == {"+": 2, "-": 2, "*": 2, "^": 2, "%": 1, ":%": 1, "!": 1, "|": 1,
+                        "&": 1, "<": 1, ">": 1, "=": 1}
+    assert all(VERBS[s].dyad is not GENERAL[s] for s in declared)
+    assert VERBS["$"].dyad is GENERAL["$"] and VERBS["~"].dyad is GENERAL["~"]
+
+
+def _operands():
+    """Operands of every form a dyad meets: numbers, 0-d arrays, int and real arrays of
+    several shapes (empty too), nested Python lists, and what is not a number."""
+    i = B().asarray([3, -1, 7, 0], "i")
+    r = B().asarray([0.5, -1.25, 3.0e300, 2.0], "f")
+    m = B().asarray(np.arange(8.0).reshape(4, 2) / 7 - 0.5, "f")
+    zero_i, zero_r = B().asarray(5, "i").reshape(()), B().asarray(-2.5, "f").reshape(())
+    empty = B().asarray(np.zeros(0), "f")
+    return [3, -2, 0, 2.5, -0.5, 2**70, zero_i, zero_r, i, r, m, empty,
+            [1, r[:2]], [2.5, 3], "ab", C("x"), []]
+
+
+@pytest.mark.parametrize("verb", ["+", "-", "*", "^", "%", ":%", "!", "|", "&", "<", ">",
+                                  "="])
+def test_every_shortcut_agrees_with_the_general_path(verb):
+    """For every pair of operands, the verb as Klong runs it (shortcuts first) gives what
+    the general path alone gives: the same printed value and element types, or the same
+    error."""
+    def outcome(fn, a, b):
+        try:
+            r = fn(a, b)
+        except KlongError as e:
+            return ("error", e.kind, e.message)
+        assert_canonical(r)
+        kind = str(r.dtype) if values.is_array(r) else type(r).__name__
+        return write(host(r)), kind
+
+    with np.errstate(all="ignore"):
+        for a in _operands():
+            for b in _operands():
+                assert outcome(DYADS[verb], a, b) == outcome(GENERAL[verb], a, b), (a, b)
 
 
 # ---------------------------------------------------------------- Divide, Reciprocal

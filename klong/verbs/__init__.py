@@ -2,11 +2,19 @@
 about a verb (its name in each form, its implementation, whether adverbs and compiled code
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
+import operator
+
 from . import atomic, structural
 from .adverbs import join_all, join_pairs
+from .atomic import DYAD_PARTS, atomic_dyad, differentiated, first_of, real_arith, real_power
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
-DYADS = {**atomic.DYADS, **structural.DYADS}
+DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts replace theirs below
+
+# A product of two integers each below this in magnitude is inline Python arithmetic
+# (scalar_guard of *): it has under 62 bits, so it can never near the integer size limit
+# (limits.py), which repeated squaring would otherwise reach only after hours.
+INLINE_FACTOR = 2**31
 
 
 class Verb:
@@ -25,16 +33,19 @@ class Verb:
                        exactly the verb's result; {a} and {b} stand for the operands
     scalar_guard       a further Python condition on the two numbers for scalar_dyad (else
                        the verb itself runs)
+    shortcuts          the dyad's shortcuts (atomic.py): each shortcut(a, b) gives what the
+                       verb gives, by a shorter way, for the operands it knows, else None;
+                       a numeric atomic dyad also takes atomic.differentiated first
     compare            the Python comparison operator that the dyad is, on two numbers
     host               the interpreter provides this form (the differentiation operators)
     """
     __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
                  "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "each", "scalar_monad",
-                 "scalar_dyad", "scalar_guard", "compare", "host_monad", "host_dyad")
+                 "scalar_dyad", "scalar_guard", "shortcuts", "compare", "host_monad", "host_dyad")
 
     def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
                  reduce=None, fold=None, each=None, scalar_monad=None, scalar_dyad=None, scalar_guard=None,
-                 compare=None, host=""):
+                 shortcuts=(), compare=None, host=""):
         self.symbol = symbol
         self.monad = MONADS.get(symbol)
         self.dyad = DYADS.get(symbol)
@@ -50,6 +61,12 @@ class Verb:
         self.scalar_monad = scalar_monad
         self.scalar_dyad = scalar_dyad
         self.scalar_guard = scalar_guard
+        parts = DYAD_PARTS.get(symbol)
+        if parts is not None and self.numeric_dyad:
+            shortcuts = (differentiated(parts[0]),) + tuple(shortcuts)
+        self.shortcuts = tuple(shortcuts)
+        if self.shortcuts:
+            self.dyad = atomic_dyad(*parts, shortcut=first_of(self.shortcuts))
         self.compare = compare
         self.host_monad = "m" in host
         self.host_dyad = "d" in host
@@ -73,14 +90,15 @@ VERBS = _table(
          scalar_dyad="1 if {a} > {b} else 0"),
     Verb("=", "group", "equal", atomic="d", numeric="d", compare="==",
          scalar_dyad="1 if {a} == {b} else 0"),
-    # a product of integers inline only while it cannot near the integer size limit (limits.py):
-    # repeated squaring would otherwise run for hours instead of raising a range error
     Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
-         scalar_guard="(type({a}) is float and type({b}) is float"
-                      " or -0x80000000 < {a} < 0x80000000 and -0x80000000 < {b} < 0x80000000)"),
-    Verb("+", "transpose", "plus", atomic="d", numeric="d", reduce="+", scalar_dyad="{a} + {b}"),
+         scalar_guard=f"(type({{a}}) is float and type({{b}}) is float"
+                      f" or -{INLINE_FACTOR:#x} < {{a}} < {INLINE_FACTOR:#x}"
+                      f" and -{INLINE_FACTOR:#x} < {{b}} < {INLINE_FACTOR:#x})",
+         shortcuts=(real_arith(operator.mul),)),
+    Verb("+", "transpose", "plus", atomic="d", numeric="d", reduce="+", scalar_dyad="{a} + {b}",
+         shortcuts=(real_arith(operator.add),)),
     Verb("-", "negate", "minus", atomic="md", numeric="md", scalar_monad="-{a}",
-         scalar_dyad="{a} - {b}"),
+         scalar_dyad="{a} - {b}", shortcuts=(real_arith(operator.sub),)),
     Verb("_", "floor", "drop", atomic="m", numeric="m"),
     Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1"),
     Verb("$", "format", "format2", atomic="md"),
@@ -88,7 +106,7 @@ VERBS = _table(
     Verb("%", "reciprocal", "divide", atomic="md", numeric="md"),
     Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|",
          scalar_dyad="{a} if {a} >= {b} else {b}"),
-    Verb("^", "shape", "power", atomic="d", numeric="d"),
+    Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,)),
     Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&",
          scalar_dyad="{a} if {a} < {b} else {b}"),
     Verb(":#", "char", "split", atomic="m"),
@@ -106,3 +124,6 @@ VERBS = _table(
     Verb("\u2202", None, "jacobian", host="d"),                     # ∂
     Verb("\u02d9", "track", None, host="m"),                        # ˙
 )
+
+# the dyads as Klong runs them: with the shortcuts declared above
+DYADS.update({symbol: verb.dyad for symbol, verb in VERBS.items() if verb.shortcuts})

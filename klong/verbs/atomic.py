@@ -90,18 +90,18 @@ def atomic_dyad(num, array=None, other=None, shortcut=None):
     other(a, b) the verb on any other pair of atoms; by default a type error
     array(a, b) the verb on a numeric array and an array or number of matching shape, or None
     shortcut(a, b)
-                optional: what `array` gives, by a shorter way, for the operands it knows
-                (real arrays: the arithmetic of a training step), else None
+                optional, declared in the verb registry (verbs/__init__.py): what the verb
+                gives, by a shorter way, for the operands it knows, else None
+
+    Two plain Python numbers go straight to num (scalar code such as a recursive fib: the
+    atoms' rule, tested first as it is the cheapest); then the shortcut; then the array
+    function, the atomic extension over lists, and the atoms.
     """
     def verb(a, b):
         try:
             ta = type(a)
             tb = type(b)
-            # Fast paths: plain Python numbers (scalar code such as a recursive fib), numbers
-            # being differentiated (a scalar descent), and the verb's shortcut (real arrays)
             if (ta is int or ta is float) and (tb is int or tb is float):
-                return num(a, b)
-            if _differentiated_numbers(a, b):
                 return num(a, b)
             if shortcut is not None:
                 r = shortcut(a, b)
@@ -284,7 +284,21 @@ def _arith(op, bound):
     return array
 
 
-def _real_arith(op):
+# ---------------------------------------------------------------- shortcuts
+# A shortcut(a, b) gives what the verb's general path gives, by a shorter way, for the
+# operands it knows, else None. The registry (verbs/__init__.py) declares which verb takes
+# which; tests/test_verbs_atomic.py compares each with the general path.
+
+def differentiated(num):
+    """The shortcut of every numeric dyad: numbers being differentiated (a 0-d real array
+    carrying a gradient, beside a Python number or another such) go straight to the atom
+    function num, as the general path's atoms do: the steps of a scalar gradient descent."""
+    def shortcut(a, b):
+        return num(a, b) if _differentiated_numbers(a, b) else None
+    return shortcut
+
+
+def real_arith(op):
     """The shortcut of + - *: on operands that pass _plain_reals, the library's operation,
     as _arith does it (an overflow gives inf silently)."""
     def shortcut(a, b):
@@ -295,13 +309,27 @@ def _real_arith(op):
     return shortcut
 
 
-def _real_power(a, b):
+def real_power(a, b):
     """The shortcut of ^: a non-empty real array raised to a positive Python integer (x^2 in
     a loss), the library's power, as _power_array does it."""
     if type(b) is int and b > 0 and _real_array(a) and a.ndim > 0 and a.shape[0] > 0:
         with B().quiet():
             return B().power(a, b)
     return None
+
+
+def first_of(shortcuts):
+    """One shortcut trying `shortcuts` in order (None when there are none)."""
+    if not shortcuts:
+        return None
+    if len(shortcuts) == 1:
+        return shortcuts[0]
+    first, rest = shortcuts[0], first_of(shortcuts[1:])
+
+    def shortcut(a, b):
+        r = first(a, b)
+        return rest(a, b) if r is None else r
+    return shortcut
 
 
 def _negate_array(a):
@@ -469,8 +497,8 @@ _TEXT_KINDS = (Char, Symbol, str)
 
 
 def _comparison(op, num):
-    """A comparison verb. num(a, b) compares two numbers (by value across integers and
-    reals); characters, strings and symbols compare only with their own kind."""
+    """The parts of a comparison verb. num(a, b) compares two numbers (by value across
+    integers and reals); characters, strings and symbols compare only with their own kind."""
     def other(a, b):
         t = type(a)
         if t is type(b) and t in _TEXT_KINDS:
@@ -480,7 +508,7 @@ def _comparison(op, num):
     def array(a, b):
         return B().astype(op(*kinds.operands(a, b)), "i")
 
-    return atomic_dyad(num, array, other)
+    return num, array, other
 
 
 # ---------------------------------------------------------------- Format, Format2, Form
@@ -636,23 +664,25 @@ MONADS = {
     "$": atomic_monad(_text, _format_array),
 }
 
-DYADS = {
-    "+": atomic_dyad(operator.add, _arith(operator.add, operator.add),
-                     shortcut=_real_arith(operator.add)),
-    "-": atomic_dyad(operator.sub, _arith(operator.sub, operator.add),
-                     shortcut=_real_arith(operator.sub)),
-    "*": atomic_dyad(times, _arith(operator.mul, operator.mul),
-                     shortcut=_real_arith(operator.mul)),
-    "%": atomic_dyad(_divide, _divide_array),
-    ":%": atomic_dyad(_int_divide, _int_divide_array),
-    "!": atomic_dyad(_remainder, _remainder_array),
-    "^": atomic_dyad(_power, _power_array, shortcut=_real_power),
-    "|": atomic_dyad(_max, _max_array),
-    "&": atomic_dyad(_min, _min_array),
+# The parts of each atomic dyad: (num, array, other) as atomic_dyad takes them. DYADS holds
+# the dyads built from them alone: the general path. The registry (verbs/__init__.py)
+# builds the verbs Klong runs from the same parts, with the shortcuts it declares.
+DYAD_PARTS = {
+    "+": (operator.add, _arith(operator.add, operator.add)),
+    "-": (operator.sub, _arith(operator.sub, operator.add)),
+    "*": (times, _arith(operator.mul, operator.mul)),
+    "%": (_divide, _divide_array),
+    ":%": (_int_divide, _int_divide_array),
+    "!": (_remainder, _remainder_array),
+    "^": (_power, _power_array),
+    "|": (_max, _max_array),
+    "&": (_min, _min_array),
     "=": _comparison(operator.eq, lambda a, b: 1 if a == b else 0),
     "<": _comparison(operator.lt, lambda a, b: 1 if a < b else 0),
     ">": _comparison(operator.gt, lambda a, b: 1 if a > b else 0),
-    "~": _match,
-    "$": atomic_dyad(_format2, other=_format2),
-    ":$": atomic_dyad(_form, other=_form),
+    "$": (_format2, None, _format2),
+    ":$": (_form, None, _form),
 }
+
+DYADS = {symbol: atomic_dyad(*parts) for symbol, parts in DYAD_PARTS.items()}
+DYADS["~"] = _match
