@@ -92,15 +92,22 @@ def each_pair(f, a):
 
 # ------------------------------------------------------------------ over and scan
 
+def _whole(fold, a):
+    """Over or Scan of a list of two or more items by `fold`, the dyad's way with a whole
+    list at once (the registry's fold, or a Lambda's), or None where it has none."""
+    if fold is not None and values.length(a) > 1:
+        return fold(a)
+    return None
+
+
 def over(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a
     if fast is not None and _numeric(a):
         return folds.fold(fast, a)
-    if fold is not None and values.length(a) > 1:
-        r = fold(a)
-        if r is not None:
-            return r
+    r = _whole(fold, a)
+    if r is not None:
+        return r
     elems = items(a)
     acc = elems[0]
     for e in elems[1:]:
@@ -155,10 +162,9 @@ def scan(f, a, fast=None, fold=None):
         return a if is_seq(a) else make_list([a])
     if fast is not None and _numeric(a) and a.ndim == 1:
         return folds.running_fold(fast, a)
-    if fold is not None and values.length(a) > 1:
-        r = fold(a)
-        if r is not None:
-            return r
+    r = _whole(fold, a)
+    if r is not None:
+        return r
     elems = items(a)
     if len(elems) == 1:
         return a if type(a) is not str else elems    # ,\"a" is [0ca]
