@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from klong import backends
+from klong.backends import arrays
 from klong.runtime import values
 from klong.runtime.display import write
 from klong.errors import KlongError
@@ -88,7 +89,7 @@ def assert_canonical(v):
     active backend, Python lists (never numpy scalars, 0-d, bool or object arrays, nor
     arrays of another backend)."""
     assert not isinstance(v, np.generic), repr(v)
-    if isinstance(v, backends.ARRAY_TYPES):
+    if isinstance(v, arrays.ARRAY_TYPES):
         assert B().is_array(v), (type(v), B())
         assert v.ndim >= 1 and v.dtype in dtypes(), (v.dtype, v.shape)
     elif type(v) is list:
@@ -292,11 +293,12 @@ def test_numbers_being_differentiated_go_straight_to_the_atom_function(verb):
     if B().name != "torch":
         pytest.skip("numbers carry gradients on torch")
     import torch
-    from klong.verbs.atomic import _differentiated_numbers
+    from klong.verbs.atomic import differentiated
+    taken = differentiated(lambda a, b: "straight")
     x = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
     y = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)
     for a, b in [(x, 3), (x, 0.25), (2, x), (-0.5, x), (x, y), (x, 0), (0.0, x)]:
-        assert _differentiated_numbers(a, b)
+        assert taken(a, b) == "straight"
         r = DYADS[verb](a, b)
         for want in (_by_the_general_path(verb, a, b), GENERAL[verb](a, b)):
             if isinstance(want, torch.Tensor):
@@ -306,7 +308,7 @@ def test_numbers_being_differentiated_go_straight_to_the_atom_function(verb):
                 assert r == want and type(r) is type(want)
     untracked = torch.tensor(1.5, dtype=torch.float64)
     for a, b in [(untracked, 3), (x, untracked), (x, [1, 2]), (x, B().arange(3))]:
-        assert not _differentiated_numbers(a, b)
+        assert taken(a, b) is None
 
 
 def _by_the_general_path(verb, a, b):
@@ -322,7 +324,7 @@ def _by_the_general_path(verb, a, b):
 
 
 def test_the_registry_declares_the_shortcuts():
-    """Every numeric atomic dyad takes numbers being differentiated first; + - * and ^ have
+    """Every numeric atomic dyad takes numbers being differentiated (last); + - * and ^ have
     their own shortcut besides; the other dyads none (they are the general path itself)."""
     declared = {s: len(v.shortcuts) for s, v in VERBS.items() if v.shortcuts}
     assert declared == {"+": 2, "-": 2, "*": 2, "^": 2, "%": 1, ":%": 1, "!": 1, "|": 1,

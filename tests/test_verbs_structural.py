@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from klong import backends
+from klong.backends import arrays
 from klong.runtime import kinds, values
 from klong.runtime.display import write
 from klong.errors import KlongError
@@ -110,7 +111,7 @@ def assert_canonical(v):
     """Results use only the value model's forms: Python scalars, int64/float64 arrays of the
     active backend, Python lists (never numpy scalars, bool or object arrays)."""
     assert not isinstance(v, np.generic), repr(v)
-    if isinstance(v, backends.ARRAY_TYPES):
+    if isinstance(v, arrays.ARRAY_TYPES):
         assert isinstance(v, backends.current().array_type), type(v)
         assert v.ndim >= 1 and v.dtype in (A([0]).dtype, A([0.5]).dtype), (v.dtype, v.shape)
     elif type(v) is list:
@@ -335,11 +336,11 @@ def test_grade_of_a_big_array_sorts():
 
 def _python(v):
     """A Klong value as a Python value that compares as Grade compares (for the reference)."""
-    if isinstance(v, backends.ARRAY_TYPES) and v.ndim:
+    if isinstance(v, arrays.ARRAY_TYPES) and v.ndim:
         return tuple(_python(e) for e in values.items(v))
     if type(v) is list:
         return tuple(_python(e) for e in v)
-    return values.scalar(v) if isinstance(v, backends.ARRAY_TYPES) else v
+    return values.scalar(v) if isinstance(v, arrays.ARRAY_TYPES) else v
 
 
 def _ordering_cases(rng):

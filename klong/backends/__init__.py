@@ -12,47 +12,14 @@ compiler, process group: base.py) are made on first use.
 """
 import threading
 
+from .arrays import add_array_type, array_backend, to_host
 from .base import DTYPES, Backend
 from .numpy_backend import NumpyBackend
 
 # The host: where list literals are read and Python's data comes from (numpy, on the CPU).
 HOST = NumpyBackend()
 
-# The array classes of the backends loaded so far, each with the backend class that knows its
-# element kind and host copy (these must work outside any interpreter too, when a value is
-# printed or compared from Python). A type registry: it only grows, once per library.
-_ARRAY_BACKENDS = {}
-# The same classes as a tuple, for isinstance: the one definition of the value model's array
-# types. Rebound (never changed in place) when a backend loads, so read it as
-# backends.ARRAY_TYPES at each use, not imported by name.
-ARRAY_TYPES = ()
-
-
-def _add_array_type(backend_class):
-    global ARRAY_TYPES
-    cls = backend_class.array_type
-    if cls not in _ARRAY_BACKENDS:
-        _ARRAY_BACKENDS[cls] = backend_class
-        ARRAY_TYPES = tuple(_ARRAY_BACKENDS)
-
-
-def array_backend(a):
-    """The backend class of array `a` (its kind and to_host work without an instance)."""
-    backend_class = _ARRAY_BACKENDS.get(type(a))
-    if backend_class is not None:
-        return backend_class
-    for cls, backend_class in _ARRAY_BACKENDS.items():    # subclasses (a torch Parameter)
-        if isinstance(a, cls):
-            return backend_class
-    raise TypeError(f"not an array of a loaded backend: {type(a).__name__}")
-
-
-def to_host(a):
-    """A numpy copy of any backend's array."""
-    return array_backend(a).to_host(a)
-
-
-_add_array_type(NumpyBackend)
+add_array_type(NumpyBackend)
 _REGISTRY = {"numpy": lambda: NumpyBackend}
 
 
@@ -61,7 +28,7 @@ def _torch_class():
         from .torch_backend import TorchBackend
     except ImportError:
         raise ValueError("the torch backend needs PyTorch: pip install 'klong[torch]'") from None
-    _add_array_type(TorchBackend)
+    add_array_type(TorchBackend)
     return TorchBackend
 
 
@@ -70,7 +37,7 @@ _REGISTRY["torch"] = _torch_class
 
 def register_backend(name, cls):
     """Make a Backend subclass available under `name`."""
-    _add_array_type(cls)
+    add_array_type(cls)
     _REGISTRY[name] = lambda: cls
 
 
@@ -146,7 +113,7 @@ def get_backend(name=None, device=None, dtype=None):
         except Exception as e:      # the plugin's own bug: one line, naming its package
             raise ValueError(f"backend {name!r} from package {_package_of(ep)!r} failed to "
                              f"start: {type(e).__name__}: {e}") from None
-        _add_array_type(cls)        # only a backend that works joins the value model
+        add_array_type(cls)        # only a backend that works joins the value model
         return backend
     if dtype is not None and dtype not in DTYPES:
         raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
@@ -204,6 +171,6 @@ def __getattr__(name):
 
 # TorchBackend is public too, but not in __all__: `from klong.backends import *` must not
 # import torch
-__all__ = ["ARRAY_TYPES", "Backend", "DTYPES", "HOST", "NumpyBackend", "PLUGIN_GROUP",
+__all__ = ["Backend", "DTYPES", "HOST", "NumpyBackend", "PLUGIN_GROUP",
            "array_backend", "current", "get_backend", "list_backends", "register_backend",
            "running", "to_host", "using"]

@@ -9,7 +9,7 @@ import base64
 import html
 import sys
 
-from .. import backends
+from ..backends import arrays
 from ..runtime.display import write
 from ..runtime.pyconv import to_python
 
@@ -90,7 +90,7 @@ def mime_bundle(value, summary=None):
 
 def html_table(value, text):
     """A wide numeric matrix as an HTML table, or None."""
-    if not isinstance(value, backends.ARRAY_TYPES) or value.ndim != 2:
+    if not isinstance(value, arrays.ARRAY_TYPES) or value.ndim != 2:
         return None
     rows, columns = value.shape
     if rows * columns > TABLE_CELLS or max(len(line) for line in text.split("\n")) <= TABLE_WIDTH:

@@ -12,8 +12,8 @@ The work done is proportional to the text produced, however large the value.
 import math
 from itertools import islice
 
-from .. import backends, errors
-from . import values
+from .. import errors
+from ..backends import arrays
 from ..errors import SHOWN_WIDTH, one_line
 from .limits import int_text
 from .values import HOST_SCALARS, Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
@@ -105,7 +105,7 @@ class _Printer:
 
     def value(self, v):
         out = self.out
-        if isinstance(v, backends.ARRAY_TYPES):
+        if isinstance(v, arrays.ARRAY_TYPES):
             if v.ndim == 0:
                 out.append(atom_text(v.item(), self.readable))
             elif v.ndim == 1:
@@ -190,7 +190,7 @@ class _DictItems:
 def size_estimate(v):
     """The number of atoms in v, exact for arrays, estimated for other lists from their
     first and last items (a few steps, whatever the size)."""
-    if isinstance(v, backends.ARRAY_TYPES):
+    if isinstance(v, arrays.ARRAY_TYPES):
         return math.prod(v.shape)
     if type(v) is list:
         if not v:
@@ -203,7 +203,7 @@ def size_estimate(v):
 
 def _note(v):
     """The count printed after a shortened value."""
-    if isinstance(v, backends.ARRAY_TYPES) and v.ndim > 1:
+    if isinstance(v, arrays.ARRAY_TYPES) and v.ndim > 1:
         shape = " ".join(str(n) for n in v.shape)
         return f"({size_estimate(v)} elements, shape [{shape}])"
     if isinstance(v, Dict):

@@ -16,13 +16,14 @@ inside a vectorised Each too) with another operand, `operands` converts an integ
 to the backend's real dtype; a Python number then joins the array's dtype, in both libraries.
 """
 from .. import backends
+from ..backends import arrays
 from . import values
 
 
 def kind(v):
     """'i' for an integer, 'f' for a real (arrays of any rank, 0-d included, and Python
     numbers), None for anything else."""
-    if isinstance(v, backends.ARRAY_TYPES):
+    if isinstance(v, arrays.ARRAY_TYPES):
         k = values.array_kind(v)
         return k if k in "if" else None
     t = type(v)
@@ -46,7 +47,7 @@ def result_kind(a, b=None, real=False):
 def as_kind(v, k):
     """v, an array of another kind converted to k (reals in the backend's dtype); Python
     numbers are left alone: both libraries combine one with an array in the array's dtype."""
-    if isinstance(v, backends.ARRAY_TYPES) and values.array_kind(v) != k:
+    if isinstance(v, arrays.ARRAY_TYPES) and values.array_kind(v) != k:
         return backends.current().astype(v, k)
     return v
 
@@ -59,16 +60,16 @@ def operands(a, b, real=False):
     if not real and ka != "f" and kb != "f":
         return a, b                 # integers (and truth values): an integer result
     to_real = backends.current().astype
-    if ka != "f" and isinstance(a, backends.ARRAY_TYPES):
+    if ka != "f" and isinstance(a, arrays.ARRAY_TYPES):
         a = to_real(a, "f")
-    if kb != "f" and isinstance(b, backends.ARRAY_TYPES):
+    if kb != "f" and isinstance(b, arrays.ARRAY_TYPES):
         b = to_real(b, "f")
     return a, b
 
 
 def involves_array(a, b):
     """Whether the array library combines a and b (one of them is an array, 0-d or not)."""
-    return isinstance(a, backends.ARRAY_TYPES) or isinstance(b, backends.ARRAY_TYPES)
+    return isinstance(a, arrays.ARRAY_TYPES) or isinstance(b, arrays.ARRAY_TYPES)
 
 
 def may_stray(a, b):
@@ -82,5 +83,5 @@ def may_stray(a, b):
 def integer_array_among(a, b):
     """Whether a or b is an array of integers (a 0-d one, among numbers): the library would
     wrap its results at 64 bits, where Klong's integers are exact."""
-    return (isinstance(a, backends.ARRAY_TYPES) and values.array_kind(a) == "i") or \
-        (isinstance(b, backends.ARRAY_TYPES) and values.array_kind(b) == "i")
+    return (isinstance(a, arrays.ARRAY_TYPES) and values.array_kind(a) == "i") or \
+        (isinstance(b, arrays.ARRAY_TYPES) and values.array_kind(b) == "i")

@@ -27,6 +27,7 @@ import os
 import weakref
 
 from .. import backends
+from ..backends import arrays
 from ..errors import KlongError
 
 INT64_MIN = -2**63
@@ -59,7 +60,7 @@ class Limits:
     def magnitude(self, x):
         """An upper bound of |e| over the elements of integer array x (or |x| for an
         integer), as a Python int: exact when it was scanned, implied when remembered."""
-        if not isinstance(x, backends.ARRAY_TYPES) or x.ndim == 0:
+        if not isinstance(x, arrays.ARRAY_TYPES) or x.ndim == 0:
             return abs(int(x))
         if x.ndim == 1 and x.shape[0] <= SMALL_VECTOR:
             elems = x.tolist()
@@ -173,14 +174,14 @@ def check_elements(n):
 
 def check_items(n, like):
     """The size guard for a list of n items, each the size of an item of list `like`."""
-    per_item = math.prod(like.shape[1:]) if isinstance(like, backends.ARRAY_TYPES) and like.ndim else 1
+    per_item = math.prod(like.shape[1:]) if isinstance(like, arrays.ARRAY_TYPES) and like.ndim else 1
     check_elements(n * per_item)
 
 
 def elements_of(v):
     """How many elements (numbers, characters, or items of a Python list) a value holds,
     counted cheaply: an array's size, a string's length, a list's length."""
-    if isinstance(v, backends.ARRAY_TYPES):
+    if isinstance(v, arrays.ARRAY_TYPES):
         return math.prod(v.shape)
     if type(v) in (list, str):
         return len(v)

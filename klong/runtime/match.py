@@ -1,5 +1,6 @@
 """Match (`~`): Klong's whole-value equality, used by verbs and adverbs alike."""
 from .. import backends
+from ..backends import arrays
 from . import values
 from .values import Dict, is_number, is_real
 
@@ -17,7 +18,7 @@ def numbers_match(a, b):
 
 def match(a, b):
     """The question "are a and b the same value?" as a Python bool. Never raises."""
-    if isinstance(a, backends.ARRAY_TYPES) or isinstance(b, backends.ARRAY_TYPES):
+    if isinstance(a, arrays.ARRAY_TYPES) or isinstance(b, arrays.ARRAY_TYPES):
         a, b = values.plain(a), values.plain(b)     # match only looks
         if values.is_array(a) or values.is_array(b):
             return _match_arrays(a, b)

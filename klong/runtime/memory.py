@@ -18,6 +18,7 @@ import sys
 import weakref
 
 from .. import backends
+from ..backends import arrays
 from . import values
 from ..errors import KlongError
 
@@ -82,7 +83,7 @@ def held_arrays(roots):
                 continue
             seen.add(id(v))
             stack.extend(v if t is list else [x for pair in v.pairs() for x in pair])
-        elif isinstance(v, backends.ARRAY_TYPES):
+        elif isinstance(v, arrays.ARRAY_TYPES):
             owner, nbytes = backends.array_backend(v).buffer(v)
             found.setdefault(id(owner), (owner, nbytes))
     return found

@@ -7,7 +7,8 @@ import warnings
 import numpy as np
 
 from .. import backends
-from . import context, values
+from ..backends import arrays
+from . import context
 from ..errors import KlongError, as_klong_error
 from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 
@@ -55,7 +56,7 @@ class PyFunction(Function):
         py_args = [to_python(a) for a in args]
         tracked = any(getattr(a, "requires_grad", False) for a in py_args)
         if self.wants_numpy:
-            py_args = [backends.to_host(a) if isinstance(a, backends.ARRAY_TYPES) else a
+            py_args = [backends.to_host(a) if isinstance(a, arrays.ARRAY_TYPES) else a
                        for a in py_args]
         elif self.wants_tensors:
             py_args = [backends.current().asarray(a, "f") if type(a) in (int, float) else a
@@ -176,7 +177,7 @@ def to_klong(v, interp=None):
         if v.dtype.kind == "f":
             return backends.current().from_host(v)
         return make_list([to_klong(e, interp) for e in v])
-    if isinstance(v, backends.ARRAY_TYPES):        # a tensor: onto this backend's device
+    if isinstance(v, arrays.ARRAY_TYPES):        # a tensor: onto this backend's device
         if v.ndim == 0 and not getattr(v, "requires_grad", False):
             return v.item()
         try:
@@ -243,6 +244,6 @@ def _container(v, converted):
 
 def _key(k):
     """A dictionary key as Python can hash it: a list of any depth as nested tuples."""
-    if isinstance(k, backends.ARRAY_TYPES) and k.ndim:
+    if isinstance(k, arrays.ARRAY_TYPES) and k.ndim:
         k = backends.to_host(k).tolist()
     return tuple(_key(e) for e in k) if isinstance(k, list) else k

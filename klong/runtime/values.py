@@ -24,6 +24,7 @@ string apart again.  Verbs must accept both list forms and must not mutate their
 import math
 
 from .. import backends as _backends
+from ..backends import arrays as _arrays
 from ..errors import KlongError
 from .limits import check_elements
 
@@ -129,7 +130,7 @@ class Dict:
 def key_of(v):
     """A hashable stand-in for a value, used for dictionary keys and grouping.
     Integers and reals hash apart (as in the reference), other kinds by content."""
-    if isinstance(v, _backends.ARRAY_TYPES):
+    if isinstance(v, _arrays.ARRAY_TYPES):
         if v.ndim == 0:
             return key_of(v.item())
         return ("arr", array_kind(v), tuple(v.shape), _backends.to_host(v).tobytes())
@@ -153,7 +154,7 @@ MAX_DIMS = 32
 
 def is_array(v):
     """A backend array holding a Klong list (not a 0-d array, which is a number)."""
-    return isinstance(v, _backends.ARRAY_TYPES) and v.ndim > 0
+    return isinstance(v, _arrays.ARRAY_TYPES) and v.ndim > 0
 
 
 def array_kind(a):
@@ -163,7 +164,7 @@ def array_kind(a):
 
 def _is_number_array(v):
     """A 0-d array: a number that carries an autograd graph (torch backend)."""
-    return isinstance(v, _backends.ARRAY_TYPES) and v.ndim == 0
+    return isinstance(v, _arrays.ARRAY_TYPES) and v.ndim == 0
 
 
 # ---------------------------------------------------------------- classification
@@ -214,7 +215,7 @@ def is_atom(v):
     t = type(v)
     if t is list or t is str:
         return not v
-    if isinstance(v, _backends.ARRAY_TYPES):
+    if isinstance(v, _arrays.ARRAY_TYPES):
         return v.ndim == 0 or v.shape[0] == 0
     return True
 
@@ -234,7 +235,7 @@ def is_true(v):
         return v != 0
     if t is list or t is str:
         return len(v) > 0
-    if isinstance(v, _backends.ARRAY_TYPES):
+    if isinstance(v, _arrays.ARRAY_TYPES):
         return bool(v != 0) if v.ndim == 0 else v.shape[0] > 0
     if is_number(v):
         return v != 0
@@ -248,7 +249,7 @@ def scalar(v):
     arrays too, unless they carry a gradient."""
     if isinstance(v, HOST_SCALARS):
         return v.item()
-    if isinstance(v, _backends.ARRAY_TYPES) and v.ndim == 0:
+    if isinstance(v, _arrays.ARRAY_TYPES) and v.ndim == 0:
         backend = _backends.current()
         return backend.item(v) if isinstance(v, backend.array_type) else v.item()
     return v
@@ -258,7 +259,7 @@ def items(v):
     """The elements of a list or the characters of a string, as a Python list."""
     if type(v) is str:
         return [Char(c) for c in v]
-    if isinstance(v, _backends.ARRAY_TYPES):
+    if isinstance(v, _arrays.ARRAY_TYPES):
         backend = _backends.current()
         if isinstance(v, backend.array_type):
             return backend.items(v)
@@ -267,14 +268,14 @@ def items(v):
 
 
 def length(v):
-    if isinstance(v, _backends.ARRAY_TYPES):
+    if isinstance(v, _arrays.ARRAY_TYPES):
         return v.shape[0]
     return len(v)
 
 
 def element(v, i):
     """Element i of a list, or character i of a string."""
-    if isinstance(v, _backends.ARRAY_TYPES):
+    if isinstance(v, _arrays.ARRAY_TYPES):
         return scalar(v[i])
     if type(v) is str:
         return Char(v[i])
@@ -306,7 +307,7 @@ def make_list(elems):
         if all(is_real(e) for e in elems):
             return _array_of_numbers(elems, backend, "f")
         return elems
-    if isinstance(first, _backends.ARRAY_TYPES):
+    if isinstance(first, _arrays.ARRAY_TYPES):
         if first.ndim == 0:
             kind = "i" if is_int(first) else "f"
             if all(is_int(e) if kind == "i" else is_real(e) for e in elems):
@@ -314,7 +315,7 @@ def make_list(elems):
             return elems
         shape, kind = first.shape, array_kind(first)
         if shape[0] and first.ndim < MAX_DIMS and all(
-                isinstance(e, _backends.ARRAY_TYPES) and e.shape == shape and array_kind(e) == kind
+                isinstance(e, _arrays.ARRAY_TYPES) and e.shape == shape and array_kind(e) == kind
                 for e in elems):
             check_elements(len(elems) * math.prod(shape))
             return backend.stack(elems)
@@ -332,8 +333,8 @@ def make_list(elems):
 def _array_of_numbers(elems, backend, kind):
     """Numbers some of which are 0-d arrays (they carry gradients): stacked, so that the
     list keeps them in the graph."""
-    if any(isinstance(e, _backends.ARRAY_TYPES) for e in elems):
-        return backend.stack([e if isinstance(e, _backends.ARRAY_TYPES) else backend.asarray(e, kind)
+    if any(isinstance(e, _arrays.ARRAY_TYPES) for e in elems):
+        return backend.stack([e if isinstance(e, _arrays.ARRAY_TYPES) else backend.asarray(e, kind)
                               for e in elems])
     return backend.asarray([float(e) if kind == "f" else int(e) for e in elems], kind)
 
@@ -370,7 +371,7 @@ def plain(v):
     t = type(v)
     if t is int or t is float:
         return v
-    if isinstance(v, _backends.ARRAY_TYPES):
+    if isinstance(v, _arrays.ARRAY_TYPES):
         return v.item() if v.ndim == 0 else v
     return v.item() if isinstance(v, HOST_SCALARS) else v
 

@@ -15,7 +15,7 @@ import os
 import sys
 
 from .. import backends
-from ..runtime import values
+from ..backends import arrays
 from ..errors import KlongError
 from ..runtime.values import Dict, is_string, is_symbol
 
@@ -62,11 +62,11 @@ def has_display():
 
 def numbers(name, v):
     """A Klong list as Python floats: a list of numbers, or a list of rows (a matrix)."""
-    if isinstance(v, backends.ARRAY_TYPES):
+    if isinstance(v, arrays.ARRAY_TYPES):
         v = backends.to_host(v).tolist()
     if not isinstance(v, list):
         v = [v]
-    out = [_row(name, e) if isinstance(e, (list, backends.ARRAY_TYPES)) else _real(name, e)
+    out = [_row(name, e) if isinstance(e, (list, arrays.ARRAY_TYPES)) else _real(name, e)
            for e in v]
     if len({type(e) for e in out}) > 1:
         raise KlongError("type", f"{name}: a list of numbers or a matrix is needed")
@@ -74,13 +74,13 @@ def numbers(name, v):
 
 
 def _row(name, e):
-    if isinstance(e, backends.ARRAY_TYPES):
+    if isinstance(e, arrays.ARRAY_TYPES):
         e = backends.to_host(e).tolist()
     return [_real(name, x) for x in e] if isinstance(e, list) else [_real(name, e)]
 
 
 def _real(name, x):
-    if isinstance(x, backends.ARRAY_TYPES) and x.ndim == 0:
+    if isinstance(x, arrays.ARRAY_TYPES) and x.ndim == 0:
         x = x.item()
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise KlongError("type", f"{name}: numbers are needed")

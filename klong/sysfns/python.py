@@ -7,7 +7,7 @@ import os
 import sys
 import types
 
-from .. import backends
+from ..backends import arrays
 from ..runtime import values
 from ..errors import KlongError
 from ..runtime.pyconv import PyFunction, to_klong, to_python
@@ -222,7 +222,7 @@ class BackendFunction(Function):
             x = values.make_list([float(e) for e in x])       # integers and reals mixed
         if not (values.is_number(x) or values.is_array(x)):
             raise KlongError("type", f"{self.name}: number or numeric list expected")
-        if not isinstance(x, backends.ARRAY_TYPES):
+        if not isinstance(x, arrays.ARRAY_TYPES):
             x = self.backend.asarray(x, "f")
         elif values.array_kind(x) != "f":
             x = self.backend.astype(x, "f")
@@ -230,7 +230,7 @@ class BackendFunction(Function):
             result = self.fn(x)
         except Exception as e:
             raise KlongError("type", f"{self.name}: {e}") from None
-        if isinstance(result, backends.ARRAY_TYPES) and result.ndim == 0:
+        if isinstance(result, arrays.ARRAY_TYPES) and result.ndim == 0:
             return self.backend.item(result)
         return values.scalar(result)
 

@@ -6,7 +6,7 @@ import operator
 
 from . import atomic, structural
 from .adverbs import join_all, join_pairs
-from .atomic import DYAD_PARTS, atomic_dyad, differentiated, first_of, real_arith, real_power
+from .atomic import DYAD_PARTS, atomic_dyad, differentiated, real_arith, real_power
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
 DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts replace theirs below
@@ -35,7 +35,7 @@ class Verb:
                        the verb itself runs)
     shortcuts          the dyad's shortcuts (atomic.py): each shortcut(a, b) gives what the
                        verb gives, by a shorter way, for the operands it knows, else None;
-                       a numeric atomic dyad also takes atomic.differentiated first
+                       a numeric atomic dyad also takes atomic.differentiated, last
     compare            the Python comparison operator that the dyad is, on two numbers
     host               the interpreter provides this form (the differentiation operators)
     """
@@ -63,10 +63,11 @@ class Verb:
         self.scalar_guard = scalar_guard
         parts = DYAD_PARTS.get(symbol)
         if parts is not None and self.numeric_dyad:
-            shortcuts = (differentiated(parts[0]),) + tuple(shortcuts)
+            # after the verb's own: those take real arrays (a training step) without delay
+            shortcuts = tuple(shortcuts) + (differentiated(parts[0]),)
         self.shortcuts = tuple(shortcuts)
         if self.shortcuts:
-            self.dyad = atomic_dyad(*parts, shortcut=first_of(self.shortcuts))
+            self.dyad = atomic_dyad(*parts, shortcuts=self.shortcuts)
         self.compare = compare
         self.host_monad = "m" in host
         self.host_dyad = "d" in host

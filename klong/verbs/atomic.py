@@ -23,6 +23,7 @@ import operator
 import re
 
 from .. import backends
+from ..backends import arrays
 from ..runtime import kinds, values
 from ..runtime.display import atom_text, format_real
 from ..errors import KlongError
@@ -36,17 +37,17 @@ B = backends.current        # B() is the active backend
 
 # ---------------------------------------------------------------- atomic extension
 
-# backends.ARRAY_TYPES is read at each call: it grows when the torch backend loads.
+# arrays.ARRAY_TYPES is read at each call: it grows when the torch backend loads.
 
 def _is_seq(v):
     """A non-empty list: the only value an atomic verb maps over."""
-    if isinstance(v, backends.ARRAY_TYPES):
+    if isinstance(v, arrays.ARRAY_TYPES):
         return v.ndim > 0 and v.shape[0] > 0
     return type(v) is list and len(v) > 0
 
 
 def _numeric_array(v):
-    return (isinstance(v, backends.ARRAY_TYPES) and v.ndim > 0 and v.shape[0] > 0
+    return (isinstance(v, arrays.ARRAY_TYPES) and v.ndim > 0 and v.shape[0] > 0
             and array_kind(v) in "if")
 
 
@@ -60,7 +61,7 @@ def _array_scalar(v):
 def _atom(v):
     """An atom as the atom functions receive it: numpy scalars as Python numbers, an empty
     array as [] (which it is: an atom, but no number)."""
-    if isinstance(v, backends.ARRAY_TYPES) and v.ndim:
+    if isinstance(v, arrays.ARRAY_TYPES) and v.ndim:
         return []
     return scalar(v)
 
@@ -68,7 +69,7 @@ def _atom(v):
 def atomic_monad(atom, array=None):
     """A monad applying `atom` to every atom of its argument, keeping the nesting."""
     def verb(a):
-        if isinstance(a, backends.ARRAY_TYPES) and a.ndim and a.shape[0]:
+        if isinstance(a, arrays.ARRAY_TYPES) and a.ndim and a.shape[0]:
             if array is not None and array_kind(a) in "if":
                 r = array(a)
                 if r is not None:
@@ -83,18 +84,18 @@ def atomic_monad(atom, array=None):
     return verb
 
 
-def atomic_dyad(num, array=None, other=None, shortcut=None):
+def atomic_dyad(num, array=None, other=None, shortcuts=()):
     """A dyad with Klong's atomic extension.
 
     num(a, b)   the verb on two numbers (Python int/float, or 0-d arrays carrying gradients)
     other(a, b) the verb on any other pair of atoms; by default a type error
     array(a, b) the verb on a numeric array and an array or number of matching shape, or None
-    shortcut(a, b)
-                optional, declared in the verb registry (verbs/__init__.py): what the verb
-                gives, by a shorter way, for the operands it knows, else None
+    shortcuts   declared in the verb registry (verbs/__init__.py), tried in order: each
+                shortcut(a, b) gives what the verb gives, by a shorter way, for the
+                operands it knows, else None
 
     Two plain Python numbers go straight to num (scalar code such as a recursive fib: the
-    atoms' rule, tested first as it is the cheapest); then the shortcut; then the array
+    atoms' rule, tested first as it is the cheapest); then the shortcuts; then the array
     function, the atomic extension over lists, and the atoms.
     """
     def verb(a, b):
@@ -103,12 +104,12 @@ def atomic_dyad(num, array=None, other=None, shortcut=None):
             tb = type(b)
             if (ta is int or ta is float) and (tb is int or tb is float):
                 return num(a, b)
-            if shortcut is not None:
+            for shortcut in shortcuts:
                 r = shortcut(a, b)
                 if r is not None:
                     return r
-            if array is not None and (isinstance(a, backends.ARRAY_TYPES)
-                                      or isinstance(b, backends.ARRAY_TYPES)):
+            if array is not None and (isinstance(a, arrays.ARRAY_TYPES)
+                                      or isinstance(b, arrays.ARRAY_TYPES)):
                 r = _vector(array, a, b)
                 if r is not None:
                     return r
@@ -147,7 +148,7 @@ def atomic_dyad(num, array=None, other=None, shortcut=None):
 
 
 def _real_array(v):
-    return isinstance(v, backends.ARRAY_TYPES) and array_kind(v) == "f"
+    return isinstance(v, arrays.ARRAY_TYPES) and array_kind(v) == "f"
 
 
 def _plain_reals(a, b):
@@ -166,20 +167,7 @@ def _plain_reals(a, b):
 
 
 def _tracked_number(v):
-    return isinstance(v, backends.ARRAY_TYPES) and v.ndim == 0 and B().is_tracked(v)
-
-
-def _differentiated_numbers(a, b):
-    """Whether a and b are numbers that reach the atom function as they are, one of them at
-    least a number being differentiated (a 0-d real array carrying a gradient), the other a
-    Python number or one such too: the steps of a scalar gradient descent."""
-    if _tracked_number(a):
-        tb = type(b)
-        return tb is int or tb is float or _tracked_number(b)
-    if _tracked_number(b):
-        ta = type(a)
-        return ta is int or ta is float
-    return False
+    return isinstance(v, arrays.ARRAY_TYPES) and v.ndim == 0 and B().is_tracked(v)
 
 
 def _vector(array, a, b):
@@ -250,7 +238,7 @@ def _real(x):
 def _fractional(x):
     """Whether a real (array or number) differs from its floor, elementwise: nan does, inf
     does not."""
-    if isinstance(x, backends.ARRAY_TYPES):
+    if isinstance(x, arrays.ARRAY_TYPES):
         return x != B().floor(x)
     return x != math.floor(x) if math.isfinite(x) else x != x
 
@@ -294,7 +282,15 @@ def differentiated(num):
     carrying a gradient, beside a Python number or another such) go straight to the atom
     function num, as the general path's atoms do: the steps of a scalar gradient descent."""
     def shortcut(a, b):
-        return num(a, b) if _differentiated_numbers(a, b) else None
+        if _tracked_number(a):
+            tb = type(b)
+            if tb is int or tb is float or _tracked_number(b):
+                return num(a, b)
+        elif _tracked_number(b):
+            ta = type(a)
+            if ta is int or ta is float:
+                return num(a, b)
+        return None
     return shortcut
 
 
@@ -316,20 +312,6 @@ def real_power(a, b):
         with B().quiet():
             return B().power(a, b)
     return None
-
-
-def first_of(shortcuts):
-    """One shortcut trying `shortcuts` in order (None when there are none)."""
-    if not shortcuts:
-        return None
-    if len(shortcuts) == 1:
-        return shortcuts[0]
-    first, rest = shortcuts[0], first_of(shortcuts[1:])
-
-    def shortcut(a, b):
-        r = first(a, b)
-        return rest(a, b) if r is None else r
-    return shortcut
 
 
 def _negate_array(a):
@@ -390,7 +372,7 @@ def _int_array_operands(a, b):
 
 def _fmod(a, b):
     """C remainder (sign of the dividend); torch's fmod wants an array dividend."""
-    if not isinstance(a, backends.ARRAY_TYPES):
+    if not isinstance(a, arrays.ARRAY_TYPES):
         a = B().asarray(a, "i")
     return B().fmod(a, b)
 

@@ -14,6 +14,7 @@ follows them.
 import math
 
 from .. import backends
+from ..backends import arrays
 from ..runtime import values
 from ..runtime.display import shown
 from ..errors import KlongError
@@ -93,7 +94,7 @@ def _fits_row(v, arr):
     """Can v be stored as one element of array `arr` without changing the list's meaning?"""
     if arr.ndim == 1:
         return _scalar_kind(v) == array_kind(arr)
-    return (isinstance(v, backends.ARRAY_TYPES) and tuple(v.shape) == tuple(arr.shape[1:])
+    return (isinstance(v, arrays.ARRAY_TYPES) and tuple(v.shape) == tuple(arr.shape[1:])
             and array_kind(v) == array_kind(arr))
 
 
@@ -150,7 +151,7 @@ def size(a):
         return len(a)
     if t is Char:
         return ord(a)
-    if isinstance(a, backends.ARRAY_TYPES):      # a 0-d array: a number with a gradient
+    if isinstance(a, arrays.ARRAY_TYPES):      # a 0-d array: a number with a gradient
         return scalar(backends.current().abs(a))
     if is_int(a):
         return abs(int(a))
@@ -687,7 +688,7 @@ def reshape(a, b):
             return b.reshape(shape)
         return B.take(b, B.arange(total) % k).reshape(shape)
     if k == 1 and _scalar_kind(b) is not None and len(dims) <= values.MAX_DIMS:
-        if isinstance(b, backends.ARRAY_TYPES):   # a number with a gradient: gather it
+        if isinstance(b, arrays.ARRAY_TYPES):   # a number with a gradient: gather it
             return b.reshape(1)[B.full(tuple(dims), 0, "i")]
         return B.full(tuple(dims), b, _scalar_kind(b))
     flat = [elems[i % k] for i in range(total)]

@@ -1,0 +1,38 @@
+"""The array classes of the loaded backends: the value model's arrays (a Klong list held as
+one array is one of these), each with the backend class that knows its element kind and host
+copy. These must work outside any interpreter too, when a value is printed or compared from
+Python. A type registry: it only grows, once per library.
+
+A module of its own, without the package's lazy __getattr__, so that reading
+`arrays.ARRAY_TYPES` is as quick as reading a global: every verb call does, many times."""
+
+# backend classes by their array class
+_ARRAY_BACKENDS = {}
+# The same classes as a tuple, for isinstance: the one definition of the value model's array
+# types. Rebound (never changed in place) when a backend loads, so read it as
+# arrays.ARRAY_TYPES at each use, never import the name itself.
+ARRAY_TYPES = ()
+
+
+def add_array_type(backend_class):
+    global ARRAY_TYPES
+    cls = backend_class.array_type
+    if cls not in _ARRAY_BACKENDS:
+        _ARRAY_BACKENDS[cls] = backend_class
+        ARRAY_TYPES = tuple(_ARRAY_BACKENDS)
+
+
+def array_backend(a):
+    """The backend class of array `a` (its kind and to_host work without an instance)."""
+    backend_class = _ARRAY_BACKENDS.get(type(a))
+    if backend_class is not None:
+        return backend_class
+    for cls, backend_class in _ARRAY_BACKENDS.items():    # subclasses (a torch Parameter)
+        if isinstance(a, cls):
+            return backend_class
+    raise TypeError(f"not an array of a loaded backend: {type(a).__name__}")
+
+
+def to_host(a):
+    """A numpy copy of any backend's array."""
+    return array_backend(a).to_host(a)
