@@ -7,8 +7,8 @@ imported only when asked for, so `import klong` never loads it (nor does this pa
 declare an entry point in the group `klong.backends` (docs/backends.md), or from
 register_backend. This package imports nothing of klong but errors: the value model, the
 context and the limits ask it, never the other way round; `running` is the thread's record
-of who runs Klong code (the backend, and the interpreter's context as the runtime made it). A backend's parts (autograd,
-compiler, process group: base.py) are made on first use.
+of who runs Klong code (the backend, and the interpreter's context as the runtime made it).
+A backend's parts (autograd, compiler, process group: base.py) are made on first use.
 """
 import threading
 

@@ -174,7 +174,8 @@ def check_elements(n):
 
 def check_items(n, like):
     """The size guard for a list of n items, each the size of an item of list `like`."""
-    per_item = math.prod(like.shape[1:]) if isinstance(like, arrays.ARRAY_TYPES) and like.ndim else 1
+    is_array = isinstance(like, arrays.ARRAY_TYPES) and like.ndim
+    per_item = math.prod(like.shape[1:]) if is_array else 1
     check_elements(n * per_item)
 
 
