@@ -212,7 +212,7 @@ def int_text(n):
     """The decimal text of an integer of any size. Large ones are split in binary halves
     and joined in decimal arithmetic (its multiplication is fast at any size), so that
     this takes far less than the quadratic time of converting digit by digit."""
-    if -2**_SMALL_BITS < n < 2**_SMALL_BITS:
+    if n.bit_length() <= _SMALL_BITS:
         return str(n)
     text = str(_decimal(abs(n), {}))
     return "-" + text if n < 0 else text
