@@ -7,35 +7,53 @@ function literal (`Facts`). Renderers (render/) turn the IR into something runna
 per node; passes (passes/) rewrite it by rules before that. Neither reads the syntax tree.
 
 Every node keeps the line and column of the Klong source it came from (0: none).
+
+The shape is declared once: a node class's fields made with `child()` hold the nodes below
+it (a node, None, or lists and tuples of them), every other field is data. `children` and
+`map_children` read that declaration, so one walker and one rewriter serve every node.
 """
-from dataclasses import dataclass, field
-from typing import Any, List, Optional
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, List, Optional
 
 from ..syntax.ast import PARAMS
 from ..syntax.ast import walk as syntax_walk
 
 
-@dataclass(eq=False)
+def child(**kw):
+    """A field that holds IR nodes: a node, None, or a list or tuple of them (nested)."""
+    return field(metadata={"child": True}, **kw)
+
+
+def node(cls):
+    """An IR node class: a dataclass (compared by identity) whose CHILDREN are the names
+    of its fields made with child()."""
+    cls = dataclass(eq=False)(cls)
+    cls.CHILDREN = tuple(f.name for f in fields(cls) if f.metadata.get("child"))
+    return cls
+
+
+@node
 class Node:
+    CHILDREN: ClassVar[tuple] = ()
     line: int = field(default=0, kw_only=True)
     column: int = field(default=0, kw_only=True)
 
 
 # ------------------------------------------------------------------ values and names
 
-@dataclass(eq=False)
+@node
 class Const(Node):
     """A constant, already on the interpreter's backend."""
     value: Any
 
 
-@dataclass(eq=False)
+@node
 class DictLit(Node):
     """A dictionary literal: each evaluation builds a fresh dictionary of these pairs."""
     pairs: list
 
 
-@dataclass(eq=False)
+@node
 class Local(Node):
     """A variable of the function literal `depth` literals out (0: the one the name is in):
     one of its parameters x, y, z or a declared local."""
@@ -43,44 +61,44 @@ class Local(Node):
     depth: int
 
 
-@dataclass(eq=False)
+@node
 class Global(Node):
     """A global variable: `key` is the name it is stored under (modules rename names)."""
     name: str
     key: str
 
 
-@dataclass(eq=False)
+@node
 class Self(Node):
     """.f inside a function literal: the running function itself."""
 
 
 # ------------------------------------------------------------------ calls and verbs
 
-@dataclass(eq=False)
+@node
 class Call(Node):
     """fn(args...): `callee` is the Klong name the function is read from, for messages.
     `to_self` (in a Facts.integer_body only): a call of the function itself with integers,
     which goes straight to that body again."""
-    fn: Node
-    args: List[Node]
+    fn: Node = child()
+    args: List[Node] = child()
     callee: Optional[str] = None
     to_self: bool = False
 
 
-@dataclass(eq=False)
+@node
 class Project(Node):
     """fn(a;;c): a projection; the empty slots are None."""
-    fn: Node
-    slots: List[Optional[Node]]
+    fn: Node = child()
+    slots: List[Optional[Node]] = child()
 
 
-@dataclass(eq=False)
+@node
 class Verb(Node):
     """A verb: an operator `op` or a function-valued node `fn`, with its adverbs (the last
     one applied outermost). Its position is the operator's."""
     op: Optional[str]
-    fn: Optional[Node]
+    fn: Optional[Node] = child()
     adverbs: List[str]
 
     @property
@@ -89,70 +107,70 @@ class Verb(Node):
         return self.op is not None and not self.adverbs
 
 
-@dataclass(eq=False)
+@node
 class Monad(Node):
     """verb applied to one operand; `label` names the verb in error messages. `numbers`
     (set by passes/numbers.py): the operand is known to be a plain Python number, so the
     verb's scalar form applies without a test of its type."""
-    verb: Verb
-    arg: Node
+    verb: Verb = child()
+    arg: Node = child()
     label: str = ""
     numbers: bool = False
 
 
-@dataclass(eq=False)
+@node
 class Dyad(Node):
     """verb applied to two operands (the right one is evaluated first); `numbers` as for
     Monad, both operands."""
-    verb: Verb
-    left: Node
-    right: Node
+    verb: Verb = child()
+    left: Node = child()
+    right: Node = child()
     label: str = ""
     numbers: bool = False
 
 
-@dataclass(eq=False)
+@node
 class Differentiate(Node):
     """f:>p (op ':>'), p∇f ('∇') or p∂f ('∂'). `variable` is the global a bare name as the
     point names (variable mode, system.md B.2), else None. Positioned at the operator."""
     op: str
-    left: Node
-    right: Node
+    left: Node = child()
+    right: Node = child()
     variable: Optional[str] = None
 
 
 # ------------------------------------------------------------------ assignment and structure
 
-@dataclass(eq=False)
+@node
 class SetLocal(Node):
     """name::value for a variable of the literal `depth` literals out."""
     name: str
     depth: int
-    value: Node
+    value: Node = child()
 
 
-@dataclass(eq=False)
+@node
 class SetGlobal(Node):
     """name::value for a global, stored under every one of `keys` (a module's definitions
     also under their private names). Inside a function (`in_function`), a strict
     interpreter refuses a global that does not exist yet."""
     name: str
     keys: List[str]
-    value: Node
+    value: Node = child()
     in_function: bool = False
 
 
-@dataclass(eq=False)
+@node
 class Cond(Node):
     """:[p;c;...;a]: (predicate, consequent) pairs, then what holds otherwise."""
-    clauses: List[tuple]
-    otherwise: Node
+    clauses: List[tuple] = child()
+    otherwise: Node = child()
 
 
-@dataclass(eq=False)
+@node
 class Seq(Node):
     """Expressions evaluated in turn; the value is the last one's."""
-    exprs: List[Node]
+    exprs: List[Node] = child()
 
 
 @dataclass(eq=False)
@@ -191,7 +209,7 @@ class Facts:
     integer_key: Optional[str] = None
 
 
-@dataclass(eq=False)
+@node
 class Function(Node):
     """A function literal: evaluated, it makes a function value (closing over the variables
     of the literals around it). `outer_params` are those of x, y, z that a literal around
@@ -201,7 +219,7 @@ class Function(Node):
     global inside it is a call of itself while the global still holds it)."""
     arity: int
     locals: List[str]
-    body: List[Node]
+    body: List[Node] = child()
     source: Optional[str] = None
     name: Optional[str] = None
     defined_as: Optional[str] = None
@@ -218,54 +236,54 @@ class Function(Node):
         return list(self.params) + [n for n in self.locals if n not in self.params]
 
 
-@dataclass(eq=False)
+@node
 class Chunk(Node):
     """One chunk of source (a top-level line with its continuations). `functions` holds
     every function literal in it, each after the ones nested in it."""
-    body: Node
+    body: Node = child()
     functions: List[Function] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ what the passes make
 
-@dataclass(eq=False)
+@node
 class SumOfProducts(Node):
     """+/a*b: the inner product of two real vectors where the library has one, else the
     product then the sum, as written. `times` and `over` are the two verb nodes."""
-    left: Node
-    right: Node
+    left: Node = child()
+    right: Node = child()
     times: Verb
     over: Verb
 
 
-@dataclass(eq=False)
+@node
 class While(Node):
     """p f:~init with f (and p, when it is a literal) run inline as a loop: `predicate` is
     a Function run inline, or an expression giving the predicate function."""
-    predicate: Node
-    body: Function
-    init: Node
+    predicate: Node = child()
+    body: Function = child()
+    init: Node = child()
     verb: Verb
 
 
-@dataclass(eq=False)
+@node
 class Converge(Node):
     """f:~init with f run inline: repeat until the result matches the previous value."""
-    body: Function
-    init: Node
+    body: Function = child()
+    init: Node = child()
     verb: Verb
 
 
-@dataclass(eq=False)
+@node
 class Iterate(Node):
     """n f:*init with f run inline n times."""
-    count: Node
-    body: Function
-    init: Node
+    count: Node = child()
+    body: Function = child()
+    init: Node = child()
     verb: Verb
 
 
-@dataclass(eq=False)
+@node
 class Whole(Node):
     """The whole-array form of a monad whose last expression `expr` combines numbers,
     the array (read through the names `same`: x and locals that copy it) and numbers read
@@ -273,57 +291,59 @@ class Whole(Node):
     array at once, or None where it does not give one number per element. For a dyad's
     fold form (Facts.fold_op), `same` is {'y'}: the g of {x+g(y)}."""
     same: frozenset
-    expr: Node
+    expr: Node = child()
 
 
-@dataclass(eq=False)
+@node
 class RowsProduct(Node):
     """The whole-array form of a monad taking a row x to its products with the rows of
     `matrix` (x{+/x*y}:/m and its spellings): x @ m^T. `dot`, when not None, is a
     function that must be an inner product at run time for this to hold."""
     same: frozenset
-    matrix: Node
-    dot: Optional[Node] = None
+    matrix: Node = child()
+    dot: Optional[Node] = child(default=None)
 
 
-@dataclass(eq=False)
+@node
 class RowsDot(Node):
     """The whole-array form of a monad {+/x*u}: the matrix-vector product x @ u."""
     same: frozenset
-    vector: Node
+    vector: Node = child()
 
 
 def children(n):
-    """The IR nodes directly below `n` (a Function's: its statements)."""
-    if isinstance(n, Call):
-        return [n.fn, *n.args]
-    if isinstance(n, Project):
-        return [n.fn] + [s for s in n.slots if s is not None]
-    if isinstance(n, Verb):
-        return [n.fn] if n.fn is not None else []
-    if isinstance(n, Monad):
-        return [n.verb, n.arg]
-    if isinstance(n, (Dyad, Differentiate)):
-        return ([n.verb] if isinstance(n, Dyad) else []) + [n.left, n.right]
-    if isinstance(n, (SetLocal, SetGlobal)):
-        return [n.value]
-    if isinstance(n, Cond):
-        return [x for pair in n.clauses for x in pair] + [n.otherwise]
-    if isinstance(n, Seq):
-        return n.exprs
-    if isinstance(n, Function):
-        return n.body
-    if isinstance(n, Chunk):
-        return [n.body]
-    if isinstance(n, SumOfProducts):
-        return [n.left, n.right]
-    if isinstance(n, While):
-        return [n.predicate, n.body, n.init]
-    if isinstance(n, Converge):
-        return [n.body, n.init]
-    if isinstance(n, Iterate):
-        return [n.count, n.body, n.init]
-    return []
+    """The IR nodes directly below `n`, in the order its fields declare them (a literal's:
+    its statements)."""
+    found = []
+    for name in n.CHILDREN:
+        _collect(getattr(n, name), found)
+    return found
+
+
+def _collect(value, found):
+    if isinstance(value, Node):
+        found.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _collect(v, found)
+
+
+def map_children(n, f):
+    """`n` with each node directly below it replaced by f(that node), in place; the lists
+    and tuples holding them are made anew."""
+    for name in n.CHILDREN:
+        setattr(n, name, _mapped(getattr(n, name), f))
+    return n
+
+
+def _mapped(value, f):
+    if isinstance(value, Node):
+        return f(value)
+    if isinstance(value, list):
+        return [_mapped(v, f) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_mapped(v, f) for v in value)
+    return value
 
 
 def walk(node, enter=True):
