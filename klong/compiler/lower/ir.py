@@ -258,12 +258,19 @@ class SumOfProducts(Node):
 
 @node
 class While(Node):
-    """p f:~init with f (and p, when it is a literal) run inline as a loop: `predicate` is
-    a Function run inline, or an expression giving the predicate function."""
+    """p f:~init with f run inline as a loop. `predicate` is a literal run inline too when
+    `inline_predicate` (passes/loops.py decides), else an expression giving the predicate
+    function, called on each value. `verb` (not a child: its fn is `body`) places errors."""
     predicate: Node = child()
     body: Function = child()
     init: Node = child()
     verb: Verb
+    inline_predicate: bool = False
+
+    @property
+    def inlined(self):
+        """The literals whose bodies run inline, in the code around the loop."""
+        return [self.predicate, self.body] if self.inline_predicate else [self.body]
 
 
 @node
@@ -273,6 +280,10 @@ class Converge(Node):
     init: Node = child()
     verb: Verb
 
+    @property
+    def inlined(self):
+        return [self.body]
+
 
 @node
 class Iterate(Node):
@@ -281,6 +292,13 @@ class Iterate(Node):
     body: Function = child()
     init: Node = child()
     verb: Verb
+
+    @property
+    def inlined(self):
+        return [self.body]
+
+
+LOOPS = (While, Converge, Iterate)
 
 
 @node

@@ -167,7 +167,7 @@ class _Kinds:
     def k_While(self, node):
         start = self.kind(node.init)
         kind = self.loop(node.body, start)
-        if isinstance(node.predicate, ir.Function):
+        if node.inline_predicate:
             self.inline(node.predicate, kind)
         else:
             self.kind(node.predicate)

@@ -16,7 +16,6 @@ from ...errors import KlongError, from_python, undefined, undefined_assignment
 from ...runtime.functions import PARENT, SELF, Lambda, call_value, frame_runner, project
 from ..lower import ir
 from ...runtime.match import match
-from ..passes.loops import inlinable
 from ...runtime.values import Dict, Function, is_true
 from ...verbs import VERBS
 from . import common
@@ -300,7 +299,7 @@ class Renderer:
     def r_While(self, node):
         init, body = self.render(node.init), self.inline(node.body)
         line, column = node.verb.line, node.verb.column
-        if inlinable(node.predicate):
+        if node.inline_predicate:
             test = self.inline(node.predicate)
 
             def run_inline(fr):

@@ -30,7 +30,6 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 from ..lower import ir
-from ..passes.loops import inlinable
 from ...verbs import VERBS
 from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms
@@ -82,18 +81,6 @@ def _truth(v):
     return f"(({v} != 0) if type({v}) is int else TRUTH({v}))"
 
 
-def _loop_functions(node):
-    """The function literals of a loop node that run inline (their bodies are part of the
-    code around them), and its other parts."""
-    if isinstance(node, ir.While):
-        if inlinable(node.predicate):
-            return [node.predicate, node.body], [node.init]
-        return [node.body], [node.predicate, node.init]
-    if isinstance(node, ir.Converge):
-        return [node.body], [node.init]
-    return [node.body], [node.count, node.init]
-
-
 def nonlocals(fn, level):
     """The Python names the Python function of the literal `fn` (rendered at `level`, whose
     outer levels are named) must declare nonlocal: the variables of the literals around it
@@ -104,12 +91,14 @@ def nonlocals(fn, level):
         node, inlined = stack.pop()
         if isinstance(node, ir.SetLocal) and node.depth > inlined:
             found.add(level.at(node.depth - inlined).names[node.name].text)
-        if isinstance(node, (ir.While, ir.Converge, ir.Iterate)):
-            inline, rest = _loop_functions(node)
-            stack.extend((s, inlined + 1) for f in inline for s in f.body)
-            stack.extend((n, inlined) for n in rest)
-        elif not isinstance(node, ir.Function):        # a literal of its own: its own def
-            stack.extend((n, inlined) for n in ir.children(node))
+        if isinstance(node, ir.Function):
+            continue                # a literal of its own: its own def
+        inline = node.inlined if isinstance(node, ir.LOOPS) else ()
+        for c in ir.children(node):
+            if any(c is f for f in inline):
+                stack.extend((s, inlined + 1) for s in c.body)
+            else:
+                stack.append((c, inlined))
     return sorted(found)
 
 
@@ -523,7 +512,7 @@ class Renderer:
     def r_While(self, node):
         """p f:~b as `while p(v): v = f(v)`."""
         b = self.stable(node.predicate, self.expr(node.init))
-        inline = inlinable(node.predicate)
+        inline = node.inline_predicate
         predicate = None if inline else self.expr(node.predicate)
         v = self.loop_variable(b)
         self.emit("while True:")
