@@ -101,10 +101,26 @@ def test_passes_find_whole_array_forms(k, text, form):
     assert (type(fn.facts.whole) if fn.facts.whole is not None else None) is form
 
 
+def test_the_element_wise_form_is_decided_in_the_pass(k):
+    """The IR says what the whole form evaluates: the renderers decide nothing."""
+    fn = lowered(k, "{[r];r::x;:[r>a;r*2;0]}", run_passes=True).body
+    select = fn.facts.whole.expr
+    assert isinstance(select, ir.Select)
+    (test, then), = select.clauses
+    assert isinstance(test, ir.Map) and test.op == ">"
+    assert isinstance(test.args[0], ir.Elements)        # r copies x: the array too
+    assert isinstance(test.args[1], ir.Scalar) and test.args[1].read.name == "a"
+    assert then.op == "*" and select.otherwise.value == 0
+    # a constant that is not a number has no element-wise form
+    assert lowered(k, "{x+\"a\"}", run_passes=True).body.facts.whole is None
+
+
 def test_a_fold_form_for_x_plus_g_of_y(k):
     fn = lowered(k, "{x+y^2}", run_passes=True).body
     assert fn.facts.fold_op == "+" and isinstance(fn.facts.whole, ir.Whole)
-    assert fn.facts.whole.same == {"y"}
+    expr = fn.facts.whole.expr                 # y^2, y being the array
+    assert isinstance(expr, ir.Map) and expr.op == "^"
+    assert isinstance(expr.args[0], ir.Elements) and expr.args[1].value == 2
     assert lowered(k, "{x+x^2}", run_passes=True).body.facts.fold_op is None
 
 

@@ -303,13 +303,39 @@ LOOPS = (While, Converge, Iterate)
 
 @node
 class Whole(Node):
-    """The whole-array form of a monad whose last expression `expr` combines numbers,
-    the array (read through the names `same`: x and locals that copy it) and numbers read
-    from other names, with numeric atomic verbs and conditionals: evaluated on the whole
-    array at once, or None where it does not give one number per element. For a dyad's
-    fold form (Facts.fold_op), `same` is {'y'}: the g of {x+g(y)}."""
-    same: frozenset
+    """The element-wise whole-array form of a monad (or, for a dyad's fold form, Facts.fold_op,
+    of the g of {x+g(y)}): `expr`, made of the nodes below, evaluated on the whole array at
+    once, or None where it does not give one number per element (the loop then runs)."""
     expr: Node = child()
+
+
+@node
+class Elements(Node):
+    """In a Whole: the array itself, all its elements at once (x, or y of a fold form, and
+    the locals that copy it)."""
+
+
+@node
+class Scalar(Node):
+    """In a Whole: a name read around the literal (`read`, a Global or an outer Local); it
+    must hold a plain number, the same for every element, else the form gives None."""
+    read: Node = child()
+
+
+@node
+class Map(Node):
+    """In a Whole: the numeric atomic verb `op` applied to whole arrays (`args`: one or
+    two), by its own implementation (the right operand evaluated first)."""
+    op: str
+    args: List[Node] = child()
+
+
+@node
+class Select(Node):
+    """In a Whole: a conditional evaluated on every element: each predicate and branch on all
+    of them, the results picked by a mask (None where the mask cannot be made)."""
+    clauses: List[tuple] = child()
+    otherwise: Node = child()
 
 
 @node
@@ -317,7 +343,6 @@ class RowsProduct(Node):
     """The whole-array form of a monad taking a row x to its products with the rows of
     `matrix` (x{+/x*y}:/m and its spellings): x @ m^T. `dot`, when not None, is a
     function that must be an inner product at run time for this to hold."""
-    same: frozenset
     matrix: Node = child()
     dot: Optional[Node] = child(default=None)
 
@@ -325,7 +350,6 @@ class RowsProduct(Node):
 @node
 class RowsDot(Node):
     """The whole-array form of a monad {+/x*u}: the matrix-vector product x @ u."""
-    same: frozenset
     vector: Node = child()
 
 

@@ -362,19 +362,12 @@ class Renderer:
     def whole_maker(self, form):
         """make(fr), giving the whole-array form of a function value made in the frame fr
         (a Python function of the array, None where it declines), or None: no form."""
-        try:
-            if isinstance(form, ir.Whole):
-                return self.whole_elementwise(form)
-            if isinstance(form, ir.RowsProduct):
-                return self.whole_rows_product(form)
-            if isinstance(form, ir.RowsDot):
-                return self.whole_rows_dot(form)
-        except _NotMappable:
-            pass
-        return None
+        if form is None:
+            return None
+        return getattr(self, "whole_" + type(form).__name__)(form)
 
-    def whole_elementwise(self, form):
-        expr = self.elementwise(form.expr, form.same)
+    def whole_Whole(self, form):
+        expr = self.elementwise(form.expr)
 
         def make(fr):
             outer = {PARENT: fr}        # where the literal's outer names are read
@@ -387,7 +380,7 @@ class Renderer:
             return whole
         return make
 
-    def whole_rows_product(self, form):
+    def whole_RowsProduct(self, form):
         matrix = self.render(form.matrix)
         dot = None if form.dot is None else self.render(form.dot)
 
@@ -404,7 +397,7 @@ class Renderer:
             return whole
         return make
 
-    def whole_rows_dot(self, form):
+    def whole_RowsDot(self, form):
         vector = self.render(form.vector)
 
         def make(fr):
@@ -418,48 +411,45 @@ class Renderer:
             return whole
         return make
 
-    def elementwise(self, node, same):
-        """f(a, outer): `node` evaluated on all of the numeric array a at once, the names
-        `same` standing for a and other names read from the frame `outer`; it raises
-        _Declined (or anything else) where that gives no whole-array result."""
-        if isinstance(node, ir.Const):
-            value = node.value
-            if not wholearray.is_python_number(value):
-                raise _NotMappable
-            return lambda a, outer: value
-        if isinstance(node, ir.Local) and node.depth == 0:
-            if node.name not in same:
-                raise _NotMappable
-            return lambda a, outer: a
-        if isinstance(node, (ir.Local, ir.Global)):
-            read = self.render(node)
+    def elementwise(self, node):
+        """f(a, outer): the node `node` of a Whole's expression evaluated on all of the
+        numeric array a at once, names around the literal read from the frame `outer`; it
+        raises _Declined (or anything else) where that gives no whole-array result."""
+        return getattr(self, "e_" + type(node).__name__)(node)
 
-            def number(a, outer):
-                v = read(outer)
-                if not wholearray.is_python_number(v):
-                    raise _Declined
-                return v
-            return number
-        if isinstance(node, ir.Monad) and node.verb.primitive:
-            m, arg = VERBS[node.verb.op].monad, self.elementwise(node.arg, same)
+    def e_Const(self, node):
+        value = node.value
+        return lambda a, outer: value
+
+    def e_Elements(self, node):
+        return lambda a, outer: a
+
+    def e_Scalar(self, node):
+        read = self.render(node.read)
+
+        def number(a, outer):
+            v = read(outer)
+            if not wholearray.is_python_number(v):
+                raise _Declined
+            return v
+        return number
+
+    def e_Map(self, node):
+        if len(node.args) == 1:
+            m, arg = VERBS[node.op].monad, self.elementwise(node.args[0])
             return lambda a, outer: m(arg(a, outer))
-        if isinstance(node, ir.Dyad) and node.verb.primitive:
-            d = VERBS[node.verb.op].dyad
-            left, right = self.elementwise(node.left, same), self.elementwise(node.right, same)
+        d = VERBS[node.op].dyad
+        left, right = (self.elementwise(n) for n in node.args)
 
-            def dyad(a, outer):
-                r = right(a, outer)
-                return d(left(a, outer), r)
-            return dyad
-        if isinstance(node, ir.Cond):
-            return self.conditional(node, same)
-        raise _NotMappable
+        def dyad(a, outer):
+            r = right(a, outer)
+            return d(left(a, outer), r)
+        return dyad
 
-    def conditional(self, node, same):
-        """:[c;a;b] as select(c, a, b), clause by clause from the last."""
-        otherwise = self.elementwise(node.otherwise, same)
-        clauses = [(self.elementwise(p, same), self.elementwise(c, same))
-                   for p, c in reversed(node.clauses)]
+    def e_Select(self, node):
+        """select(c, a, b), clause by clause from the last."""
+        otherwise = self.elementwise(node.otherwise)
+        clauses = [(self.elementwise(p), self.elementwise(c)) for p, c in reversed(node.clauses)]
 
         def run(a, outer):
             result = otherwise(a, outer)
@@ -476,10 +466,6 @@ class Renderer:
 
 class _Declined(Exception):
     """A whole-array form gives no result for this array: the loop runs."""
-
-
-class _NotMappable(Exception):
-    """A whole form with a node no element-wise rule covers: the function gets none."""
 
 
 def _scalar_monad_form(facts):
