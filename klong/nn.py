@@ -257,7 +257,7 @@ def _capture(interp, name):
             continue
         seen.add(n)
         value = interp.globals[n]
-        source = getattr(getattr(value, "info", None), "source", None)
+        source = getattr(getattr(value, "facts", None), "source", None)
         if source is not None:
             definitions.append((n, "klong", source))
             todo.extend(_names_in(source))

@@ -31,7 +31,7 @@ def test_names_resolve_to_locals_by_depth_and_globals_by_key(k):
 
 def test_facts_say_what_a_literal_assigns_and_reads(k):
     chunk = lowered(k, "f::{[a];a::1;{a::x}(2);g::h(x);.f}")
-    inner, outer = chunk.functions
+    inner, outer = chunk.lambdas
     assert outer.facts.effects                 # g is a global
     assert outer.facts.reads == {"h"}
     assert outer.facts.names_self
@@ -98,13 +98,13 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
 ])
 def test_passes_find_whole_array_forms(k, text, form):
     fn = lowered(k, text, run_passes=True).body
-    assert (type(fn.facts.whole) if fn.facts.whole is not None else None) is form
+    assert (type(fn.whole) if fn.whole is not None else None) is form
 
 
 def test_the_element_wise_form_is_decided_in_the_pass(k):
     """The IR says what the whole form evaluates: the renderers decide nothing."""
     fn = lowered(k, "{[r];r::x;:[r>a;r*2;0]}", run_passes=True).body
-    select = fn.facts.whole.expr
+    select = fn.whole.expr
     assert isinstance(select, ir.Select)
     (test, then), = select.clauses
     assert isinstance(test, ir.Map) and test.op == ">"
@@ -112,13 +112,13 @@ def test_the_element_wise_form_is_decided_in_the_pass(k):
     assert isinstance(test.args[1], ir.Scalar) and test.args[1].read.name == "a"
     assert then.op == "*" and select.otherwise.value == 0
     # a constant that is not a number has no element-wise form
-    assert lowered(k, "{x+\"a\"}", run_passes=True).body.facts.whole is None
+    assert lowered(k, "{x+\"a\"}", run_passes=True).body.whole is None
 
 
 def test_a_fold_form_for_x_plus_g_of_y(k):
     fn = lowered(k, "{x+y^2}", run_passes=True).body
-    assert fn.facts.fold_op == "+" and isinstance(fn.facts.whole, ir.Whole)
-    expr = fn.facts.whole.expr                 # y^2, y being the array
+    assert fn.facts.fold_op == "+" and isinstance(fn.whole, ir.Whole)
+    expr = fn.whole.expr                 # y^2, y being the array
     assert isinstance(expr, ir.Map) and expr.op == "^"
     assert isinstance(expr.args[0], ir.Elements) and expr.args[1].value == 2
     assert lowered(k, "{x+x^2}", run_passes=True).body.facts.fold_op is None
@@ -169,8 +169,8 @@ def test_parameters_are_not_assumed_and_constants_are_known(k):
 
 def test_a_function_calling_itself_with_integers_gets_an_integer_body(k):
     fib = lowered(k, "fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", True).body.value
-    body = fib.facts.integer_body
-    assert fib.facts.integer_key == "fib"
+    body = fib.integer_body
+    assert fib.integer_key == "fib"
     calls = [n for s in body for n in _everything(s) if isinstance(n, ir.Call)]
     assert len(calls) == 2 and all(c.to_self for c in calls)
     # every verb is on known integers there, the sum of the two calls included
@@ -180,11 +180,30 @@ def test_a_function_calling_itself_with_integers_gets_an_integer_body(k):
 
 
 def test_an_integer_body_needs_a_call_of_itself_it_can_trust(k):
-    assert lowered(k, "g::{x+1}", True).body.value.facts.integer_body is None
+    assert lowered(k, "g::{x+1}", True).body.value.integer_body is None
     # .p is read: the global h might be another function by the time it is called
-    assert lowered(k, "h::{.p(x);h(x-1)}", True).body.value.facts.integer_body is None
+    assert lowered(k, "h::{.p(x);h(x-1)}", True).body.value.integer_body is None
     # through .f the call is always to itself
     f = lowered(k, "f::{:[x<2;1;x*.f(x-1)]}", True).body.value
-    assert f.facts.integer_body is not None and f.facts.integer_key is None
+    assert f.integer_body is not None and f.integer_key is None
     anon = lowered(k, "{:[x<2;1;x*.f(x-1)]}", True).body
-    assert anon.facts.integer_body is not None and anon.facts.integer_key is None
+    assert anon.integer_body is not None and anon.integer_key is None
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_function_value_shares_its_literals_facts(codegen):
+    """One record of a lambda's facts, from lowering to the running function."""
+    k = KlongInterpreter(codegen=codegen)
+    k("g::{x*2};f::{g(x)+y}")
+    facts = k.globals["f"].facts
+    assert (facts.arity, facts.source, facts.name) == (2, "{g(x)+y}", "f")
+    assert facts.reads == {"g"} and not facts.effects and facts.globals is k.globals
+    assert k.globals["g"].facts.elementwise
+    k("h::{a::x}")
+    assert k.globals["h"].facts.effects
+
+
+def test_facts_not_known_say_a_function_has_effects():
+    from klong.runtime.functions import LambdaFacts
+    unknown = LambdaFacts(1)
+    assert unknown.effects and unknown.globals is None and unknown.label() == "{...}"

@@ -41,7 +41,7 @@ class Engine:
 
     def render(self, node, codegen):
         chunk = passes.run(lower(node, self.interp))
-        if codegen and chunk.functions:
+        if codegen and chunk.lambdas:
             try:
                 return pysource.render(chunk, self.interp)
             except (SyntaxError, RecursionError, MemoryError):

@@ -10,7 +10,7 @@ DYADS = {**atomic.DYADS, **structural.DYADS}
 
 
 class Verb:
-    """The facts about one verb symbol.
+    """One verb's entry in the registry: what is known of the verb symbol.
 
     monad, dyad        the implementations (None where the verb has no such form)
     monad_name, ...    what an error message calls each form ("times", "negate")

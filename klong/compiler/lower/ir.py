@@ -3,8 +3,8 @@
 Everything a renderer needs to know is in the nodes: which variable a name is (a local so
 many function literals out, or the global it names once modules have renamed it), which
 verb, adverbs or call a node is, what a failure there is called, and what is known of each
-function literal (`Facts`). Renderers (render/) turn the IR into something runnable one rule
-per node; passes (passes/) rewrite it by rules before that. Neither reads the syntax tree.
+function literal (its `facts`). Renderers (render/) turn the IR into something runnable one
+rule per node; passes (passes/) rewrite it by rules before that. Neither reads the syntax tree.
 
 Every node keeps the line and column of the Klong source it came from (0: none).
 
@@ -15,6 +15,7 @@ it (a node, None, or lists and tuples of them), every other field is data. `chil
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, List, Optional
 
+from ...runtime.functions import LambdaFacts
 from ..syntax.ast import PARAMS
 from ..syntax.ast import walk as syntax_walk
 
@@ -78,7 +79,7 @@ class Self(Node):
 @node
 class Call(Node):
     """fn(args...): `callee` is the Klong name the function is read from, for messages.
-    `to_self` (in a Facts.integer_body only): a call of the function itself with integers,
+    `to_self` (in a Lambda.integer_body only): a call of the function itself with integers,
     which goes straight to that body again."""
     fn: Node = child()
     args: List[Node] = child()
@@ -173,58 +174,38 @@ class Seq(Node):
     exprs: List[Node] = child()
 
 
-@dataclass(eq=False)
-class Facts:
-    """What is known of a function literal, for every value made from it.
-
-    effects    it assigns something other than its own variables (a global, or a
-               variable of a literal around it), here or in a literal nested in it
-    reads      the globals it reads (nested literals included): functions among them may
-               have effects of their own, which only the running program can tell
-    names_self it reads .f (so its body cannot run inline, in the code that applies it)
+@node
+class Lambda(Node):
+    """A function literal (a lambda): evaluated, it makes a function value (closing over the
+    variables of the literals around it) that shares its `facts` (runtime/functions.py:
+    its arity, source and name, what lowering knows of its effects and reads, the shortcuts
+    the passes find). `outer_params` are those of x, y, z that a literal around it declares
+    local (there they name that variable: the literal does not take them). `defined_as` is
+    the global key when it is assigned straight to a global (a call of that global inside
+    it is a call of itself while the global still holds it).
 
     Set by the passes (passes/):
-    dyad_op     '+' for {x+y}: the body is exactly x OP y, OP a numeric atomic verb
-    elementwise applied to a numeric array it equals applying it to each element
-    dot         it is the inner product of its arguments ({+/x*y})
-    fold_op     '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose `whole` is g's
-    whole       a whole-array form (Whole, RowsProduct, RowsDot) or None
+    whole         its whole-array form (Whole, RowsProduct, RowsDot) or None
     integer_body  the body again, for arguments that are all Python integers: its verbs
-                marked where that makes their operands known numbers, its calls of itself
-                with integers marked `to_self` (passes/numbers.py); None where that would
-                gain nothing
-    integer_key the global the body's calls of itself read (None: only .f): it holds this
-                function for the whole call, as the function has no effects and reads
-                nothing else, once the entry has checked it does
+                  marked where that makes their operands known numbers, its calls of itself
+                  with integers marked `to_self` (passes/numbers.py); None where that would
+                  gain nothing
+    integer_key   the global the body's calls of itself read (None: only .f): it holds this
+                  function for the whole call, as the function has no effects and reads
+                  nothing else, once the entry has checked it does
     """
-    effects: bool = False
-    reads: frozenset = frozenset()
-    names_self: bool = False
-    dyad_op: Optional[str] = None
-    elementwise: bool = False
-    dot: bool = False
-    fold_op: Optional[str] = None
-    whole: Any = None
-    integer_body: Optional[list] = None
-    integer_key: Optional[str] = None
-
-
-@node
-class Function(Node):
-    """A function literal: evaluated, it makes a function value (closing over the variables
-    of the literals around it). `outer_params` are those of x, y, z that a literal around
-    it declares local (there they name that variable: the literal does not take them).
-    `name` is the name it is assigned to, for messages;
-    `defined_as` the global key when it is assigned straight to a global (a call of that
-    global inside it is a call of itself while the global still holds it)."""
-    arity: int
+    facts: LambdaFacts
     locals: List[str]
     body: List[Node] = child()
-    source: Optional[str] = None
-    name: Optional[str] = None
     defined_as: Optional[str] = None
     outer_params: List[str] = field(default_factory=list)
-    facts: Facts = field(default_factory=Facts)
+    whole: Optional[Node] = None
+    integer_body: Optional[List[Node]] = None
+    integer_key: Optional[str] = None
+
+    @property
+    def arity(self):
+        return self.facts.arity
 
     @property
     def params(self):
@@ -238,10 +219,10 @@ class Function(Node):
 
 @node
 class Chunk(Node):
-    """One chunk of source (a top-level line with its continuations). `functions` holds
+    """One chunk of source (a top-level line with its continuations). `lambdas` holds
     every function literal in it, each after the ones nested in it."""
     body: Node = child()
-    functions: List[Function] = field(default_factory=list)
+    lambdas: List[Lambda] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ what the passes make
@@ -262,7 +243,7 @@ class While(Node):
     `inline_predicate` (passes/loops.py decides), else an expression giving the predicate
     function, called on each value. `verb` (not a child: its fn is `body`) places errors."""
     predicate: Node = child()
-    body: Function = child()
+    body: Lambda = child()
     init: Node = child()
     verb: Verb
     inline_predicate: bool = False
@@ -276,7 +257,7 @@ class While(Node):
 @node
 class Converge(Node):
     """f:~init with f run inline: repeat until the result matches the previous value."""
-    body: Function = child()
+    body: Lambda = child()
     init: Node = child()
     verb: Verb
 
@@ -289,7 +270,7 @@ class Converge(Node):
 class Iterate(Node):
     """n f:*init with f run inline n times."""
     count: Node = child()
-    body: Function = child()
+    body: Lambda = child()
     init: Node = child()
     verb: Verb
 
@@ -303,8 +284,8 @@ LOOPS = (While, Converge, Iterate)
 
 @node
 class Whole(Node):
-    """The element-wise whole-array form of a monad (or, for a dyad's fold form, Facts.fold_op,
-    of the g of {x+g(y)}): `expr`, made of the nodes below, evaluated on the whole array at
+    """The element-wise whole-array form of a monad (or of the g of a dyad {x+g(y)} with a
+    fold_op in its facts): `expr`, made of the nodes below, evaluated on the whole array at
     once, or None where it does not give one number per element (the loop then runs)."""
     expr: Node = child()
 
@@ -389,6 +370,6 @@ def _mapped(value, f):
 
 
 def walk(node, enter=True):
-    """`node` and every node below it, not entering the Functions nested in it (they are
-    given, not their insides); `node` itself, a Function, is entered unless not `enter`."""
-    return syntax_walk(node, enter, children, Function)
+    """`node` and every node below it, not entering the Lambdas nested in it (they are
+    given, not their insides); `node` itself, a Lambda, is entered unless not `enter`."""
+    return syntax_walk(node, enter, children, Lambda)

@@ -3,7 +3,7 @@
 Names are resolved here, statically: a parameter or declared local of a function literal
 around the name becomes a `Local` so many literals out, anything else a `Global` under the
 name modules give it (language.md 6.5). Constants are put on the interpreter's backend, the
-verbs' error labels are settled, and each function literal gets its `Facts`: whether it has
+verbs' error labels are settled, and each function literal gets its facts: whether it has
 effects, which globals it reads, whether it names itself.
 
 A chunk is lowered for one interpreter (its modules and backend), when it is about to run.
@@ -11,6 +11,7 @@ A chunk is lowered for one interpreter (its modules and backend), when it is abo
 from ...verbs import adverbs as adv
 from ...errors import KlongError
 from ..syntax import ast
+from ...runtime.functions import LambdaFacts
 from ...runtime.values import on_backend
 from ...verbs import VERBS
 from . import ir
@@ -56,10 +57,11 @@ class Lowering:
         self.modules = interp.modules
         self.backend = interp.backend
         self.literals = []          # the function literals around the node, outermost first
-        self.functions = []         # every one lowered, each after those nested in it
+        self.globals = interp.globals
+        self.lambdas = []           # every one lowered, each after those nested in it
 
     def chunk(self, node):
-        return ir.Chunk(self.lower(node), self.functions, **_at(node))
+        return ir.Chunk(self.lower(node), self.lambdas, **_at(node))
 
     def lower(self, node):
         return getattr(self, "l_" + type(node).__name__)(node)
@@ -163,11 +165,12 @@ class Lowering:
             body = [self.lower(s) for s in node.body]
         finally:
             self.literals.pop()
-        facts = ir.Facts(effects=literal.effects, reads=frozenset(literal.reads),
-                         names_self=literal.names_self)
-        fn = ir.Function(node.arity, list(node.locals), body, node.source, name, defined_as,
-                         list(node.outer_params), facts, **_at(node))
-        self.functions.append(fn)
+        facts = LambdaFacts(node.arity, node.source, name, effects=literal.effects,
+                            reads=frozenset(literal.reads), names_self=literal.names_self,
+                            globals=self.globals)
+        fn = ir.Lambda(facts, list(node.locals), body, defined_as, list(node.outer_params),
+                       **_at(node))
+        self.lambdas.append(fn)
         return fn
 
     # -- assignment

@@ -6,7 +6,7 @@ from .shapes import plus_over_times
 def inlinable(fn):
     """A monadic literal whose body can run inline, in the code that applies it: it has no
     locals (fresh in every call) and does not name itself (.f)."""
-    return isinstance(fn, ir.Function) and fn.arity == 1 and not fn.locals \
+    return isinstance(fn, ir.Lambda) and fn.arity == 1 and not fn.locals \
         and not fn.outer_params and not fn.facts.names_self
 
 

@@ -19,7 +19,7 @@ def plus_over_times(node):
 
 def is_plain(fn):
     """A literal of one expression, without locals, taking its own parameters."""
-    return isinstance(fn, ir.Function) and len(fn.body) == 1 and not fn.locals \
+    return isinstance(fn, ir.Lambda) and len(fn.body) == 1 and not fn.locals \
         and not fn.outer_params
 
 

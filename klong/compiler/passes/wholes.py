@@ -1,4 +1,4 @@
-"""Whole-array forms of function literals (Facts.whole): what Each runs instead of a loop.
+"""Whole-array forms of function literals (Lambda.whole): what Each runs instead of a loop.
 
 Three shapes of a monad's body have one (the statements before the last may only copy x
 into locals, which then stand for x too):
@@ -14,7 +14,7 @@ into locals, which then stand for x too):
   product.
 
 A dyad {x+g(y)} or {x*g(y)} (either order) with an element-wise g gets g's whole form and
-Facts.fold_op: Over and Scan then fold g of the elements with the library.
+a fold_op in its facts: Over and Scan then fold g of the elements with the library.
 """
 from ..lower import ir
 from .shapes import is_dot_literal, is_local, is_number, numeric_verb, plus_over_times
@@ -22,11 +22,11 @@ from .shapes import is_dot_literal, is_local, is_number, numeric_verb, plus_over
 
 def settle(fn):
     if fn.arity == 1:
-        fn.facts.whole = monad_whole(fn)
+        fn.whole = monad_whole(fn)
     elif fn.arity == 2 and fn.facts.dyad_op is None:
         found = fold_whole(fn)
         if found is not None:
-            fn.facts.whole, fn.facts.fold_op = found
+            fn.whole, fn.facts.fold_op = found
 
 
 def monad_whole(fn):
@@ -139,7 +139,7 @@ def _row_products(expr, same):
     if isinstance(expr, ir.Monad) and expr.verb.op is None and expr.verb.adverbs == ["'"] \
             and _free_of(expr.arg, same):
         inner = expr.verb.fn
-        if isinstance(inner, ir.Function) and inner.arity == 1 and not inner.locals \
+        if isinstance(inner, ir.Lambda) and inner.arity == 1 and not inner.locals \
                 and len(inner.body) == 1:
             pair = plus_over_times(inner.body[0])
             copies = same - {"x"}        # inside the inner literal, x is its own

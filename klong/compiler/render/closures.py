@@ -8,7 +8,7 @@ lexical chain (PARENT), which the IR settled when it was lowered.
 
 A literal run inline by a loop (While, Converge, Iterate) gets a frame of its own per run,
 as a call would give it, and errors leaving it name it as a call would. A function literal's
-whole-array form (Facts.whole) becomes `Lambda.whole`, made with the function value, so the
+whole-array form (Lambda.whole) becomes `Lambda.whole`, made with the function value, so the
 adverbs take the same shortcuts as in generated code.
 """
 from ...verbs import adverbs as adv
@@ -90,21 +90,21 @@ class Renderer:
             return otherwise(fr)
         return run
 
-    def r_Function(self, node):
+    def r_Lambda(self, node):
         body = _sequence([self.render(s) for s in node.body])
-        info = common.lambda_info(node, self.interp)
+        facts = node.facts
         backend = self.interp.backend
-        whole = self.whole_maker(node.facts.whole)
+        whole = self.whole_maker(node.whole)
 
         if whole is None:
             def make(fr):
-                lam = Lambda(None, info, None, backend)
+                lam = Lambda(None, facts, None, backend)
                 lam.run = frame_runner(body, lam, fr)
                 return lam
             return make
 
         def make_with_whole(fr):
-            lam = Lambda(None, info, whole(fr), backend)
+            lam = Lambda(None, facts, whole(fr), backend)
             lam.run = frame_runner(body, lam, fr)
             return lam
         return make_with_whole
@@ -274,8 +274,8 @@ class Renderer:
         gives step(v), the literal's body run on v in a frame of its own inside `fr`,
         failing as if the literal had been called."""
         body = _sequence([self.render(s) for s in fn.body])
-        label = common.lambda_info(fn, self.interp).label()
-        fresh = any(isinstance(n, ir.Function) for s in fn.body for n in ir.walk(s))
+        label = fn.facts.label()
+        fresh = any(isinstance(n, ir.Lambda) for s in fn.body for n in ir.walk(s))
 
         def start(fr):
             if fresh:               # a function value made in the body keeps its frame

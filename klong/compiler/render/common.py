@@ -1,6 +1,5 @@
 """What both renderers take from the IR the same way: a primitive's implementation, the
-action of a differentiation operator, and a function literal's run-time facts."""
-from ...runtime.functions import LambdaInfo
+action of a differentiation operator."""
 from ...verbs import VERBS
 
 
@@ -27,13 +26,3 @@ def differentiation(node, interp):
     if node.op == "\u2207":
         return lambda p, f: diff.numeric(p, f, name)
     return diff.jacobian
-
-
-def lambda_info(fn, interp):
-    """The LambdaInfo shared by every function value the literal `fn` (an ir.Function)
-    makes in `interp`."""
-    facts = fn.facts
-    info = LambdaInfo(fn.arity, fn.source, fn.name, facts.dyad_op, facts.elementwise, facts.dot)
-    info.fold_op = facts.fold_op
-    info.effects, info.reads, info.globals = facts.effects, facts.reads, interp.globals
-    return info

@@ -59,7 +59,7 @@ def failure(e, table, function):
         for label in where.inlined:      # as if each literal had run as a function
             e.within(label)
     if function is not None:
-        e.within(function.info.label())
+        e.within(function.facts.label())
     return e
 
 

@@ -10,10 +10,10 @@ each time the literal is evaluated, so its closure cells are its own), which Pyt
   numbers, behind a type test that hands anything else to the verb itself;
 - a conditional is a Python `if`, its predicate tested without building a Klong value;
 - a call of a lambda calls its Python function directly, and a function calling the global
-  it is being defined under (Function.defined_as) calls itself without a lookup;
+  it is being defined under (Lambda.defined_as) calls itself without a lookup;
 - the loops the passes made inline (While, Converge, Iterate) are Python loops with the
   literal's body inline, +/a*b (SumOfProducts) the library's inner product, and a function
-  literal's whole-array form (Facts.whole) a second Python function beside it (pywhole.py).
+  literal's whole-array form (Lambda.whole) a second Python function beside it (pywhole.py).
 
 The source is built from structured pieces, never edited afterwards: a block is a list of
 lines and nested blocks (indented one more), an operand knows what it is (`Operand`), and
@@ -91,7 +91,7 @@ def nonlocals(fn, level):
         node, inlined = stack.pop()
         if isinstance(node, ir.SetLocal) and node.depth > inlined:
             found.add(level.at(node.depth - inlined).names[node.name].text)
-        if isinstance(node, ir.Function):
+        if isinstance(node, ir.Lambda):
             continue                # a literal of its own: its own def
         inline = node.inlined if isinstance(node, ir.LOOPS) else ()
         for c in ir.children(node):
@@ -235,7 +235,7 @@ class Renderer:
 
     def effect(self, node):
         """Emit code that evaluates `node` for its effects only."""
-        if isinstance(node, (ir.Const, ir.Function, ir.Self)):
+        if isinstance(node, (ir.Const, ir.Lambda, ir.Self)):
             return
         value = self.expr(node)
         if value.kind == LOCAL and isinstance(node, ir.Local):
@@ -436,10 +436,10 @@ class Renderer:
         else:
             self.emit(f"{result} = {self.expr(node)}", Where(node, name=_klong_name(node)))
 
-    def r_Function(self, fn):
+    def r_Lambda(self, fn):
         """Emit a factory for the literal's function values and call it: a function literal
         is evaluated each time control reaches it (so its closure cells are its own)."""
-        info = self.bind(common.lambda_info(fn, self.interp), "INFO")
+        facts = self.bind(fn.facts, "FACTS")
         factory = self.fresh("make")
         level = Level(self.level, fn)
         for p in fn.params:
@@ -450,7 +450,7 @@ class Renderer:
             self.python_names[python] = name
         body = self.function_body(fn, level, fn.body)
         params = ", ".join(fn.params)
-        integers = fn.facts.integer_body
+        integers = fn.integer_body
         self.emit(f"def {factory}():")
         with self.indented():
             if integers is not None:
@@ -463,12 +463,12 @@ class Renderer:
             with self.indented():
                 if integers is not None:
                     test = " and ".join(f"type({p}) is int" for p in fn.params)
-                    if fn.facts.integer_key is not None:
-                        test += f" and G.get({fn.facts.integer_key!r}) is self_"
+                    if fn.integer_key is not None:
+                        test += f" and G.get({fn.integer_key!r}) is self_"
                     self.emit(f"if {test}: return run_integers({params})")
                 self.guarded(body, "self_")     # (which makes self_ a local the frame shows)
-            whole = pywhole.write(self, fn) if fn.facts.whole is not None else None
-            self.emit(f"self_ = LAMBDA(run, {info}, {whole or 'None'}, BACKEND)")
+            whole = pywhole.write(self, fn) if fn.whole is not None else None
+            self.emit(f"self_ = LAMBDA(run, {facts}, {whole or 'None'}, BACKEND)")
             self.emit("return self_")
         return self.assign(f"{factory}()")
 
@@ -491,7 +491,7 @@ class Renderer:
     def inline_body(self, fn, args, as_condition=False):
         """Emit the body of the function literal `fn` with its parameters bound to the
         Operands `args`; returns its value (or, as_condition, the pair condition() gives)."""
-        label = common.lambda_info(fn, self.interp).label()
+        label = fn.facts.label()
         level = Level(self.level, fn, owner=self.level.function, label=label)
         level.names.update(zip(fn.params, args))
         with self.at_level(level):

@@ -1,4 +1,4 @@
-"""The whole-array form of a function literal (Facts.whole, settled by passes/wholes.py)
+"""The whole-array form of a function literal (Lambda.whole, settled by passes/wholes.py)
 rendered as Python source: `def wholeN(x)` beside the literal's `run`, in its factory,
 which applies the literal to every element of a numeric array at once, or gives None where
 it cannot (Each then loops; see verbs/wholearray.py for what the helpers it calls do).
@@ -17,7 +17,7 @@ from .pyparts import VARIABLE, Level, Operand
 def write(r, fn):
     """Emit `def wholeN(x)` for the literal `fn` with the Renderer `r`, at its current
     place (the literal's factory); returns its name."""
-    form = fn.facts.whole
+    form = fn.whole
     name = r.fresh("whole")
     body = []
     # at the literal's level (its outer names read as from its body), x being the array
