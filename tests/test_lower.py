@@ -207,3 +207,11 @@ def test_facts_not_known_say_a_function_has_effects():
     from klong.runtime.functions import LambdaFacts
     unknown = LambdaFacts(1)
     assert unknown.effects and unknown.globals is None and unknown.label() == "{...}"
+
+
+def test_the_engine_says_what_a_function_reads(k):
+    """What nn.py asks to carry a layer's function with the globals it needs."""
+    k("w::3;g::{x*w};f::{{g(x)}(x)+y}")
+    assert k.engine.facts(k.globals["f"]).reads == {"g"}
+    assert k.engine.facts(k.globals["g"]).reads == {"w"}
+    assert k.engine.facts(k.globals["w"]) is None

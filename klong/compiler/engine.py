@@ -11,6 +11,7 @@ file of 20,000 such lines: 2 s against 7 s).
 What a chunk renders to depends only on it while no module renames names, so it is kept
 for text that runs again (parses are shared: the parser keeps them by text).
 """
+from ..runtime.functions import Lambda
 from . import passes
 from .lower import lower
 from .render import closures, pysource
@@ -47,3 +48,10 @@ class Engine:
             except (SyntaxError, RecursionError, MemoryError):
                 pass
         return closures.render(chunk, self.interp)
+
+    @staticmethod
+    def facts(fn):
+        """What the compiler knows of the function value `fn` (its LambdaFacts: source text,
+        the globals it reads, whether it has effects ...), or None for a function not made
+        from a Klong literal."""
+        return fn.facts if isinstance(fn, Lambda) else None
