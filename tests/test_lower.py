@@ -215,3 +215,14 @@ def test_the_engine_says_what_a_function_reads(k):
     assert k.engine.facts(k.globals["f"]).reads == {"g"}
     assert k.engine.facts(k.globals["g"]).reads == {"w"}
     assert k.engine.facts(k.globals["w"]) is None
+
+
+def test_the_registry_says_how_the_differentiation_operators_are_applied(k):
+    """No symbol is special-cased: the verb's entry says which operand is the point."""
+    from klong.verbs import VERBS
+    assert VERBS[":>"].host_dyad.point == "right" and VERBS["\u2207"].host_dyad.point == "left"
+    assert VERBS["\u2202"].host_dyad.point is None
+    assert lowered(k, "p\u2207f").body.variable == "p"
+    assert lowered(k, "p\u2202f").body.variable is None
+    assert k("\u02d93.0") == 3.0
+    assert abs(k("{x^2}:>3.0") - 6.0) < 1e-6       # finite differences on numpy

@@ -30,8 +30,8 @@ def verb_label(verb, arity):
         words.append(adv.NAMES.get(a, (a, a))[arity - 1] or a)
         arity = (adv.MONADIC_USE if arity == 1 else adv.DYADIC_USE).get(a, arity)
     if verb.op is not None:
-        facts = VERBS.get(verb.op)
-        base = facts.name(arity) if facts else verb.op
+        entry = VERBS.get(verb.op)
+        base = entry.name(arity) if entry else verb.op
     else:
         base = verb.fn.name if isinstance(verb.fn, ast.Name) else None
     return " ".join(([base] if base else []) + words[::-1]) or "call"
@@ -113,10 +113,10 @@ class Lowering:
         that form (a compile-time syntax error otherwise)."""
         op = verb.op
         if op is not None and not verb.adverbs:
-            facts = VERBS.get(op)
-            if arity == 1 and (facts is None or facts.monad is None and not facts.host_monad):
+            entry = VERBS.get(op)
+            if arity == 1 and (entry is None or entry.monad is None and entry.host_monad is None):
                 raise KlongError("syntax", f"{op} has no monadic form", verb.line, verb.column)
-            if arity == 2 and (facts is None or facts.dyad is None):
+            if arity == 2 and (entry is None or entry.dyad is None):
                 raise KlongError("syntax", f"{op} has no dyadic form", verb.line, verb.column)
         fn = self.lower(verb.fn) if verb.fn is not None else None
         return ir.Verb(op, fn, list(verb.adverbs), **_at(verb))
@@ -129,25 +129,24 @@ class Lowering:
         verb = node.verb
         if verb.op == "::" and not verb.adverbs:
             return self.assignment(node)
-        facts = VERBS.get(verb.op) if verb.op is not None and not verb.adverbs else None
-        if facts is not None and facts.host_dyad:
-            return self.differentiation(node)
+        entry = VERBS.get(verb.op) if verb.op is not None and not verb.adverbs else None
+        if entry is not None and entry.host_dyad is not None:
+            return self.differentiation(node, entry.host_dyad)
         lowered = self.verb(verb, 2)
         return ir.Dyad(lowered, self.lower(node.left), self.lower(node.right),
                        verb_label(verb, 2), **_at(node))
 
-    def differentiation(self, node):
-        """f:>p, p∇f and p∂f. A bare global name as the point of :> or ∇ selects variable
-        mode (system.md B.2): the variable itself is rebound while differentiating."""
-        op = node.verb.op
-        point = node.right if op == ":>" else node.left if op == "\u2207" else None
+    def differentiation(self, node, host):
+        """f:>p, p∇f and p∂f, applied as the registry's HostForm `host` says. A bare global
+        name as its point selects variable mode (system.md B.2)."""
+        point = getattr(node, host.point) if host.point is not None else None
         variable = None
         if isinstance(point, ast.Name) and point.name != ".f":
             depth, key = self.resolve(point.name)
             if depth is None:
                 variable = key
-        return ir.Differentiate(op, self.lower(node.left), self.lower(node.right), variable,
-                                **_at(node.verb))
+        return ir.Differentiate(node.verb.op, self.lower(node.left), self.lower(node.right),
+                                variable, **_at(node.verb))
 
     # -- structure
     def l_Seq(self, node):

@@ -217,7 +217,7 @@ class _Probe(_Kinds):
 
 
 def _scalar_form(node):
-    facts = VERBS.get(node.verb.op)
-    if facts is None:
+    entry = VERBS.get(node.verb.op)
+    if entry is None:
         return False
-    return bool(facts.scalar_monad if isinstance(node, ir.Monad) else facts.scalar_dyad)
+    return bool(entry.scalar_monad if isinstance(node, ir.Monad) else entry.scalar_dyad)

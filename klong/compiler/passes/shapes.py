@@ -33,12 +33,12 @@ def is_dot_literal(fn):
 
 
 def numeric_verb(node):
-    """The verb facts of a numeric atomic primitive applied in `node`, else None."""
+    """The registry entry of a numeric atomic primitive applied in `node`, else None."""
     if isinstance(node, (ir.Monad, ir.Dyad)) and node.verb.primitive:
-        facts = VERBS.get(node.verb.op)
-        if facts is not None and (facts.numeric_monad if isinstance(node, ir.Monad)
-                                  else facts.numeric_dyad):
-            return facts
+        entry = VERBS.get(node.verb.op)
+        if entry is not None and (entry.numeric_monad if isinstance(node, ir.Monad)
+                                  else entry.numeric_dyad):
+            return entry
     return None
 
 

@@ -468,25 +468,25 @@ class _Declined(Exception):
     """A whole-array form gives no result for this array: the loop runs."""
 
 
-def _scalar_monad_form(facts):
+def _scalar_monad_form(entry):
     """The monad with the verb's own expression for a plain Python number (its
     `scalar_monad`) tried first."""
-    fast = facts.scalar_monad.format(a="a")
+    fast = entry.scalar_monad.format(a="a")
     return eval(f"lambda a: ({fast}) if type(a) is int or type(a) is float else monad(a)",
-                {"monad": facts.monad})
+                {"monad": entry.monad})
 
 
-def _scalar_dyad_form(facts, number_right):
+def _scalar_dyad_form(entry, number_right):
     """The dyad with the verb's own expression for two plain Python numbers (its
     `scalar_dyad`, under its `scalar_guard`) tried first. `number_right`: the right
     operand is always one (a constant)."""
     test = "(type(a) is int or type(a) is float)"
     if not number_right:
         test += " and (type(b) is int or type(b) is float)"
-    if facts.scalar_guard:
-        test += " and " + facts.scalar_guard.format(a="a", b="b")
-    fast = facts.scalar_dyad.format(a="a", b="b")
-    return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": facts.dyad})
+    if entry.scalar_guard:
+        test += " and " + entry.scalar_guard.format(a="a", b="b")
+    fast = entry.scalar_dyad.format(a="a", b="b")
+    return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": entry.dyad})
 
 
 # made once, when the module loads: op -> the form, for the verbs that declare one

@@ -307,12 +307,12 @@ class Renderer:
         verb = node.verb
         if not verb.primitive:
             return self.derived(node, [self.expr(node.arg)])
-        facts = VERBS[verb.op]
+        entry = VERBS[verb.op]
         a = self.expr(node.arg)
         where = Where(verb, verb=node.label, operands=[a])
         f = self.bind(common.monad(verb.op, self.interp), "M")
-        if facts.scalar_monad:
-            fast = facts.scalar_monad.format(a=a)
+        if entry.scalar_monad:
+            fast = entry.scalar_monad.format(a=a)
             if node.numbers:                # a known number: no test (passes/numbers.py)
                 return self.assign(fast, where)
             return self.assign(f"({fast}) if {_number_test(a)} else {f}({a})", where)
@@ -324,14 +324,14 @@ class Renderer:
         a = self.expr(node.left)
         if not verb.primitive:
             return self.derived(node, [a, b])
-        facts = VERBS[verb.op]
+        entry = VERBS[verb.op]
         where = Where(verb, verb=node.label, operands=[a, b])
         f = self.bind(common.dyad(verb.op), "V")
-        if facts.scalar_dyad:
+        if entry.scalar_dyad:
             guard = None if node.numbers else _are_numbers(a, b)
-            fast = facts.scalar_dyad.format(a=a, b=b)
-            if facts.scalar_guard:
-                extra = facts.scalar_guard.format(a=a, b=b)
+            fast = entry.scalar_dyad.format(a=a, b=b)
+            if entry.scalar_guard:
+                extra = entry.scalar_guard.format(a=a, b=b)
                 guard = extra if guard is None else f"{guard} and {extra}"
             if guard is None:
                 return self.assign(fast, where)
@@ -378,11 +378,11 @@ class Renderer:
         true, and the Where of the line that must hold it (None: any line). Comparisons of
         plain numbers are tested directly, the general verb only runs for other values."""
         if isinstance(node, ir.Dyad) and node.verb.primitive and VERBS[node.verb.op].compare:
-            facts = VERBS[node.verb.op]
+            entry = VERBS[node.verb.op]
             b = self.stable(node.left, self.expr(node.right))
             a = self.expr(node.left)
             guard = None if node.numbers else _are_numbers(a, b)
-            fast = f"{a} {facts.compare} {b}"
+            fast = f"{a} {entry.compare} {b}"
             if guard is None:
                 return fast, None
             f = self.bind(common.dyad(node.verb.op), "V")
