@@ -71,7 +71,7 @@ class Modules:
     def _renamed(self, name):
         return self.current is not None and not name.startswith(".") and name not in ("x", "y", "z")
 
-    def resolve(self, name, defining=False):
+    def resolve(self, name):
         if not self._renamed(name):
             return name
         if name in self.defined[self.current] or name not in self.interp.globals:
@@ -168,10 +168,6 @@ class KlongInterpreter:
     def remove_memory_hook(self, fn):
         """Stop calling fn; returns whether it was registered."""
         return self.memory.remove(fn)
-
-    @property
-    def _backend(self):
-        return self.backend
 
     @property
     def np(self):

@@ -14,7 +14,7 @@ def k():
 
 
 def lowered(k, text, run_passes=False):
-    chunk = lower(parse(text), k)
+    chunk = lower(parse(text), k.engine)
     return passes.run(chunk) if run_passes else chunk
 
 
@@ -64,7 +64,7 @@ def test_constants_are_on_the_backend_and_labels_settled(k):
 def test_a_verb_without_the_form_used_is_a_syntax_error_when_lowered(k, text, message):
     tree = parse(text)            # the parser accepts it: the lowering knows the verbs
     with pytest.raises(KlongError) as e:
-        lower(tree, k)
+        lower(tree, k.engine)
     assert e.value.kind == "syntax" and message in str(e.value)
 
 
@@ -226,3 +226,25 @@ def test_the_registry_says_how_the_differentiation_operators_are_applied(k):
     assert lowered(k, "p\u2202f").body.variable is None
     assert k("\u02d93.0") == 3.0
     assert abs(k("{x^2}:>3.0") - 6.0) < 1e-6       # finite differences on numpy
+
+
+class _Around:
+    """Surroundings that are no interpreter: what lowering may ask, and nothing else."""
+    globals = {}
+
+    def global_key(self, name):
+        return name + "`m"
+
+    def assignment_keys(self, name, top_level):
+        return [name + "`m", name] if top_level else [name]
+
+    def constant(self, value):
+        return ("on the backend", value)
+
+
+def test_lowering_asks_its_surroundings_only():
+    chunk = lower(parse("a::b+1;{c::x}"), _Around())
+    assign, fn = chunk.body.exprs
+    assert assign.keys == ["a`m", "a"]
+    assert assign.value.left.key == "b`m" and assign.value.right.value == ("on the backend", 1)
+    assert fn.body[0].keys == ["c"] and fn.facts.globals is _Around.globals

@@ -6,21 +6,39 @@ name modules give it (language.md 6.5). Constants are put on the interpreter's b
 verbs' error labels are settled, and each function literal gets its facts: whether it has
 effects, which globals it reads, whether it names itself.
 
-A chunk is lowered for one interpreter (its modules and backend), when it is about to run.
+A chunk is lowered for one interpreter, when it is about to run: what lowering needs of it
+(which key a global is stored under, constants on its backend) it asks through
+`Surroundings`, which the engine gives (compiler/engine.py).
 """
+from typing import Protocol
+
 from ...verbs import adverbs as adv
 from ...errors import KlongError
 from ..syntax import ast
 from ...runtime.functions import LambdaFacts
-from ...runtime.values import on_backend
 from ...verbs import VERBS
 from . import ir
 from .scope import Scope
 
 
-def lower(node, interp):
-    """The IR of the parsed chunk `node`, for the interpreter `interp`."""
-    return Lowering(interp).chunk(node)
+class Surroundings(Protocol):
+    """What lowering needs of the interpreter it lowers for."""
+
+    globals: dict       # where the globals live (a lambda's facts look its reads up there)
+
+    def global_key(self, name):
+        """The key the global `name`, read here, is stored under (modules rename names)."""
+
+    def assignment_keys(self, name, top_level):
+        """The keys an assignment of the global `name` stores its value under."""
+
+    def constant(self, value):
+        """The constant `value` of the source on the interpreter's backend."""
+
+
+def lower(node, surroundings):
+    """The IR of the parsed chunk `node`, for the interpreter `surroundings` speaks for."""
+    return Lowering(surroundings).chunk(node)
 
 
 def verb_label(verb, arity):
@@ -53,11 +71,9 @@ class _Literal:
 
 
 class Lowering:
-    def __init__(self, interp):
-        self.modules = interp.modules
-        self.backend = interp.backend
+    def __init__(self, surroundings):
+        self.surroundings = surroundings
         self.literals = []          # the function literals around the node, outermost first
-        self.globals = interp.globals
         self.lambdas = []           # every one lowered, each after those nested in it
 
     def chunk(self, node):
@@ -72,17 +88,16 @@ class Lowering:
 
     def resolve(self, name):
         """(depth, name) for a variable of a literal around here, or (None, the global)."""
-        if self.literals:
-            return self.literals[-1].scope.resolve(name, self.modules)
-        return None, self.modules.resolve(name, defining=False)
+        depth = self.literals[-1].scope.depth_of(name) if self.literals else None
+        return (depth, name) if depth is not None else (None, self.surroundings.global_key(name))
 
     # -- leaves
     def l_Const(self, node):
-        return ir.Const(on_backend(node.value, self.backend), **_at(node))
+        return ir.Const(self.surroundings.constant(node.value), **_at(node))
 
     def l_DictLit(self, node):
-        pairs = [(on_backend(k, self.backend), on_backend(v, self.backend))
-                 for k, v in node.pairs]
+        constant = self.surroundings.constant
+        pairs = [(constant(k), constant(v)) for k, v in node.pairs]
         return ir.DictLit(pairs, **_at(node))
 
     def l_Name(self, node):
@@ -166,7 +181,7 @@ class Lowering:
             self.literals.pop()
         facts = LambdaFacts(node.arity, node.source, name, effects=literal.effects,
                             reads=frozenset(literal.reads), names_self=literal.names_self,
-                            globals=self.globals)
+                            globals=self.surroundings.globals)
         fn = ir.Lambda(facts, list(node.locals), body, defined_as, list(node.outer_params),
                        **_at(node))
         self.lambdas.append(fn)
@@ -188,5 +203,5 @@ class Lowering:
             return ir.SetLocal(key, depth, value, **_at(node))
         for literal in self.literals:
             literal.effects = True
-        keys = self.modules.assignment_targets(name, top_level=not self.in_function)
+        keys = self.surroundings.assignment_keys(name, top_level=not self.in_function)
         return ir.SetGlobal(name, keys, value, self.in_function, **_at(node))
