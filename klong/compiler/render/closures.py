@@ -12,7 +12,7 @@ whole-array form (Lambda.whole) becomes `Lambda.whole`, made with the function v
 adverbs take the same shortcuts as in generated code.
 """
 from ...verbs import adverbs as adv
-from ...errors import KlongError, from_python, undefined, undefined_assignment
+from ...errors import KlongError, undefined, undefined_assignment
 from ...runtime.functions import PARENT, SELF, Lambda, call_value, frame_runner, project
 from ..lower import ir
 from ...runtime.match import match
@@ -20,6 +20,7 @@ from ...runtime.values import Dict, Function, is_true
 from ...verbs import VERBS
 from . import common
 from ...verbs import wholearray
+from ...verbs.compiled import frame_out, verb_failure
 from ...verbs.forms import derived_forms, function_forms, op_forms
 
 
@@ -69,7 +70,7 @@ class Renderer:
         if depth == 0:
             return read_local
 
-        return lambda fr: read_local(_frame_out(fr, depth))
+        return lambda fr: read_local(frame_out(fr, depth))
 
     def r_Self(self, node):
         return lambda fr: fr[SELF]
@@ -220,7 +221,7 @@ class Renderer:
 
         def set_local(fr):
             v = value(fr)
-            _frame_out(fr, depth)[name] = v
+            frame_out(fr, depth)[name] = v
             if hooks:
                 hooks.fire(name, v)
             return v
@@ -495,14 +496,6 @@ _SCALAR_DYADS = {(op, number): _scalar_dyad_form(f, number)
                  for op, f in VERBS.items() if f.scalar_dyad for number in (False, True)}
 
 
-def _at_verb(e, line, column, label, operands):
-    """The KlongError for `e`, raised by a verb (an OverflowError: a number too large for
-    the verb's scalar form), located at the verb and naming it."""
-    if isinstance(e, OverflowError):
-        e = from_python(e)
-    return e.at_verb(line, column, label, operands)
-
-
 def _local_dyad_of_constant(f, local, b, line, column, label):
     """_dyad for a variable of the running literal and a constant: x+1, x<2 (read here,
     saving the calls of the two operands' closures)."""
@@ -516,7 +509,7 @@ def _local_dyad_of_constant(f, local, b, line, column, label):
         try:
             return f(a, b)
         except (KlongError, OverflowError) as e:
-            raise _at_verb(e, line, column, label, [a, b]) from None
+            raise verb_failure(e, line, column, label, [a, b]) from None
     return run
 
 
@@ -529,15 +522,8 @@ def _dyad(f, left, right, line, column, label):
         try:
             return f(a, b)
         except (KlongError, OverflowError) as e:
-            raise _at_verb(e, line, column, label, [a, b]) from None
+            raise verb_failure(e, line, column, label, [a, b]) from None
     return run
-
-
-def _frame_out(fr, depth):
-    """The frame of the literal `depth` literals out from the one whose frame is fr."""
-    for _ in range(depth):
-        fr = fr[PARENT]
-    return fr
 
 
 def _sequence(stmts):

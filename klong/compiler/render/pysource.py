@@ -23,7 +23,8 @@ predicate needs statements of its own) is found out from the IR first.
 Errors keep their Klong kind and position at no cost to code that does not fail: every verb
 call, name lookup and function call is on a line of its own, a table maps the generated
 line to the Klong source position (`Where`), and each generated function has one exception
-handler that looks the failing line up (`failure`).
+handler that looks the failing line up (`failure`). What the code calls when it runs is in
+verbs/compiled.py.
 """
 import re
 from contextlib import contextmanager
@@ -33,7 +34,8 @@ from ..lower import ir
 from ...verbs import VERBS
 from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms
-from .pyparts import LITERAL, LOCAL, NAME, RUNTIME, TEMP, VARIABLE, Level, Line, Operand, Where
+from ...verbs import compiled
+from .pyparts import LITERAL, LOCAL, NAME, TEMP, VARIABLE, Level, Line, Operand, Where
 
 
 def render(chunk, interp):
@@ -109,7 +111,7 @@ class Renderer:
 
     def __init__(self, interp):
         self.interp = interp
-        self.namespace = dict(RUNTIME)
+        self.namespace = dict(compiled.NAMES)
         self.namespace.update(G=interp.globals, INTERP=interp, HOOKS=interp.value_hooks,
                               BACKEND=interp.backend)
         self.python_names = {}          # the Python names of declared locals -> Klong names
