@@ -109,25 +109,26 @@ class Verb(Node):
 
 
 @node
-class Monad(Node):
-    """verb applied to one operand; `label` names the verb in error messages. `numbers`
-    (set by passes/numbers.py): the operand is known to be a plain Python number, so the
-    verb's scalar form applies without a test of its type."""
+class Applied(Node):
+    """A verb applied to operands (Monad, Dyad). `label` names the verb in error messages;
+    `numbers` (set by passes/numbers.py): the operands are known to be plain Python
+    numbers, so the verb's scalar form applies without a test of their types."""
     verb: Verb = child()
-    arg: Node = child()
-    label: str = ""
-    numbers: bool = False
+    label: str = field(default="", kw_only=True)
+    numbers: bool = field(default=False, kw_only=True)
 
 
 @node
-class Dyad(Node):
-    """verb applied to two operands (the right one is evaluated first); `numbers` as for
-    Monad, both operands."""
-    verb: Verb = child()
+class Monad(Applied):
+    """verb applied to one operand."""
+    arg: Node = child()
+
+
+@node
+class Dyad(Applied):
+    """verb applied to two operands (the right one is evaluated first)."""
     left: Node = child()
     right: Node = child()
-    label: str = ""
-    numbers: bool = False
 
 
 @node

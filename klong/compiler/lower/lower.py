@@ -138,7 +138,7 @@ class Lowering:
 
     def l_Monad(self, node):
         verb = self.verb(node.verb, 1)
-        return ir.Monad(verb, self.lower(node.arg), verb_label(node.verb, 1), **_at(node))
+        return ir.Monad(verb, self.lower(node.arg), label=verb_label(node.verb, 1), **_at(node))
 
     def l_Dyad(self, node):
         verb = node.verb
@@ -149,7 +149,7 @@ class Lowering:
             return self.differentiation(node, entry.host_dyad)
         lowered = self.verb(verb, 2)
         return ir.Dyad(lowered, self.lower(node.left), self.lower(node.right),
-                       verb_label(verb, 2), **_at(node))
+                       label=verb_label(verb, 2), **_at(node))
 
     def differentiation(self, node, host):
         """f:>p, p∇f and p∂f, applied as the registry's HostForm `host` says. A bare global

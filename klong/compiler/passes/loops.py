@@ -22,7 +22,7 @@ _LOOPS = {
 def inline_loop(node):
     """While (p f:~a), Converge (f:~a) and Iterate (n f:*a) of a function literal f as a
     loop running f's body inline (and p's, when p is a literal that can run inline)."""
-    if not isinstance(node, (ir.Monad, ir.Dyad)):
+    if not isinstance(node, ir.Applied):
         return None
     verb = node.verb
     if len(verb.adverbs) != 1 or not inlinable(verb.fn):

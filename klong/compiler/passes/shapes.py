@@ -34,7 +34,7 @@ def is_dot_literal(fn):
 
 def numeric_verb(node):
     """The registry entry of a numeric atomic primitive applied in `node`, else None."""
-    if isinstance(node, (ir.Monad, ir.Dyad)) and node.verb.primitive:
+    if isinstance(node, ir.Applied) and node.verb.primitive:
         entry = VERBS.get(node.verb.op)
         if entry is not None and (entry.numeric_monad if isinstance(node, ir.Monad)
                                   else entry.numeric_dyad):

@@ -88,7 +88,7 @@ def _elementwise(node, same):
         return ir.Elements(**_at(node))
     if isinstance(node, ir.Global) or isinstance(node, ir.Local) and node.depth > 0:
         return ir.Scalar(node, **_at(node))         # a number, checked when it runs
-    if isinstance(node, (ir.Monad, ir.Dyad)):
+    if isinstance(node, ir.Applied):
         if numeric_verb(node) is None:
             return None
         operands = [node.arg] if isinstance(node, ir.Monad) else [node.left, node.right]

@@ -43,26 +43,26 @@ def write(r, fn):
 def elementwise(r, node):
     """Emit the evaluation of the node `node` of a Whole's expression over the array x;
     returns the Operand of its value."""
-    if isinstance(node, ir.Const):
-        return r.const(node.value)
-    if isinstance(node, ir.Elements):
-        return Operand("x", VARIABLE)
-    if isinstance(node, ir.Scalar):
-        value = r.expr(node.read)
-        r.emit(f"if not IS_NUMBER({value}): return None")
-        return value
-    if isinstance(node, ir.Map):
-        if len(node.args) == 1:
-            a = elementwise(r, node.args[0])
-            return r.assign(f"{r.bind(VERBS[node.op].monad, 'M')}({a})")
-        b = elementwise(r, node.args[1])
+    return _RULES[type(node)](r, node)
+
+
+def _scalar(r, node):
+    value = r.expr(node.read)
+    r.emit(f"if not IS_NUMBER({value}): return None")
+    return value
+
+
+def _map(r, node):
+    if len(node.args) == 1:
         a = elementwise(r, node.args[0])
-        return r.assign(f"{r.bind(VERBS[node.op].dyad, 'V')}({a}, {b})")
-    return select(r, node)
+        return r.assign(f"{r.bind(VERBS[node.op].monad, 'M')}({a})")
+    b = elementwise(r, node.args[1])
+    a = elementwise(r, node.args[0])
+    return r.assign(f"{r.bind(VERBS[node.op].dyad, 'V')}({a}, {b})")
 
 
-def select(r, node):
-    """An ir.Select as select(c, a, b), clause by clause from the last."""
+def _select(r, node):
+    """select(c, a, b), clause by clause from the last."""
     result = elementwise(r, node.otherwise)
     for predicate, consequent in reversed(node.clauses):
         choice = r.assign(f"MASK({elementwise(r, predicate)}, x)")
@@ -71,3 +71,13 @@ def select(r, node):
         result = r.assign(f"SELECT({choice}, {value}, {result})")
         r.emit(f"if {result} is None: return None")
     return result
+
+
+# one rule per node of a Whole's expression
+_RULES = {
+    ir.Const: lambda r, node: r.const(node.value),
+    ir.Elements: lambda r, node: Operand("x", VARIABLE),
+    ir.Scalar: _scalar,
+    ir.Map: _map,
+    ir.Select: _select,
+}
