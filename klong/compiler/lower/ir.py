@@ -231,7 +231,8 @@ class Chunk(Node):
 @node
 class SumOfProducts(Node):
     """+/a*b: the inner product of two real vectors where the library has one, else the
-    product then the sum, as written. `times` and `over` are the two verb nodes."""
+    product then the sum, as written. `times` and `over` are the two verb nodes (data: they
+    place errors)."""
     left: Node = child()
     right: Node = child()
     times: Verb
