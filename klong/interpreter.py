@@ -170,6 +170,12 @@ class KlongInterpreter:
         return self.memory.remove(fn)
 
     @property
+    def _backend(self):
+        """The backend under KlongPy's name: programs written for KlongPy (the product
+        guide among them) read klong._backend."""
+        return self.backend
+
+    @property
     def np(self):
         """The array library of the backend, for Python code that calls it directly."""
         return self.backend.array_module()

@@ -89,6 +89,7 @@ def test_torch_backend_introspection(kt):
     import torch
     assert kt.backend.name == "torch"
     assert kt.backend.device == torch.device("cpu") or _cuda() or _mps()
+    assert kt._backend is kt.backend
     assert kt.backend.array_type is torch.Tensor
 
 
@@ -147,6 +148,7 @@ def test_numpy_backend_is_the_default():
     k = KlongInterpreter()
     assert k.backend.name == "numpy"
     assert k.backend.device == "cpu"
+    assert k._backend is k.backend
     assert isinstance(k("!3"), np.ndarray)
     assert k("!3").dtype == np.int64 and k("1.5*!3").dtype == np.float64
     assert KlongInterpreter(backend="numpy").backend.name == "numpy"
