@@ -71,7 +71,7 @@ class Modules:
     def _renamed(self, name):
         return self.current is not None and not name.startswith(".") and name not in ("x", "y", "z")
 
-    def resolve(self, name, defining=False):
+    def resolve(self, name):
         if not self._renamed(name):
             return name
         if name in self.defined[self.current] or name not in self.interp.globals:
@@ -171,6 +171,8 @@ class KlongInterpreter:
 
     @property
     def _backend(self):
+        """The backend under KlongPy's name: programs written for KlongPy (the product
+        guide among them) read klong._backend."""
         return self.backend
 
     @property

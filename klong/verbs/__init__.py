@@ -10,7 +10,7 @@ DYADS = {**atomic.DYADS, **structural.DYADS}
 
 
 class Verb:
-    """The facts about one verb symbol.
+    """One verb's entry in the registry: what is known of the verb symbol.
 
     monad, dyad        the implementations (None where the verb has no such form)
     monad_name, ...    what an error message calls each form ("times", "negate")
@@ -26,7 +26,8 @@ class Verb:
     scalar_guard       a further Python condition on the two numbers for scalar_dyad (else
                        the verb itself runs)
     compare            the Python comparison operator that the dyad is, on two numbers
-    host               the interpreter provides this form (the differentiation operators)
+    host_monad/dyad    a form the interpreter applies (the differentiation operators): how,
+                       as a HostForm
     """
     __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
                  "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "each", "scalar_monad",
@@ -34,7 +35,7 @@ class Verb:
 
     def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
                  reduce=None, fold=None, each=None, scalar_monad=None, scalar_dyad=None, scalar_guard=None,
-                 compare=None, host=""):
+                 compare=None, host_monad=None, host_dyad=None):
         self.symbol = symbol
         self.monad = MONADS.get(symbol)
         self.dyad = DYADS.get(symbol)
@@ -51,11 +52,29 @@ class Verb:
         self.scalar_dyad = scalar_dyad
         self.scalar_guard = scalar_guard
         self.compare = compare
-        self.host_monad = "m" in host
-        self.host_dyad = "d" in host
+        self.host_monad = host_monad
+        self.host_dyad = host_dyad
 
     def name(self, arity):
         return (self.monad_name if arity == 1 else self.dyad_name) or self.symbol
+
+
+class HostForm:
+    """How a form of a differentiation operator is applied: action(d, variable) gives the
+    Python function of its operands, d being the interpreter's Differentiation
+    (runtime/autograd.py) and `variable` the global that a bare name as the operand `point`
+    ("left" or "right"; None: the operator has no variable mode) names, else None (variable
+    mode, system.md B.2: the variable itself is rebound while differentiating)."""
+    __slots__ = ("action", "point")
+
+    def __init__(self, action, point=None):
+        self.action = action
+        self.point = point
+
+
+def _track(x):
+    """˙x: x itself (it marks, in the source, a value that will be differentiated)."""
+    return x
 
 
 def _table(*verbs):
@@ -101,8 +120,12 @@ VERBS = _table(
     Verb(":%", None, "integer-divide", atomic="d", numeric="d"),
     Verb(":+", None, "rotate"),
     Verb(":^", None, "reshape"),
-    Verb(":>", None, "autograd", host="d"),
-    Verb("\u2207", "gradient", "numeric-gradient", host="md"),      # ∇
-    Verb("\u2202", None, "jacobian", host="d"),                     # ∂
-    Verb("\u02d9", "track", None, host="m"),                        # ˙
+    # the differentiation operators: f:>p, ∇f and p∇f, p∂f, ˙x
+    Verb(":>", None, "autograd",
+         host_dyad=HostForm(lambda d, var: lambda f, p: d.gradient(f, p, var), point="right")),
+    Verb("\u2207", "gradient", "numeric-gradient",
+         host_monad=HostForm(lambda d, var: d.gradient_function),
+         host_dyad=HostForm(lambda d, var: lambda p, f: d.numeric(p, f, var), point="left")),
+    Verb("\u2202", None, "jacobian", host_dyad=HostForm(lambda d, var: d.jacobian)),
+    Verb("\u02d9", "track", None, host_monad=HostForm(lambda d, var: _track)),
 )

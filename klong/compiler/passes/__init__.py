@@ -9,12 +9,12 @@ REWRITES = (loops.inline_loop, loops.sum_of_products)
 
 def run(chunk):
     """The lowered chunk, its function literals' facts settled and its nodes rewritten."""
-    for fn in chunk.functions:
+    for fn in chunk.lambdas:
         facts.settle(fn)
         wholes.settle(fn)
     chunk = rewrite(chunk, REWRITES)
-    if chunk.functions:     # (a chunk without one runs once: marks would not pay)
+    if chunk.lambdas:     # (a chunk without one runs once: marks would not pay)
         numbers.settle(chunk)
-        for fn in chunk.functions:      # nested ones first: a copy keeps what they got
+        for fn in chunk.lambdas:      # nested ones first: a copy keeps what they got
             numbers.integer_entry(fn)
     return chunk
