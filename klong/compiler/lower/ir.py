@@ -239,8 +239,17 @@ class SumOfProducts(Node):
     over: Verb
 
 
+class Loop(Node):
+    """A loop of While, Converge or Iterate whose body literal runs inline."""
+
+    @property
+    def inlined(self):
+        """The literals whose bodies run inline, in the code around the loop."""
+        return [self.body]
+
+
 @node
-class While(Node):
+class While(Loop):
     """p f:~init with f run inline as a loop. `predicate` is a literal run inline too when
     `inline_predicate` (passes/loops.py decides), else an expression giving the predicate
     function, called on each value. `verb` (not a child: its fn is `body`) places errors."""
@@ -252,36 +261,26 @@ class While(Node):
 
     @property
     def inlined(self):
-        """The literals whose bodies run inline, in the code around the loop."""
         return [self.predicate, self.body] if self.inline_predicate else [self.body]
 
 
 @node
-class Converge(Node):
+class Converge(Loop):
     """f:~init with f run inline: repeat until the result matches the previous value."""
     body: Lambda = child()
     init: Node = child()
     verb: Verb
 
-    @property
-    def inlined(self):
-        return [self.body]
-
 
 @node
-class Iterate(Node):
+class Iterate(Loop):
     """n f:*init with f run inline n times."""
     count: Node = child()
     body: Lambda = child()
     init: Node = child()
     verb: Verb
 
-    @property
-    def inlined(self):
-        return [self.body]
 
-
-LOOPS = (While, Converge, Iterate)
 
 
 @node

@@ -95,7 +95,7 @@ def nonlocals(fn, level):
             found.add(level.at(node.depth - inlined).names[node.name].text)
         if isinstance(node, ir.Lambda):
             continue                # a literal of its own: its own def
-        inline = node.inlined if isinstance(node, ir.LOOPS) else ()
+        inline = node.inlined if isinstance(node, ir.Loop) else ()
         for c in ir.children(node):
             if any(c is f for f in inline):
                 stack.extend((s, inlined + 1) for s in c.body)
