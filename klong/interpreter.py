@@ -1,12 +1,11 @@
 """KlongInterpreter: runs Klong source, and lets Python read, write and call Klong names."""
 import os
-import sys
 
 from . import backends
 from .runtime import settings
 from .runtime.autograd import Differentiation
 from .compiler.engine import Engine
-from .runtime.context import Context, entered, handing_out
+from .runtime.context import RECURSION_LIMIT, Context, entered, handing_out  # noqa: F401
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .runtime.hooks import Hooks
 from .runtime.limits import Limits
@@ -16,8 +15,6 @@ from .runtime.pyconv import to_klong, to_python
 from .sysfns import install
 from .compiler.syntax.lexer import Continuation
 from .compiler.syntax.parser import comment_hint, parse
-
-RECURSION_LIMIT = 12000
 
 
 class Modules:
@@ -135,8 +132,6 @@ class KlongInterpreter:
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
         self.running_files = []          # the files being run, outermost first
-        if sys.getrecursionlimit() < RECURSION_LIMIT:
-            sys.setrecursionlimit(RECURSION_LIMIT)
         install(self)
 
     def _configure(self, options):
@@ -181,9 +176,10 @@ class KlongInterpreter:
     # -- running source
     def __call__(self, source):
         """Run `source` and return the value of its last statement, as a Python value."""
-        value = self.run(source)
-        with handing_out(self.context):     # a function handed out keeps this one's limits
-            return to_python(value)
+        with self.context.lock:             # run and convert as one evaluation
+            value = self.run(source)
+            with handing_out(self.context):     # a function handed out keeps this one's limits
+                return to_python(value)
 
     def run(self, source, filename=None):
         """Run source text chunk by chunk (a chunk is a top-level line together with the
@@ -315,11 +311,11 @@ class KlongInterpreter:
 
     # -- Python access to globals
     def __getitem__(self, name):
-        try:
-            value = self.globals[name]
-        except KeyError:
-            raise KeyError(name) from None
         with handing_out(self.context):     # a function handed out keeps this one's limits
+            try:
+                value = self.globals[name]
+            except KeyError:
+                raise KeyError(name) from None
             return to_python(value)
 
     def __setitem__(self, name, value):
@@ -327,7 +323,9 @@ class KlongInterpreter:
             self.globals[name] = to_klong(value, self)
 
     def __delitem__(self, name):
-        del self.globals[name]
+        with self.context.lock:
+            del self.globals[name]
 
     def __contains__(self, name):
-        return name in self.globals
+        with self.context.lock:
+            return name in self.globals
