@@ -13,8 +13,28 @@ from .runtime.memory import Memory
 from .backends.randomness import Randomness
 from .runtime.pyconv import to_klong, to_python
 from .sysfns import install
-from .compiler.syntax.lexer import Continuation
+from .compiler.syntax.lexer import Continuation, is_name
 from .compiler.syntax.parser import comment_hint, parse
+
+
+def _source(source):
+    """What k(...), k.run and k.run_chunk are given, checked: Klong source is text."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, (bytes, bytearray)):
+        raise TypeError("Klong source is text (str), not bytes: decode it first")
+    raise TypeError(f"Klong source is text (str), not {type(source).__name__}")
+
+
+def _variable(name):
+    """A name given by Python (k[name] = value), checked: a name Klong reads, or a module's
+    private name (name`module), as the globals hold them."""
+    if not isinstance(name, str):
+        raise TypeError(f"a Klong variable is named by a str, not {type(name).__name__}")
+    parts = name.split("`")
+    if len(parts) > 2 or not all(is_name(p) for p in parts):
+        raise ValueError(f"not a Klong name: {name!r}")
+    return name
 
 
 class Modules:
@@ -185,6 +205,7 @@ class KlongInterpreter:
         """Run source text chunk by chunk (a chunk is a top-level line together with the
         lines that continue an open bracket, string or comment); returns the last value.
         Klong's rule for comments applies: a comment ends at the next quote."""
+        source = _source(source)
         with entered(self.context):
             outer_comment, self.pending_comment = self.pending_comment, None
             if filename is not None:
@@ -240,6 +261,7 @@ class KlongInterpreter:
     def run_chunk(self, text, line_offset=0, filename=None):
         """Run one chunk of interactive input: as run(), but a comment that is not closed
         on its line ends there (what a person typing at the prompt expects)."""
+        text = _source(text)
         with entered(self.context):
             try:
                 return self._run_chunk(text, line_offset, True, filename)
@@ -319,6 +341,7 @@ class KlongInterpreter:
             return to_python(value)
 
     def __setitem__(self, name, value):
+        name = _variable(name)
         with entered(self.context):
             self.globals[name] = to_klong(value, self)
 
