@@ -465,3 +465,23 @@ def test_statements_on_one_line_parse_in_work_linear_in_their_number():
     a line took 5 s, 40,000 took 16 s)."""
     once, twice = _handed(2000), _handed(4000)
     assert twice <= 2 * once + 100
+
+
+# ---------------------------------------------------------------- the parses kept
+
+def test_the_parses_kept_are_bounded_by_the_length_of_their_source(monkeypatch):
+    """The parse cache is shared by the interpreters of the process: what it keeps is
+    bounded by the characters of source (trees grow with them), not only by count."""
+    kept = parser_module._parsed
+    monkeypatch.setattr(kept, "max_chars", 10_000)
+    kept.clear()
+    texts = [f"v{i}::0;" + "v{i}::1+v{i};".format(i=i) * 400 + f"v{i}" for i in range(10, 22)]
+    assert all(4_000 < len(t) < 5_000 for t in texts)
+    nodes = [parser_module.parse(t) for t in texts]
+    assert kept.chars <= 10_000 and len(kept) == 2
+    assert parser_module.parse(texts[-1]) is nodes[-1]          # the latest are kept
+    assert parser_module.parse(texts[0]) is not nodes[0]        # the first went
+    long = "w::0;" + "w::w+1;" * 2000 + "w"                      # longer than all: not kept
+    assert parser_module.parse(long) is not parser_module.parse(long)
+    assert kept.chars <= 10_000
+    kept.clear()
