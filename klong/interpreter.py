@@ -172,7 +172,8 @@ class KlongInterpreter:
 
     def memory_stats(self):
         """{device, allocated, reserved, peak, limit, process_peak}: bytes (memory.py)."""
-        return self.memory.stats()
+        with self.context.lock:             # the variables it measures stay as they are
+            return self.memory.stats()
 
     def register_memory_hook(self, fn, threshold=None):
         """Call fn(device, allocated_bytes, freed_bytes) whenever this interpreter's arrays
