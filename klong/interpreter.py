@@ -1,12 +1,11 @@
 """KlongInterpreter: runs Klong source, and lets Python read, write and call Klong names."""
 import os
-import sys
 
 from . import backends
 from .runtime import settings
 from .runtime.autograd import Differentiation
 from .compiler.engine import Engine
-from .runtime.context import Context, entered, handing_out
+from .runtime.context import RECURSION_LIMIT, Context, entered, handing_out  # noqa: F401
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .runtime.hooks import Hooks
 from .runtime.limits import Limits
@@ -14,10 +13,28 @@ from .runtime.memory import Memory
 from .backends.randomness import Randomness
 from .runtime.pyconv import to_klong, to_python
 from .sysfns import install
-from .compiler.syntax.lexer import Continuation
+from .compiler.syntax.lexer import Continuation, is_name
 from .compiler.syntax.parser import comment_hint, parse
 
-RECURSION_LIMIT = 12000
+
+def _source(source):
+    """What k(...), k.run and k.run_chunk are given, checked: Klong source is text."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, (bytes, bytearray)):
+        raise TypeError("Klong source is text (str), not bytes: decode it first")
+    raise TypeError(f"Klong source is text (str), not {type(source).__name__}")
+
+
+def _variable(name):
+    """A name given by Python (k[name] = value), checked: a name Klong reads, or a module's
+    private name (name`module), as the globals hold them."""
+    if not isinstance(name, str):
+        raise TypeError(f"a Klong variable is named by a str, not {type(name).__name__}")
+    parts = name.split("`")
+    if len(parts) > 2 or not all(is_name(p) for p in parts):
+        raise ValueError(f"not a Klong name: {name!r}")
+    return name
 
 
 class Modules:
@@ -135,8 +152,6 @@ class KlongInterpreter:
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
         self.running_files = []          # the files being run, outermost first
-        if sys.getrecursionlimit() < RECURSION_LIMIT:
-            sys.setrecursionlimit(RECURSION_LIMIT)
         install(self)
 
     def _configure(self, options):
@@ -157,7 +172,8 @@ class KlongInterpreter:
 
     def memory_stats(self):
         """{device, allocated, reserved, peak, limit, process_peak}: bytes (memory.py)."""
-        return self.memory.stats()
+        with self.context.lock:             # the variables it measures stay as they are
+            return self.memory.stats()
 
     def register_memory_hook(self, fn, threshold=None):
         """Call fn(device, allocated_bytes, freed_bytes) whenever this interpreter's arrays
@@ -183,14 +199,16 @@ class KlongInterpreter:
     # -- running source
     def __call__(self, source):
         """Run `source` and return the value of its last statement, as a Python value."""
-        value = self.run(source)
-        with handing_out(self.context):     # a function handed out keeps this one's limits
-            return to_python(value)
+        with self.context.lock:             # run and convert as one evaluation
+            value = self.run(source)
+            with handing_out(self.context):     # a function handed out keeps this one's limits
+                return to_python(value)
 
     def run(self, source, filename=None):
         """Run source text chunk by chunk (a chunk is a top-level line together with the
         lines that continue an open bracket, string or comment); returns the last value.
         Klong's rule for comments applies: a comment ends at the next quote."""
+        source = _source(source)
         with entered(self.context):
             outer_comment, self.pending_comment = self.pending_comment, None
             if filename is not None:
@@ -246,6 +264,7 @@ class KlongInterpreter:
     def run_chunk(self, text, line_offset=0, filename=None):
         """Run one chunk of interactive input: as run(), but a comment that is not closed
         on its line ends there (what a person typing at the prompt expects)."""
+        text = _source(text)
         with entered(self.context):
             try:
                 return self._run_chunk(text, line_offset, True, filename)
@@ -317,19 +336,22 @@ class KlongInterpreter:
 
     # -- Python access to globals
     def __getitem__(self, name):
-        try:
-            value = self.globals[name]
-        except KeyError:
-            raise KeyError(name) from None
         with handing_out(self.context):     # a function handed out keeps this one's limits
+            try:
+                value = self.globals[name]
+            except KeyError:
+                raise KeyError(name) from None
             return to_python(value)
 
     def __setitem__(self, name, value):
+        name = _variable(name)
         with entered(self.context):
             self.globals[name] = to_klong(value, self)
 
     def __delitem__(self, name):
-        del self.globals[name]
+        with self.context.lock:
+            del self.globals[name]
 
     def __contains__(self, name):
-        return name in self.globals
+        with self.context.lock:
+            return name in self.globals

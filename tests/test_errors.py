@@ -1,6 +1,7 @@
 """Errors (language.md section 8): every failure is a KlongError with a kind; the state
 before the failing statement is kept; no Python exception other than KlongError escapes."""
 import os
+import sys
 
 import pytest
 
@@ -156,6 +157,30 @@ def test_interpreter_usable_after_recursion_error(k):
 
 def test_deep_but_finite_recursion(k):
     assert k("f::{:[x=0;0;1+f(x-1)]};f(1000)") == 1000
+
+
+def test_the_recursion_limit_is_given_back():
+    """Deep Klong recursion raises Python's recursion limit only while it runs: the program
+    embedding klong keeps its own, after a value, an error, a nested call and a callback."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(1500)
+    try:
+        k = KlongInterpreter()
+        assert sys.getrecursionlimit() == 1500
+        k["limit"] = lambda: sys.getrecursionlimit()
+        assert k("f::{:[x=0;0;1+f(x-1)]};f(1000)") == 1000
+        assert sys.getrecursionlimit() == 1500
+        assert k("limit()") == 12000                # raised while Klong runs
+        assert k["f"](900) == 900
+        assert sys.getrecursionlimit() == 1500
+        k["inner"] = lambda x: k["f"](x) + k("f(10)")
+        assert k("inner(800)") == 810
+        with pytest.raises(KlongError) as info:
+            k("g::{g(x+1)};g(0)")
+        assert info.value.kind == "recursion"
+        assert sys.getrecursionlimit() == 1500
+    finally:
+        sys.setrecursionlimit(before)
 
 
 def test_error_located_on_line(k):

@@ -136,11 +136,27 @@ class Channel:
         return value
 
 
+def output_to_cout(interp):
+    """Select .cout as the To Channel again where .tc chose a file; returns that file's
+    channel (flushed, left open), or None when output went to a standard stream anyway.
+    The REPL does this after an error, so that later output does not vanish into the file."""
+    state = interp.channels
+    channel = state["to"]
+    if channel.std is not None:
+        return None
+    state["to"] = state["cout"]
+    try:
+        channel.flush()
+    except (OSError, ValueError):       # a file that cannot be written: nothing to keep
+        pass
+    return channel
+
+
 def install(interp, define):
     stdin = Channel(0, True, std="stdin")
     stdout = Channel(1, False, std="stdout")
     stderr = Channel(2, False, std="stderr")
-    state = {"from": stdin, "to": stdout, "next": 3}
+    state = {"from": stdin, "to": stdout, "next": 3, "cout": stdout}
     interp.channels = state
 
     def new_channel(name, mode, is_input):

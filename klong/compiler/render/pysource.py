@@ -28,7 +28,7 @@ verbs/compiled.py.
 """
 import re
 from contextlib import contextmanager
-from functools import lru_cache
+from ..syntax.cache import TextCache
 
 from ..lower import ir
 from ...verbs import VERBS
@@ -51,11 +51,18 @@ def source(chunk, interp):
     return Renderer(interp).chunk(chunk)[0]
 
 
-@lru_cache(maxsize=2048)
+# compiled code by its source, across interpreters: bounded by the source's length too
+_compiled_code = TextCache(max_chars=2**21, max_entries=2048)
+
+
 def _compiled(text):
     """Python source to a code object, once: the same Klong text renders the same source,
     its constants live in the namespace it runs in."""
-    return compile(text, "<klong>", "exec")
+    code = _compiled_code.get(text)
+    if code is None:
+        code = compile(text, "<klong>", "exec")
+        _compiled_code.put(text, code, len(text))
+    return code
 
 
 def _klong_name(node):

@@ -8,6 +8,7 @@ from functools import lru_cache
 from ...errors import SHOWN_WIDTH, KlongError, one_line
 from ...runtime.values import Symbol, is_list, items
 from . import ast, lalr
+from .cache import TextCache
 from .lexer import Lexer, Token, tokenize
 
 # after the first adverb of a chain the derived verb is a monad: only these can follow
@@ -241,12 +242,31 @@ def _describe(err):
     return f"unexpected {one_line(tok, SHOWN_WIDTH)}"     # the token as written
 
 
-@lru_cache(maxsize=4096)
+# Parses are kept by text for the text that runs again, across interpreters: a tree takes
+# 30 to 200 bytes per character of its source, so what is kept is bounded by the source's
+# length (256K characters: at most some 50 MB of trees), as well as by count.
+_parsed = TextCache(max_chars=2**18, max_entries=4096)
+
+
 def parse(text, line_offset=0, line_comments=False, filename=None):
     """Parse a chunk of Klong source into an AST node (an expression or a Seq).
     `line_offset` is the number of lines before the chunk; `line_comments` selects the
     interactive rule for comments (see lexer.py); `filename` goes with the line numbers.
-    Raises KlongError('syntax') with the position and source line of the problem."""
+    Raises KlongError('syntax') with the position and source line of the problem. The
+    same text gives the same (shared) node while it is kept."""
+    key = (text, line_offset, line_comments, filename)
+    node = _parsed.get(key)
+    if node is None:
+        node = _parse(text, line_offset, line_comments, filename)
+        if node is not None:
+            _parsed.put(key, node, len(text))
+    return node
+
+
+parse.cache_clear = _parsed.clear
+
+
+def _parse(text, line_offset, line_comments, filename):
     lexer = Lexer(text, line_offset, line_comments, filename)
     tokens = []
     try:                                    # the tables: lark is not needed
