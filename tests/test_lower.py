@@ -93,8 +93,13 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
     ("{+/x*u}", ir.RowsDot),
     ("{x{+/x*y}:/m}", ir.RowsProduct),
     ("{x f:/m}", ir.RowsProduct),
-    ("{x,1}", None),
+    ("{x,1}", ir.Batched),
+    ("{[s];s::+/x;x-s%#x}", ir.Batched),
+    ("{x,\"a\"}", None),
     ("{.f(x)}", None),
+    ("{g(x)}", None),
+    ("{a::x;a}", None),
+    ("{?x}", None),
 ])
 def test_passes_find_whole_array_forms(k, text, form):
     fn = lowered(k, text, run_passes=True).body
