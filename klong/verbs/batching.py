@@ -133,14 +133,15 @@ def first(x, n):
         return x
     if x.a.shape[1] == 0:
         raise Declined
-    return Rows(x.a[:, 0])
+    return Rows(backends.current().copy(x.a[:, 0]))     # (a result holds no view of x)
 
 
 def reverse(x, n):
     """|x: each row reversed."""
     if x.rank == 0:
         return x
-    return Rows(_columns(x.a, backends.current().flip))
+    backend = backends.current()
+    return Rows(backend.copy(_columns(x.a, backend.flip)))
 
 
 def size(x, n):
@@ -158,7 +159,7 @@ def at(a, b, n):
     if type(b) is int:
         if not 0 <= b < k:
             raise Declined
-        return Rows(a.a[:, b])
+        return Rows(backends.current().copy(a.a[:, b]))
     if values.is_array(b) and b.ndim == 1 and b.shape[0] and values.array_kind(b) == "i" \
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
@@ -248,13 +249,14 @@ def each(plan, a, reads):
             and values.array_kind(a) in ("i", "f")):
         return None
     backend = backends.current()
-    if backend.is_tracked(a):
+    if backend.is_tracked(a) or any(backend.is_tracked(v) for v in reads):
         return None         # differentiated: the loop's steps are the graph's
     n = a.shape[0]
+    x = Rows(a)
     try:
         with backend.quiet():
-            r = _Run(Rows(a), reads, n).eval(plan)
-            return _results(r, n)
+            r = _Run(x, reads, n).eval(plan)
+            return backend.copy(a) if r is x else _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
 

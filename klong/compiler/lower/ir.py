@@ -341,9 +341,11 @@ class Batched(Node):
     """The batched form of a monad (passes/batching.py): Each over the rows of a matrix
     evaluates its body once for all rows. `plan` is the body as data (nested tuples, read
     by verbs/batching.py, which holds the rules); the names it reads around the literal are
-    `reads`, evaluated when it runs, ("read", i) in the plan."""
+    `reads`, evaluated when it runs, ("read", i) in the plan. `first`: the literal's other
+    whole form (a Whole), tried first, where it has one."""
     plan: tuple
     reads: List[Node] = child()
+    first: Optional[Node] = child(default=None)
 
 
 def children(n):

@@ -9,8 +9,9 @@ calls nothing, so evaluating it once on all rows does nothing the loop would not
 gives is the loop's value or nothing (verbs/batching.py: the rules decline at run time
 wherever a row's result could differ, and then the loop runs).
 
-A literal that has another whole form (passes/wholes.py) keeps it; KLONG_BATCH=0 (the
-interpreter's `batch`) makes none.
+A literal whose other whole form is a product (passes/wholes.py) keeps it, and so does an
+element-wise one (ir.Whole) of x and numbers only; one that reads names around the literal
+is tried first, the batched form where it declines (a name holding a vector, say). KLONG_BATCH=0 (the interpreter's `batch`) makes none.
 """
 from ..lower import ir
 from ...runtime import values
@@ -18,12 +19,15 @@ from ...verbs import VERBS, batching
 
 
 def settle(fn):
-    if fn.arity != 1 or fn.whole is not None or fn.outer_params or "x" in fn.locals:
+    if fn.arity != 1 or fn.outer_params or "x" in fn.locals:
         return
+    if fn.whole is not None and not (isinstance(fn.whole, ir.Whole) and any(
+            isinstance(n, ir.Scalar) for n in ir.walk(fn.whole.expr))):
+        return      # a product, or element-wise with nothing but x and numbers: as it is
     found = _Plan(fn).body()
     if found is not None:
         plan, reads = found
-        fn.whole = ir.Batched(plan, reads, line=fn.line, column=fn.column)
+        fn.whole = ir.Batched(plan, reads, fn.whole, line=fn.line, column=fn.column)
 
 
 class _Plan:

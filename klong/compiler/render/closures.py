@@ -415,11 +415,17 @@ class Renderer:
     def whole_Batched(self, form):
         reads = [self.render(n) for n in form.reads]
         plan = form.plan
+        first = self.whole_maker(form.first)
 
         def make(fr):
             outer = {PARENT: fr}
+            tried = None if first is None else first(fr)
 
             def whole(a):
+                if tried is not None:
+                    r = tried(a)
+                    if r is not None:
+                        return r
                 try:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)

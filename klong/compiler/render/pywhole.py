@@ -15,10 +15,12 @@ from ...verbs import VERBS
 from .pyparts import VARIABLE, Level, Operand
 
 
-def write(r, fn):
+def write(r, fn, form=None):
     """Emit `def wholeN(x)` for the literal `fn` with the Renderer `r`, at its current
-    place (the literal's factory); returns its name."""
-    form = fn.whole
+    place (the literal's factory); returns its name. `form`: the literal's whole form
+    (fn.whole), or the one a Batched form tries first."""
+    form = form or fn.whole
+    first = write(r, fn, form.first) if isinstance(form, ir.Batched) and form.first else None
     name = r.fresh("whole")
     body = []
     # at the literal's level (its outer names read as from its body), x being the array
@@ -30,6 +32,9 @@ def write(r, fn):
         elif isinstance(form, ir.RowsDot):
             r.emit(f"return ROWS_DOT(x, {r.expr(form.vector)})")
         elif isinstance(form, ir.Batched):
+            if first is not None:
+                tried = r.assign(f"{first}(x)")
+                r.emit(f"if {tried} is not None: return {tried}")
             names = ", ".join(str(r.expr(n)) for n in form.reads)
             r.emit(f"return BATCH_EACH({r.const(form.plan)}, x, [{names}])")
         else:
