@@ -74,8 +74,15 @@ def _stacked(v, n):
         return v.a
     if _rank(v) == 0:
         return v
+    return _repeated(v, n)
+
+
+def _repeated(v, n):
+    """The plain value v (a number or a numeric array) once for every row."""
     backend = backends.current()
-    return backend.stack([v] * n)
+    if _rank(v) == 0:
+        return backend.full((n,), v, kinds.kind(v))
+    return backend.repeat(v.reshape((1,) + tuple(v.shape)), n)
 
 
 def _small(v):
@@ -178,7 +185,7 @@ def join(a, b, n):
                 raise Declined
             parts.append(v.a.reshape(n, 1) if v.rank == 0 else v.a)
         elif _number(v):
-            parts.append(backend.asarray([[v]] * n, _kind(v)))
+            parts.append(backend.full((n, 1), v, _kind(v)))
         else:
             raise Declined
     return Rows(backend.swap01(backend.concat([backend.swap01(p) for p in parts])))
@@ -353,8 +360,4 @@ class _Run:
         return Rows(backend.select(mask, chosen, other))
 
     def _stacked_rows(self, v):
-        if isinstance(v, Rows):
-            return v.a
-        if _rank(v) == 0:
-            return backends.current().asarray([v] * self.n, kinds.kind(v))
-        return backends.current().stack([v] * self.n)
+        return v.a if isinstance(v, Rows) else _repeated(v, self.n)
