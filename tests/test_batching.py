@@ -155,3 +155,18 @@ def test_differentiated_rows_run_the_loop():
     loop("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
     assert batched == write(loop("{+/+/{x*w}'m}:>w")) == "[5.0 7.0 9.0]"
 
+
+
+def test_a_narrow_real_interpreter_runs_the_loop(monkeypatch):
+    """In a float32 interpreter a row's single reals are 64-bit (docs/numbers.md): the
+    batch, in float32 throughout, could differ in the last digit, so the loop runs."""
+    program = "{((+/x)%3)%7}'r"
+    looped = KlongInterpreter(dtype="float32", batch=False)
+    looped(SETUP)
+    gave = []
+    results = batching._results
+    monkeypatch.setattr(batching, "_results", lambda r, n: gave.append(1) or results(r, n))
+    k = KlongInterpreter(dtype="float32", batch=True)
+    k(SETUP)
+    assert outcome(k, program) == outcome(looped, program)
+    assert not gave

@@ -258,6 +258,8 @@ def each(plan, a, reads):
     backend = backends.current()
     if backend.is_tracked(a) or any(backend.is_tracked(v) for v in reads):
         return None         # differentiated: the loop's steps are the graph's
+    if backend.dtype != "float64":
+        return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
     n = a.shape[0]
     x = Rows(a)
     try:
