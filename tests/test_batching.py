@@ -48,7 +48,8 @@ PROGRAMS = [
     ("{(+/x)%#x}'i", True), ("{%+/x}'i", True), ("{_(+/x)%3}'r", True), ("{~x}'i", None),
     ("{x=|x}'i", True), ("{x!3}'i", None), ("{x:%2}'i", None), ("{(|/x)-&/x}'r", True),
     ("{x*u}'i", True), ("{(+/x)+c}'i", True), ("{[s];s::+/x;x%s}'r", True),
-    ("{[s];s::+/x;s*s}'i", True),
+    ("{[s];s::+/x;s*s}'i", True), ("{[v];v::x;{x-v}'i}([1 2 3 4])", True),
+    ("{[v];v::x;{(+/x)*v}'r}(2)", True), ("{x+nope}'i", None), ("{(+/x)+nope}'i", False),
     # conditionals: a mask over the rows
     ("{:[(+/x)>0;1;-1]}'r", True), ("{:[(*x)>1;x;-x]}'i", True),
     ("{:[(*x)>1;+/x:|(*x)>0;0;-1]}'i", True), ("{:[c>5;+/x;*x]}'i", True),
