@@ -50,6 +50,11 @@ PROGRAMS = [
     ("{x*u}'i", True), ("{(+/x)+c}'i", True), ("{[s];s::+/x;x%s}'r", True),
     ("{[s];s::+/x;s*s}'i", True), ("{[v];v::x;{x-v}'i}([1 2 3 4])", True),
     ("{[v];v::x;{(+/x)*v}'r}(2)", True), ("{x+nope}'i", None), ("{(+/x)+nope}'i", False),
+    # match: Match's tolerance for reals, shapes, numbers against arrays
+    ("{x~[0 -4 7 1]}'i", True), ("{x~|x}'r", True), ("{(*x)~3}'i", True), ("{x~1}'i", True),
+    ("{x~[1 2]}'i", True), ("{(x*3)~x+x+x}'r", True), ("{(+/x)~1.25}'r", True),
+    ("{(*x)~1}'[[1.0 2.0] [1.00000000000000001 3.0]]", True),
+    ("{(*x)~9007199254740993.0}'[[9007199254740993 0] [1 2]]", False),
     # conditionals: a mask over the rows
     ("{:[(+/x)>0;1;-1]}'r", True), ("{:[(*x)>1;x;-x]}'i", True),
     ("{:[(*x)>1;+/x:|(*x)>0;0;-1]}'i", True), ("{:[c>5;+/x;*x]}'i", True),

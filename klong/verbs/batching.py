@@ -21,6 +21,7 @@ from .. import backends
 from . import folds
 from ..runtime import kinds, values
 from ..runtime.limits import magnitude
+from ..runtime.match import REAL_TOLERANCE
 from ..runtime.values import MAX_DIMS
 
 
@@ -189,6 +190,31 @@ def join(a, b, n):
         else:
             raise Declined
     return Rows(backend.swap01(backend.concat([backend.swap01(p) for p in parts])))
+
+
+def match(a, b, n):
+    """x~y: whether each row's value matches the other's, as Match (runtime/match.py) says:
+    numbers and arrays of one shape element by element, reals within its tolerance; a
+    number never matches an array, nor arrays of two shapes."""
+    ra = a.rank if isinstance(a, Rows) else _rank(a)
+    rb = b.rank if isinstance(b, Rows) else _rank(b)
+    if (ra == 0) != (rb == 0):
+        return 0
+    x, y = _stacked(a, n), _stacked(b, n)
+    if ra and tuple(x.shape[1:]) != tuple(y.shape[1:]):
+        return 0
+    ka, kb = _kind(a), _kind(b)
+    if ra == 0 and ka != kb and not (_small(a) and _small(b)):
+        raise Declined          # Python compares an integer and a real exactly
+    backend = backends.current()
+    if "f" in (ka, kb):
+        same = backend.close(x, y, REAL_TOLERANCE)
+    else:
+        same = x == y
+    same = backend.astype(same.reshape(n, -1), "i")
+    if same.shape[1] == 0:
+        raise Declined
+    return Rows(folds.fold("&", backend.swap01(same)))
 
 
 # ------------------------------------------------------------------ adverbs
