@@ -19,7 +19,7 @@ a verb gives a mixed list instead of an array, the batch declines.
 """
 from .. import backends
 from . import folds
-from ..runtime import kinds, values
+from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
 from ..runtime.match import REAL_TOLERANCE
 from ..runtime.values import MAX_DIMS
@@ -83,6 +83,7 @@ def _repeated(v, n):
     backend = backends.current()
     if _rank(v) == 0:
         return backend.full((n,), v, kinds.kind(v))
+    limits.check_elements(n * limits.elements_of(v))     # (over the size guard: the loop)
     return backend.repeat(v.reshape((1,) + tuple(v.shape)), n)
 
 
