@@ -115,7 +115,9 @@ class KlongInterpreter:
     default), "float32", or on torch also "bfloat16"; max_elements  the most elements a
     list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of memory);
     codegen  False runs Klong as a tree of closures instead of generated Python code (so
-    does the environment variable KLONG_CODEGEN=0).
+    does the environment variable KLONG_CODEGEN=0); the environment variable KLONG_BATCH=0
+    makes Each over the rows of a matrix run row by row (no batched bodies), as does
+    batch=False.
 
     Also (settings.py; each else from its environment variable, KLONG_SEED ...): seed  the
     seed of its random numbers; deterministic  torch's deterministic algorithms while it
@@ -125,7 +127,7 @@ class KlongInterpreter:
 
     def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None,
                  seed=None, deterministic=None, memory_limit=None, memory_hook_threshold=None,
-                 amp=None, amp_dtype=None):
+                 amp=None, amp_dtype=None, batch=None):
         options = settings.Options(backend, dtype, seed, deterministic, memory_limit,
                                    memory_hook_threshold, amp, amp_dtype)
         try:
@@ -145,6 +147,11 @@ class KlongInterpreter:
         if codegen is None:
             codegen = os.environ.get("KLONG_CODEGEN", "1").strip().lower() not in ("0", "false", "no", "off")
         self.codegen = bool(codegen)
+        # Each over the rows of a matrix evaluates a body of verbs with batching rules once
+        # for all rows (passes/batching.py); KLONG_BATCH=0 runs the loop (to compare them)
+        if batch is None:
+            batch = os.environ.get("KLONG_BATCH", "1").strip().lower() not in ("0", "false", "no", "off")
+        self.batch = bool(batch)
         self.engine = Engine(self)
         self.differentiation = Differentiation(self)
         self.strict = False

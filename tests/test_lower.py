@@ -93,8 +93,13 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
     ("{+/x*u}", ir.RowsDot),
     ("{x{+/x*y}:/m}", ir.RowsProduct),
     ("{x f:/m}", ir.RowsProduct),
-    ("{x,1}", None),
+    ("{x,1}", ir.Batched),
+    ("{[s];s::+/x;x-s%#x}", ir.Batched),
+    ("{x,\"a\"}", None),
     ("{.f(x)}", None),
+    ("{g(x)}", None),
+    ("{a::x;a}", None),
+    ("{?x}", None),
 ])
 def test_passes_find_whole_array_forms(k, text, form):
     fn = lowered(k, text, run_passes=True).body
@@ -104,7 +109,9 @@ def test_passes_find_whole_array_forms(k, text, form):
 def test_the_element_wise_form_is_decided_in_the_pass(k):
     """The IR says what the whole form evaluates: the renderers decide nothing."""
     fn = lowered(k, "{[r];r::x;:[r>a;r*2;0]}", run_passes=True).body
-    select = fn.whole.expr
+    # tried first; the batched form (passes/batching.py) where `a` is not a number
+    assert isinstance(fn.whole, ir.Batched) and isinstance(fn.whole.first, ir.Whole)
+    select = fn.whole.first.expr
     assert isinstance(select, ir.Select)
     (test, then), = select.clauses
     assert isinstance(test, ir.Map) and test.op == ">"

@@ -43,7 +43,7 @@ class Engine:
         return run
 
     def render(self, node, codegen):
-        chunk = passes.run(lower(node, self))
+        chunk = passes.run(lower(node, self), self.interp.batch)
         if codegen and chunk.lambdas:
             try:
                 return pysource.render(chunk, self.interp)

@@ -2,7 +2,7 @@
 about a verb (its name in each form, its implementation, whether adverbs and compiled code
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
-from . import atomic, structural
+from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
@@ -28,14 +28,21 @@ class Verb:
     compare            the Python comparison operator that the dyad is, on two numbers
     host_monad/dyad    a form the interpreter applies (the differentiation operators): how,
                        as a HostForm
+    batch_monad/dyad   the batching rule (batching.py): the form applied to the rows of a
+                       matrix at once, rule(x, n) or rule(x, y, n), an operand being
+                       batching.Rows (one value per row) or a value the same for every row;
+                       it gives what the form gives on each row, stacked, or raises
+                       batching.Declined. Numeric atomic forms get theirs by default
     """
     __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
                  "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "each", "scalar_monad",
-                 "scalar_dyad", "scalar_guard", "compare", "host_monad", "host_dyad")
+                 "scalar_dyad", "scalar_guard", "compare", "host_monad", "host_dyad",
+                 "batch_monad", "batch_dyad")
 
     def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
                  reduce=None, fold=None, each=None, scalar_monad=None, scalar_dyad=None, scalar_guard=None,
-                 compare=None, host_monad=None, host_dyad=None):
+                 compare=None, host_monad=None, host_dyad=None, batch_monad=None,
+                 batch_dyad=None):
         self.symbol = symbol
         self.monad = MONADS.get(symbol)
         self.dyad = DYADS.get(symbol)
@@ -54,6 +61,12 @@ class Verb:
         self.compare = compare
         self.host_monad = host_monad
         self.host_dyad = host_dyad
+        if batch_monad is None and self.atomic_monad and self.numeric_monad:
+            batch_monad = batching.atomic_monad(symbol, self.monad)
+        if batch_dyad is None and self.atomic_dyad and self.numeric_dyad:
+            batch_dyad = batching.atomic_dyad(symbol, self.dyad)
+        self.batch_monad = batch_monad
+        self.batch_dyad = batch_dyad
 
     def name(self, arity):
         return (self.monad_name if arity == 1 else self.dyad_name) or self.symbol
@@ -82,10 +95,10 @@ def _table(*verbs):
 
 
 VERBS = _table(
-    Verb("@", "atom", "at"),
-    Verb(",", "list", "join", fold=join_all, each=join_pairs),
+    Verb("@", "atom", "at", batch_dyad=batching.at),
+    Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
-    Verb("#", "size", "take"),
+    Verb("#", "size", "take", batch_monad=batching.size),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          scalar_dyad="1 if {a} < {b} else 0"),
     Verb(">", "grade-down", "more", atomic="d", numeric="d", compare=">",
@@ -95,17 +108,19 @@ VERBS = _table(
     # a product of integers inline only while it cannot near the integer size limit (limits.py):
     # repeated squaring would otherwise run for hours instead of raising a range error
     Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
+         batch_monad=batching.first,
          scalar_guard="(type({a}) is float and type({b}) is float"
                       " or -0x80000000 < {a} < 0x80000000 and -0x80000000 < {b} < 0x80000000)"),
     Verb("+", "transpose", "plus", atomic="d", numeric="d", reduce="+", scalar_dyad="{a} + {b}"),
     Verb("-", "negate", "minus", atomic="md", numeric="md", scalar_monad="-{a}",
          scalar_dyad="{a} - {b}"),
     Verb("_", "floor", "drop", atomic="m", numeric="m"),
-    Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1"),
+    Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1",
+         batch_dyad=batching.match),
     Verb("$", "format", "format2", atomic="md"),
     Verb("?", "range", "find"),
     Verb("%", "reciprocal", "divide", atomic="md", numeric="md"),
-    Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|",
+    Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d"),
     Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&",

@@ -5,7 +5,7 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from . import adverbs as adv
@@ -13,7 +13,7 @@ from ..errors import KlongError
 from ..runtime.functions import Lambda, call_value
 from ..runtime.values import Function
 from . import DYADS, VERBS
-from . import wholearray
+from . import batching, wholearray
 
 
 @dataclass(slots=True)
@@ -28,6 +28,8 @@ class VerbForms:
     whole_dyad: Optional[Callable] = None
     rows: Optional[Callable] = None
     scan_fold: Optional[Callable] = None
+    batch: Optional[tuple] = None       # the monad's batched plan of x (batching.py)
+    batch_op: Optional[str] = None      # the primitive it is, when batching is on
 
 
 def _no_monad(op):
@@ -42,12 +44,17 @@ def _no_dyad(op):
     return fail
 
 
-def op_forms(op):
+def op_forms(op, batch=False):
+    """The forms of the primitive verb `op`; `batch` (the interpreter's): Each of it, or of
+    its Over or Scan, over the rows of a matrix runs once for all rows where it has a
+    batching rule (batching.py)."""
     entry = VERBS[op]
     return VerbForms(entry.monad or _no_monad(op), entry.dyad or _no_dyad(op),
                      fast=entry.reduce, fold=entry.fold,
                      whole_monad=entry.monad if entry.atomic_monad else None,
-                     whole_dyad=entry.dyad if entry.atomic_dyad else entry.each)
+                     whole_dyad=entry.dyad if entry.atomic_dyad else entry.each,
+                     batch=("monad", op, ("x",)) if batch and entry.batch_monad else None,
+                     batch_op=op if batch else None)
 
 
 def function_forms(fn):
@@ -137,10 +144,19 @@ def _wrong_context(adverb):
 
 def derive(forms, adverb):
     """The verb `forms` modified by `adverb`, as new VerbForms."""
+    plan = forms.batch
+    if plan is not None and adverb == "'":
+        # Each over the rows of a matrix: once for all of them, where the rules allow (a
+        # plan of a primitive reads no names)
+        forms = replace(forms, whole_monad=_first_of(
+            forms.whole_monad, lambda a: batching.each(plan, a, ())))
     m = MONADIC_ADVERBS.get(adverb)
     d = DYADIC_ADVERBS.get(adverb)
-    return VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),
-                     (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
+    derived = VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),
+                        (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
+    if forms.batch_op in batching.ADVERBS.get(adverb, ()):
+        derived.batch = ("adverb", adverb, forms.batch_op, ("x",))
+    return derived
 
 
 def derived_forms(forms, adverbs):

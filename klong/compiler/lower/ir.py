@@ -186,7 +186,7 @@ class Lambda(Node):
     it is a call of itself while the global still holds it).
 
     Set by the passes (passes/):
-    whole         its whole-array form (Whole, RowsProduct, RowsDot) or None
+    whole         its whole-array form (Whole, RowsProduct, RowsDot, Batched) or None
     integer_body  the body again, for arguments that are all Python integers: its verbs
                   marked where that makes their operands known numbers, its calls of itself
                   with integers marked `to_self` (passes/numbers.py); None where that would
@@ -333,6 +333,18 @@ class RowsProduct(Node):
 class RowsDot(Node):
     """The whole-array form of a monad {+/x*u}: the matrix-vector product x @ u."""
     vector: Node = child()
+
+
+@node
+class Batched(Node):
+    """The batched form of a monad (passes/batching.py): Each over the rows of a matrix
+    evaluates its body once for all rows. `plan` is the body as data (nested tuples, read
+    by verbs/batching.py, which holds the rules); the names it reads around the literal are
+    `reads`, evaluated when it runs, ("read", i) in the plan. `first`: the literal's other
+    whole form (a Whole), tried first, where it has one."""
+    plan: tuple
+    reads: List[Node] = child()
+    first: Optional[Node] = child(default=None)
 
 
 def children(n):

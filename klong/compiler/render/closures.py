@@ -19,7 +19,7 @@ from ...runtime.match import match
 from ...runtime.values import Dict, Function, is_true
 from ...verbs import VERBS
 from . import common
-from ...verbs import wholearray
+from ...verbs import batching, wholearray
 from ...verbs.compiled import frame_out, verb_failure
 from ...verbs.forms import derived_forms, function_forms, op_forms
 
@@ -164,7 +164,7 @@ class Renderer:
                     raise e.at_verb(line, column, label, a)
             return run_dynamic
         if verb.adverbs:
-            f = derived_forms(op_forms(verb.op), verb.adverbs).monad
+            f = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs).monad
         else:
             f = _SCALAR_MONADS.get(verb.op) or common.monad(verb.op, self.interp)
 
@@ -192,7 +192,7 @@ class Renderer:
                     raise e.at_verb(line, column, label, [a, b])
             return run_dynamic
         if verb.adverbs:
-            f = derived_forms(op_forms(verb.op), verb.adverbs).dyad
+            f = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs).dyad
         else:
             number = isinstance(node.right, ir.Const) \
                 and wholearray.is_python_number(node.right.value)
@@ -409,6 +409,28 @@ class Renderer:
                     return wholearray.rows_dot(a, vector(outer))
                 except Exception:
                     return None
+            return whole
+        return make
+
+    def whole_Batched(self, form):
+        reads = [self.render(n) for n in form.reads]
+        plan = form.plan
+        first = self.whole_maker(form.first)
+
+        def make(fr):
+            outer = {PARENT: fr}
+            tried = None if first is None else first(fr)
+
+            def whole(a):
+                if tried is not None:
+                    r = tried(a)
+                    if r is not None:
+                        return r
+                try:
+                    names = [read(outer) for read in reads]
+                except Exception:       # (a name not defined: the loop says so)
+                    return None
+                return batching.each(plan, a, names)
             return whole
         return make
 

@@ -354,7 +354,7 @@ class Renderer:
         where = Where(verb, verb=node.label, operands=operands)
         listed = ", ".join(o.text for o in operands)
         if verb.op is not None:
-            forms = derived_forms(op_forms(verb.op), verb.adverbs)
+            forms = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs)
             f = self.bind(forms.monad if arity == 1 else forms.dyad, "D")
             return self.assign(f"{f}({listed})", where)
         fn = self.expr(verb.fn)

@@ -7,17 +7,20 @@ The passes decide which literals have one and what it is, so writing it never fa
 and decides nothing: an element-wise body (ir.Whole) evaluates every branch of a
 conditional on all elements and picks with a mask, and any failure at run time (a zero divisor in a branch not taken, say) or a result
 that is not one number per element gives None; ir.RowsDot and ir.RowsProduct are the
-library's matrix products.
+library's matrix products; ir.Batched, a body evaluated once for all rows of a matrix
+(verbs/batching.py).
 """
 from ..lower import ir
 from ...verbs import VERBS
 from .pyparts import VARIABLE, Level, Operand
 
 
-def write(r, fn):
+def write(r, fn, form=None):
     """Emit `def wholeN(x)` for the literal `fn` with the Renderer `r`, at its current
-    place (the literal's factory); returns its name."""
-    form = fn.whole
+    place (the literal's factory); returns its name. `form`: the literal's whole form
+    (fn.whole), or the one a Batched form tries first."""
+    form = form or fn.whole
+    first = write(r, fn, form.first) if isinstance(form, ir.Batched) and form.first else None
     name = r.fresh("whole")
     body = []
     # at the literal's level (its outer names read as from its body), x being the array
@@ -28,6 +31,12 @@ def write(r, fn):
             r.emit(f"return ROWS_PRODUCT(x, {r.expr(form.matrix)})")
         elif isinstance(form, ir.RowsDot):
             r.emit(f"return ROWS_DOT(x, {r.expr(form.vector)})")
+        elif isinstance(form, ir.Batched):
+            if first is not None:
+                tried = r.assign(f"{first}(x)")
+                r.emit(f"if {tried} is not None: return {tried}")
+            names = ", ".join(str(r.expr(n)) for n in form.reads)
+            r.emit(f"return BATCH_EACH({r.const(form.plan)}, x, [{names}])")
         else:
             r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr)}, x)")
     r.emit(f"def {name}(x):")
