@@ -10,6 +10,7 @@ located by the table of `Where`s the renderer writes beside the source.
 import re
 
 from ...verbs import adverbs as adv
+from ...backends import has_math_function
 from ...errors import KlongError, from_python, undefined, undefined_assignment
 from ...runtime.functions import Lambda, call_value, project
 from ...runtime.match import match
@@ -80,7 +81,7 @@ def _undefined(e, where, frame):
         python_names = frame.f_globals.get("PYNAMES", {})
         if m and m.group(1) in python_names:
             return undefined(python_names[m.group(1)])
-    return undefined(where.name or "a name", frame.f_globals["G"])
+    return undefined(where.name or "a name", frame.f_globals["G"], library=has_math_function)
 
 
 RUNTIME = {
