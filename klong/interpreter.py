@@ -112,12 +112,11 @@ class KlongInterpreter:
 
     backend  "numpy" (the default) or "torch"; device  a torch device ("cpu", "cuda", ...;
     the best available when None); dtype  the element type of reals: "float64" (the
-    default), "float32", or on torch also "bfloat16"; max_elements  the most elements a
-    list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of memory);
-    codegen  False runs Klong as a tree of closures instead of generated Python code (so
-    does the environment variable KLONG_CODEGEN=0); the environment variable KLONG_BATCH=0
-    makes Each over the rows of a matrix run row by row (no batched bodies), as does
-    batch=False.
+    default), "float32", or on torch also "bfloat16" and "float16"; max_elements  the most
+    elements a list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of
+    memory); codegen  False runs Klong as a tree of closures instead of generated Python
+    code (so does the environment variable KLONG_CODEGEN=0); batch  False makes Each over
+    the rows of a matrix run row by row (no batched bodies), as does KLONG_BATCH=0.
 
     Also (settings.py; each else from its environment variable, KLONG_SEED ...): seed  the
     seed of its random numbers; deterministic  torch's deterministic algorithms while it
@@ -305,11 +304,8 @@ class KlongInterpreter:
     def _locate(self, err, text, line_offset):
         if err.line is None:
             err.line = line_offset + 1
-        if err.source_line is None and getattr(err.line, "file", None) is None:
-            lines = text.split("\n")
-            index = err.line - line_offset - 1
-            if 0 <= index < len(lines):
-                err.source_line = lines[index]
+        if getattr(err.line, "file", None) is None:      # not code of a file run earlier
+            err.in_chunk(text, line_offset)
 
     def _after_error(self, err, filename):
         """An error reached the top: name the file its line belongs to (code read from one

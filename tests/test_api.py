@@ -22,6 +22,22 @@ def test_public_surface():
     assert issubclass(KlongError, Exception)
 
 
+def test_help_of_the_package_says_what_it_is_and_where_to_start():
+    import doctest
+    doc = klong.__doc__
+    assert doc.startswith("klong: the Klong array language in Python")
+    for start in ("KlongInterpreter", "kgpy", "python -m klong.kernel install", "docs/"):
+        assert start in doc
+    result = doctest.testmod(klong, verbose=False, report=False)     # its example runs
+    assert (result.failed, result.attempted) == (0, 5)
+
+
+def test_interpreter_docstring_names_every_dtype():
+    from klong.backends import DTYPES
+    for dtype in DTYPES:
+        assert f'"{dtype}"' in KlongInterpreter.__doc__, dtype
+
+
 @pytest.mark.parametrize("src, value", [
     ("1+1", 2),
     ("a::5", 5),

@@ -42,6 +42,22 @@ def test_expr(expr, out):
     assert r.stderr == ""
 
 
+@pytest.mark.parametrize("args", [("-e", "1+1", "extra.kg"), ("--expr", "1+1", "extra.kg"),
+                                  ("-e", "1+1", "--backend", "numpy", "extra.kg", "a")])
+def test_expr_with_a_program_file_is_a_usage_error(args, tmp_path):
+    (tmp_path / "extra.kg").write_text('.p("ran")\n')
+    r = kgpy(*args, cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "kgpy: -e EXPR cannot go with a program file (extra.kg): give one or " \
+                       "the other\n"
+
+
+def test_expr_after_a_program_file_is_the_programs_argument(tmp_path):
+    (tmp_path / "prog.kg").write_text(".p(.a)\n")
+    r = kgpy("prog.kg", "-e", "1", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "[-e 1]\n", "")
+
+
 def test_expr_without_value_prints_nothing():
     r = kgpy("-e", ':"nothing"')
     assert r.returncode == 0
@@ -222,6 +238,12 @@ def test_piped_input_continuation_and_blank_lines():
 def test_piped_input_it():
     r = kgpy(stdin="1+2\nit*2\n")
     assert r.stdout == "3\n6\n"
+
+
+def test_piped_control_character_is_one_clear_error():
+    r = kgpy(stdin="1+1\n\x04\n2+2\n")
+    assert r.stdout == "2\n4\n"
+    assert r.stderr.splitlines() == ["syntax error: unexpected character '\\x04'", "\\x04", "^"]
 
 
 def test_piped_input_error_continues():

@@ -82,6 +82,19 @@ def shell_reply(client, msg_id):
             return msg["content"]
 
 
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_help_is_the_kernels_own(option):
+    """Not IPython's help: the two ways the kernel is run, and what it is."""
+    r = subprocess.run([sys.executable, "-m", "klong.kernel", option], capture_output=True,
+                       text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    assert (r.returncode, r.stderr) == (0, "")
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("usage: python -m klong.kernel install [--user | --sys-prefix")
+    assert lines[2] == "       python -m klong.kernel -f CONNECTION_FILE"
+    assert lines[4].startswith("The Jupyter kernel for Klong")
+    assert "IPython" not in r.stdout
+
+
 def test_kernel_spec(kernel_dir):
     spec = json.loads((kernel_dir / "klong" / "kernel.json").read_text())
     assert spec["argv"][1:4] == ["-m", "klong.kernel", "-f"]

@@ -7,6 +7,8 @@ from klong.compiler import passes
 from klong.compiler.lower import ir, lower
 from klong.compiler.syntax.parser import parse
 
+from conftest import BACKENDS  # noqa: E402
+
 
 @pytest.fixture
 def k():
@@ -50,13 +52,13 @@ def test_a_module_renames_the_globals_it_defines(k):
     assert chunk.body.keys == ["v`m", "v"]
 
 
-def test_constants_are_on_the_backend_and_labels_settled(k):
-    t = KlongInterpreter(backend="torch")
-    import torch
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_constants_are_on_the_backend_and_labels_settled(backend):
+    t = KlongInterpreter(backend=backend)
     chunk = lowered(t, "[1 2 3]+1")
-    assert isinstance(chunk.body.left.value, torch.Tensor)
+    assert isinstance(chunk.body.left.value, t.backend.array_type)   # a torch.Tensor on torch
     assert chunk.body.label == "plus"
-    assert lowered(k, "+/!3").body.label == "plus over"
+    assert lowered(t, "+/!3").body.label == "plus over"
 
 
 @pytest.mark.parametrize("text, message", [(":>1", ":> has no monadic form"),

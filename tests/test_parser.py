@@ -485,3 +485,30 @@ def test_the_parses_kept_are_bounded_by_the_length_of_their_source(monkeypatch):
     assert parser_module.parse(long) is not parser_module.parse(long)
     assert kept.chars <= 10_000
     kept.clear()
+
+
+# ---------------------------------------------------------------- one mistake, one message
+
+@pytest.mark.parametrize("src, column", [
+    ("1+", 3), ("{x+}", 4), ("e::{x+}", 7), ("f::{x+}", 7), ("(x+)", 4), ("a::1+", 6),
+    ("a::(1+)", 7), ("a::", 4), ("g::{x;y+}", 9), ("f::{x+};1", 7), ("{+/}", 4),
+    (":[1+;2;3]", 5), ("f::{x'}", 7), ("1+;2", 3),
+])
+def test_a_verb_without_its_operand_is_one_message_in_any_nesting(kerr, src, column):
+    """The same mistake is "missing operand" at the top, inside a function, a parenthesis or
+    an assignment, with the caret where the operand should be."""
+    err = kerr(src)
+    assert (err.kind, err.message, err.column) == ("syntax", "missing operand", column)
+    assert err.report().splitlines() == [
+        "syntax error: missing operand", src, " " * (column - 1) + "^"]
+
+
+def test_an_expression_in_a_list_literal_is_the_lists_error(kerr):
+    # [ ] holds data only: 1+ inside it is not an operand missing but a list-literal mistake
+    err = kerr("[1+]")
+    assert (err.kind, err.message, err.column) == ("syntax", "unexpected '+' in list literal", 3)
+
+
+def test_no_assignment_hint_at_the_end_of_an_assignment(kerr):
+    # the end of the input is not a mistyped `a:...`, though the last token is ::
+    assert kerr("a::").message == "missing operand"

@@ -17,7 +17,7 @@ def _parser():
         prog="kgpy", description="Klong array language interpreter (numpy or torch backend).")
     p.add_argument("file", nargs="?", help="Klong program to run (its arguments follow it)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program, in .a")
-    p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit")
+    p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit (without a program file)")
     p.add_argument("-l", "--load", metavar="FILE", help="load FILE, then read interactively")
     p.add_argument("--backend", default=os.environ.get("KLONG_BACKEND") or None,
                    help="array backend: numpy (default), torch, or an installed plugin's name")
@@ -95,6 +95,11 @@ def _glue_expression(argv):
 
 
 def _run(args):
+    if args.expr is not None and args.file is not None:
+        # -e runs EXPR alone: a program named too would be silently left unrun
+        print(f"kgpy: -e EXPR cannot go with a program file ({args.file}): give one or the "
+              f"other", file=sys.stderr)
+        return 2
     try:
         interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype,
                                   **_settings(args))

@@ -14,6 +14,7 @@ import re
 
 from . import adverbs as adv
 from . import batching, wholearray
+from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..runtime.functions import PARENT, Lambda, call_value, project
 from ..runtime.match import match
@@ -65,7 +66,7 @@ def _undefined(e, where, frame):
         python_names = frame.f_globals.get("PYNAMES", {})
         if m and m.group(1) in python_names:
             return undefined(python_names[m.group(1)])
-    return undefined(where.name or "a name", frame.f_globals["G"])
+    return undefined(where.name or "a name", frame.f_globals["G"], library=has_math_function)
 
 
 NAMES = {

@@ -12,6 +12,7 @@ whole-array form (Lambda.whole) becomes `Lambda.whole`, made with the function v
 adverbs take the same shortcuts as in generated code.
 """
 from ...verbs import adverbs as adv
+from ...backends import has_math_function
 from ...errors import KlongError, undefined, undefined_assignment
 from ...runtime.functions import PARENT, SELF, Lambda, call_value, frame_runner, project
 from ..lower import ir
@@ -55,7 +56,7 @@ class Renderer:
         def read_global(fr):
             value = g.get(key, _UNSET)
             if value is _UNSET:
-                raise undefined(name, g, line, column)
+                raise undefined(name, g, line, column, has_math_function)
             return value
         return read_global
 
