@@ -42,6 +42,18 @@ def test_expr(expr, out):
     assert r.stderr == ""
 
 
+def test_load_goes_first_then_the_expression_or_the_program(tmp_path):
+    (tmp_path / "lib.kg").write_text("sq::{x*x}\n")
+    (tmp_path / "prog.kg").write_text(".p(sq(5))\n")
+    r = kgpy("-l", "lib.kg", "-e", "sq(7)", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "49\n", "")
+    r = kgpy("-l", "lib.kg", "prog.kg", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "25\n", "")
+    (tmp_path / "bad.kg").write_text("1+\n")
+    r = kgpy("-l", "bad.kg", "-e", "2", cwd=tmp_path)         # a failing load stops there
+    assert r.returncode == 1 and r.stdout == "" and "missing operand" in r.stderr
+
+
 @pytest.mark.parametrize("args", [("-e", "1+1", "extra.kg"), ("--expr", "1+1", "extra.kg"),
                                   ("-e", "1+1", "--backend", "numpy", "extra.kg", "a")])
 def test_expr_with_a_program_file_is_a_usage_error(args, tmp_path):
