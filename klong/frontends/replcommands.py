@@ -218,6 +218,7 @@ class CellSession(Session):
     def report(self, error):
         self.last_error = error
         self.record(error.report())
+        self.output_back()
 
 
 def strip_transcript(text, needs_more):
