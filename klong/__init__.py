@@ -1,4 +1,28 @@
-"""klong: the Klong array language in Python."""
+"""klong: the Klong array language in Python, on numpy or PyTorch, with gradients.
+
+Klong is a terse array language in the APL family: `+/!10` is the sum of 0..9, and
+`{x^2}:>3.0` the derivative of x^2 at 3. This package runs it on numpy arrays or, with
+PyTorch installed, on torch tensors (CPU, CUDA or MPS), where `:>` differentiates exactly.
+
+Where to start:
+
+    >>> from klong import KlongInterpreter
+    >>> k = KlongInterpreter()          # or KlongInterpreter(backend="torch")
+    >>> k("+/!10")
+    45
+    >>> k["double"] = lambda x: x * 2   # Python values and functions go in,
+    >>> k("double(21)")                 # and Klong's values come out (lists as arrays)
+    42
+
+  KlongInterpreter   one interpreter with its own variables (help(KlongInterpreter))
+  KlongError         what a failing Klong program raises: kind, message, line, column
+  kgpy               the command line: kgpy FILE, kgpy -e EXPR, or kgpy for the prompt
+  %load_ext klong    the %klong and %%klong magics in IPython and Jupyter
+  python -m klong.kernel install --user   a Jupyter kernel for Klong notebooks
+
+The documentation is in the checkout's docs/ folder (docs/index.md first; python.md for
+this API, language.md and verbs.md for the language).
+"""
 from .errors import KlongError
 from .interpreter import KlongInterpreter
 

@@ -119,6 +119,18 @@ class KlongError(Exception):
             self.line, self.column, self.source_line = line, column, source_line
         return self
 
+    def in_chunk(self, text, line_offset=0):
+        """Attach the source line of this error's line, taken from `text`, a chunk whose first
+        line is line line_offset + 1, unless one is known or the line is not in the chunk.
+        The one place a source line is found (the parser's errors and the interpreter's);
+        returns self."""
+        if self.source_line is None and self.line is not None:
+            index = self.line - line_offset - 1
+            lines = text.split("\n", index + 1) if index >= 0 else []
+            if 0 <= index < len(lines):
+                self.source_line = lines[index]
+        return self
+
     def report(self, filename=None):
         """The text shown to a person: one line, plus for syntax errors the source line
         and a caret under the column."""
@@ -133,11 +145,21 @@ class KlongError(Exception):
         return head
 
 
-def _around(source_line, column):
-    """A long source line cut to SOURCE_WIDTH characters around `column` (1-based); returns
-    the text and the caret's column in it. Tabs and stray line breaks (a lone carriage
-    return) become blanks, one for one, so that the caret lines up."""
+def _visible(source_line, column):
+    """The source line with each character that does not print (a stray control character)
+    written as its escape, as messages write it ('\\x04'), and the caret's column moved to
+    match. Tabs and stray line breaks (a lone carriage return) become blanks, one for one."""
     text = _ODD_BLANKS.sub(" ", source_line)
+    if text.isprintable():
+        return text, column
+    shown = [c if c.isprintable() else repr(c)[1:-1] for c in text]
+    return "".join(shown), column + sum(len(c) - 1 for c in shown[:column - 1])
+
+
+def _around(source_line, column):
+    """A long source line cut to SOURCE_WIDTH characters around `column` (1-based), as it is
+    shown (_visible); returns the text and the caret's column in it."""
+    text, column = _visible(source_line, column)
     if len(text) <= SOURCE_WIDTH:
         return text, column
     start = max(0, min(column - 1 - SOURCE_WIDTH // 2, len(text) - SOURCE_WIDTH))
@@ -188,19 +210,23 @@ class KlongBackendError(KlongError, ValueError):
         super().__init__("backend", message)
 
 
-def suggestion(name, names):
+def suggestion(name, names, library=None):
     """' (did you mean .p?)' for a misspelt global, from the globals defined: system names
-    for a system name, others for others."""
+    for a system name, others for others. `library(name)` says whether the backend's array
+    library has a math function of that name: then .bkf, which imports it, is pointed to."""
     system = name.startswith(".")
+    if not system and library is not None and library(name):
+        power = ", or write x^0.5" if name == "sqrt" else ""
+        return f' (the backend has it: import it with .bkf("{name}"){power})'
     close = difflib.get_close_matches(
         name, [n for n in names if n.startswith(".") == system and "`" not in n], n=1)
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def undefined(name, names=None, line=None, column=None):
+def undefined(name, names=None, line=None, column=None, library=None):
     """The error for reading `name`, which has no value; `names`, the globals, when it
-    names a global (a close one is suggested)."""
-    hint = "" if names is None else suggestion(name, names)
+    names a global (a close one is suggested, or .bkf: see suggestion)."""
+    hint = "" if names is None else suggestion(name, names, library)
     return KlongError("undefined", f"{name} is not defined{hint}", line, column)
 
 

@@ -1,12 +1,11 @@
 """KlongInterpreter: runs Klong source, and lets Python read, write and call Klong names."""
 import os
-import sys
 
 from . import backends
 from .runtime import settings
 from .runtime.autograd import Differentiation
 from .compiler.engine import Engine
-from .runtime.context import Context, entered, handing_out
+from .runtime.context import RECURSION_LIMIT, Context, entered, handing_out  # noqa: F401
 from .errors import KlongBackendError, KlongError, as_klong_error
 from .runtime.hooks import Hooks
 from .runtime.limits import Limits
@@ -14,10 +13,28 @@ from .runtime.memory import Memory
 from .backends.randomness import Randomness
 from .runtime.pyconv import to_klong, to_python
 from .sysfns import install
-from .compiler.syntax.lexer import Continuation
+from .compiler.syntax.lexer import Continuation, is_name
 from .compiler.syntax.parser import comment_hint, parse
 
-RECURSION_LIMIT = 12000
+
+def _source(source):
+    """What k(...), k.run and k.run_chunk are given, checked: Klong source is text."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, (bytes, bytearray)):
+        raise TypeError("Klong source is text (str), not bytes: decode it first")
+    raise TypeError(f"Klong source is text (str), not {type(source).__name__}")
+
+
+def _variable(name):
+    """A name given by Python (k[name] = value), checked: a name Klong reads, or a module's
+    private name (name`module), as the globals hold them."""
+    if not isinstance(name, str):
+        raise TypeError(f"a Klong variable is named by a str, not {type(name).__name__}")
+    parts = name.split("`")
+    if len(parts) > 2 or not all(is_name(p) for p in parts):
+        raise ValueError(f"not a Klong name: {name!r}")
+    return name
 
 
 class Modules:
@@ -71,7 +88,7 @@ class Modules:
     def _renamed(self, name):
         return self.current is not None and not name.startswith(".") and name not in ("x", "y", "z")
 
-    def resolve(self, name, defining=False):
+    def resolve(self, name):
         if not self._renamed(name):
             return name
         if name in self.defined[self.current] or name not in self.interp.globals:
@@ -95,10 +112,11 @@ class KlongInterpreter:
 
     backend  "numpy" (the default) or "torch"; device  a torch device ("cpu", "cuda", ...;
     the best available when None); dtype  the element type of reals: "float64" (the
-    default), "float32", or on torch also "bfloat16"; max_elements  the most elements a
-    list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of memory);
-    codegen  False runs Klong as a tree of closures instead of generated Python code (so
-    does the environment variable KLONG_CODEGEN=0).
+    default), "float32", or on torch also "bfloat16" and "float16"; max_elements  the most
+    elements a list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of
+    memory); codegen  False runs Klong as a tree of closures instead of generated Python
+    code (so does the environment variable KLONG_CODEGEN=0); batch  False makes Each over
+    the rows of a matrix run row by row (no batched bodies), as does KLONG_BATCH=0.
 
     Also (settings.py; each else from its environment variable, KLONG_SEED ...): seed  the
     seed of its random numbers; deterministic  torch's deterministic algorithms while it
@@ -108,7 +126,7 @@ class KlongInterpreter:
 
     def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None,
                  seed=None, deterministic=None, memory_limit=None, memory_hook_threshold=None,
-                 amp=None, amp_dtype=None):
+                 amp=None, amp_dtype=None, batch=None):
         options = settings.Options(backend, dtype, seed, deterministic, memory_limit,
                                    memory_hook_threshold, amp, amp_dtype)
         try:
@@ -128,6 +146,11 @@ class KlongInterpreter:
         if codegen is None:
             codegen = os.environ.get("KLONG_CODEGEN", "1").strip().lower() not in ("0", "false", "no", "off")
         self.codegen = bool(codegen)
+        # Each over the rows of a matrix evaluates a body of verbs with batching rules once
+        # for all rows (passes/batching.py); KLONG_BATCH=0 runs the loop (to compare them)
+        if batch is None:
+            batch = os.environ.get("KLONG_BATCH", "1").strip().lower() not in ("0", "false", "no", "off")
+        self.batch = bool(batch)
         self.engine = Engine(self)
         self.differentiation = Differentiation(self)
         self.strict = False
@@ -135,8 +158,6 @@ class KlongInterpreter:
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
         self.running_files = []          # the files being run, outermost first
-        if sys.getrecursionlimit() < RECURSION_LIMIT:
-            sys.setrecursionlimit(RECURSION_LIMIT)
         install(self)
 
     def _configure(self, options):
@@ -157,7 +178,8 @@ class KlongInterpreter:
 
     def memory_stats(self):
         """{device, allocated, reserved, peak, limit, process_peak}: bytes (memory.py)."""
-        return self.memory.stats()
+        with self.context.lock:             # the variables it measures stay as they are
+            return self.memory.stats()
 
     def register_memory_hook(self, fn, threshold=None):
         """Call fn(device, allocated_bytes, freed_bytes) whenever this interpreter's arrays
@@ -171,6 +193,8 @@ class KlongInterpreter:
 
     @property
     def _backend(self):
+        """The backend under KlongPy's name: programs written for KlongPy (the product
+        guide among them) read klong._backend."""
         return self.backend
 
     @property
@@ -181,14 +205,16 @@ class KlongInterpreter:
     # -- running source
     def __call__(self, source):
         """Run `source` and return the value of its last statement, as a Python value."""
-        value = self.run(source)
-        with handing_out(self.context):     # a function handed out keeps this one's limits
-            return to_python(value)
+        with self.context.lock:             # run and convert as one evaluation
+            value = self.run(source)
+            with handing_out(self.context):     # a function handed out keeps this one's limits
+                return to_python(value)
 
     def run(self, source, filename=None):
         """Run source text chunk by chunk (a chunk is a top-level line together with the
         lines that continue an open bracket, string or comment); returns the last value.
         Klong's rule for comments applies: a comment ends at the next quote."""
+        source = _source(source)
         with entered(self.context):
             outer_comment, self.pending_comment = self.pending_comment, None
             if filename is not None:
@@ -244,6 +270,7 @@ class KlongInterpreter:
     def run_chunk(self, text, line_offset=0, filename=None):
         """Run one chunk of interactive input: as run(), but a comment that is not closed
         on its line ends there (what a person typing at the prompt expects)."""
+        text = _source(text)
         with entered(self.context):
             try:
                 return self._run_chunk(text, line_offset, True, filename)
@@ -277,11 +304,8 @@ class KlongInterpreter:
     def _locate(self, err, text, line_offset):
         if err.line is None:
             err.line = line_offset + 1
-        if err.source_line is None and getattr(err.line, "file", None) is None:
-            lines = text.split("\n")
-            index = err.line - line_offset - 1
-            if 0 <= index < len(lines):
-                err.source_line = lines[index]
+        if getattr(err.line, "file", None) is None:      # not code of a file run earlier
+            err.in_chunk(text, line_offset)
 
     def _after_error(self, err, filename):
         """An error reached the top: name the file its line belongs to (code read from one
@@ -315,19 +339,22 @@ class KlongInterpreter:
 
     # -- Python access to globals
     def __getitem__(self, name):
-        try:
-            value = self.globals[name]
-        except KeyError:
-            raise KeyError(name) from None
         with handing_out(self.context):     # a function handed out keeps this one's limits
+            try:
+                value = self.globals[name]
+            except KeyError:
+                raise KeyError(name) from None
             return to_python(value)
 
     def __setitem__(self, name, value):
+        name = _variable(name)
         with entered(self.context):
             self.globals[name] = to_klong(value, self)
 
     def __delitem__(self, name):
-        del self.globals[name]
+        with self.context.lock:
+            del self.globals[name]
 
     def __contains__(self, name):
-        return name in self.globals
+        with self.context.lock:
+            return name in self.globals

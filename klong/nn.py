@@ -20,8 +20,6 @@ from .backends.torch_backend import ordered_sum
 from .errors import KlongBackendError, KlongError
 from .interpreter import KlongInterpreter
 from .runtime.pyconv import to_klong
-from .compiler.syntax import ast
-from .compiler.syntax.parser import parse
 from .sysfns.python import BackendFunction
 from .runtime.values import Function
 
@@ -257,10 +255,10 @@ def _capture(interp, name):
             continue
         seen.add(n)
         value = interp.globals[n]
-        source = getattr(getattr(value, "info", None), "source", None)
-        if source is not None:
-            definitions.append((n, "klong", source))
-            todo.extend(_names_in(source))
+        facts = interp.engine.facts(value)
+        if facts is not None and facts.source is not None:
+            definitions.append((n, "klong", facts.source))
+            todo.extend(facts.reads)
         elif isinstance(value, BackendFunction):
             definitions.append((n, "bkf", value.name))
         elif not isinstance(value, Function):
@@ -270,25 +268,6 @@ def _capture(interp, name):
     return {"backend": backend.name, "dtype": backend.dtype, "codegen": interp.codegen,
             "strict": interp.strict, "seed": getattr(interp, "seed", None),
             "definitions": definitions[::-1]}
-
-
-def _names_in(source):
-    """The names a function's source reads (parameters and locals included: harmless)."""
-    try:
-        stack = [parse(source)]
-    except KlongError:
-        return []
-    names = []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            names.append(node.name)
-        elif isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif isinstance(node, ast.Node) and not isinstance(node, ast.Const):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__
-                         if f not in ("line", "column", "span", "source"))
-    return names
 
 
 def _rebuild(spec, p):

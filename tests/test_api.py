@@ -9,6 +9,7 @@ import pytest
 
 import klong
 from klong import KlongError, KlongInterpreter
+from klong.runtime.display import write
 from conftest import host  # noqa: E402
 
 
@@ -19,6 +20,22 @@ def test_public_surface():
     assert klong.KlongError is KlongError
     assert isinstance(klong.__version__, str)
     assert issubclass(KlongError, Exception)
+
+
+def test_help_of_the_package_says_what_it_is_and_where_to_start():
+    import doctest
+    doc = klong.__doc__
+    assert doc.startswith("klong: the Klong array language in Python")
+    for start in ("KlongInterpreter", "kgpy", "python -m klong.kernel install", "docs/"):
+        assert start in doc
+    result = doctest.testmod(klong, verbose=False, report=False)     # its example runs
+    assert (result.failed, result.attempted) == (0, 5)
+
+
+def test_interpreter_docstring_names_every_dtype():
+    from klong.backends import DTYPES
+    for dtype in DTYPES:
+        assert f'"{dtype}"' in KlongInterpreter.__doc__, dtype
 
 
 @pytest.mark.parametrize("src, value", [
@@ -178,6 +195,86 @@ def test_set_klong_values_round_trip(k):
     assert k("c~0cx") == 1
     k["f"] = k("{x+1}")
     assert k("f(1)") == 2
+
+
+# ---------------------------------------------------------------- bad values from Python
+
+@pytest.mark.parametrize("source, message", [
+    (1, "Klong source is text (str), not int"),
+    (None, "Klong source is text (str), not NoneType"),
+    (["1"], "Klong source is text (str), not list"),
+    (b"1+1", "Klong source is text (str), not bytes: decode it first"),
+])
+def test_source_is_text(k, source, message):
+    for run in (k, k.run, k.run_chunk):
+        with pytest.raises(TypeError) as info:
+            run(source)
+        assert str(info.value) == message
+    assert k("1+1") == 2
+
+
+@pytest.mark.parametrize("name, error, message", [
+    (None, TypeError, "a Klong variable is named by a str, not NoneType"),
+    (1, TypeError, "a Klong variable is named by a str, not int"),
+    ("", ValueError, "not a Klong name: ''"),
+    ("a b", ValueError, "not a Klong name: 'a b'"),
+    ("1a", ValueError, "not a Klong name: '1a'"),
+    ("a`b`c", ValueError, "not a Klong name: 'a`b`c'"),
+])
+def test_a_variable_set_from_python_needs_a_klong_name(k, name, error, message):
+    before = dict(k.globals)
+    with pytest.raises(error) as info:
+        k[name] = 1
+    assert str(info.value) == message
+    assert k.globals == before
+    for good in ("a", "A1", ".v", "a.b"):
+        k[good] = 7
+        assert k(good) == 7
+
+
+def test_a_list_or_dict_that_holds_itself_is_refused(k, kw):
+    loop = [1, 2]
+    loop.append(loop)
+    ring = {"a": 1}
+    ring["b"] = [ring]
+    for value, kind in ((loop, "list"), (ring, "dict")):
+        with pytest.raises(KlongError) as info:
+            k["v"] = value
+        assert str(info.value) == f"type error: a {kind} that holds itself has no Klong value"
+    assert "v" not in k
+    shared = [1, 2]
+    k["v"] = [shared, (shared,), {"s": shared}]        # held twice, but not in itself
+    assert kw("v") == '[[1 2] [[1 2]] :{["s" [1 2]]}]'
+
+
+def test_unsigned_integers_beyond_int64_stay_exact(k, kw):
+    k["u"] = np.array([2**64 - 1, 1], dtype=np.uint64)
+    assert kw("u") == "[18446744073709551615 1]"
+    assert kw("u+1") == "[18446744073709551616 2]"
+    k["m"] = np.array([[2**63, 0], [1, 2]], dtype=np.uint64)
+    assert kw("m") == "[[9223372036854775808 0] [1 2]]"
+    k["s"] = np.array([5, 1], dtype=np.uint64)         # within int64: an array as before
+    assert kw("s") == "[5 1]" and isinstance(k.run("s"), k.backend.array_type)
+
+
+def test_complex_arrays_are_refused(k):
+    with pytest.raises(KlongError) as info:
+        k["c"] = np.array([1 + 2j, 3])
+    assert str(info.value) == ("type error: an array of complex128 elements is not a Klong "
+                               "list: Klong has no complex numbers")
+    assert "c" not in k
+
+
+def test_torch_tensors_of_complex_and_unsigned_64_bit_elements(kt):
+    import torch
+    with pytest.raises(KlongError) as info:
+        kt["c"] = torch.tensor([1 + 2j, 3])
+    assert str(info.value) == ("type error: an array of torch.complex64 elements is not a "
+                               "Klong list: Klong has no complex numbers")
+    kt["u"] = torch.tensor([2**64 - 1, 1], dtype=torch.uint64)
+    assert write(kt.run("u")) == "[18446744073709551615 1]"
+    kt["u"] = torch.tensor([3, 1], dtype=torch.uint64)
+    assert write(kt.run("u")) == "[3 1]"
 
 
 # ---------------------------------------------------------------- Python callables in Klong

@@ -313,6 +313,57 @@ def test_kgpy_refuses_unavailable_device():
     assert r.returncode == 2 and "cuda:1" in r.stderr
 
 
+@needs_torch
+@pytest.mark.parametrize("device", ["gpu", "bogus", "cuda:x"])
+def test_an_unknown_device_is_one_line_naming_those_accepted(device):
+    with pytest.raises(KlongBackendError) as info:
+        KlongInterpreter(backend="torch", device=device)
+    assert str(info.value) == \
+        f"backend error: unknown torch device {device!r}; use cpu, cuda, cuda:N or mps"
+
+
+@needs_torch
+def test_kgpy_unknown_device():
+    r = run_kgpy(["--backend", "torch", "--device", "gpu", "-e", "1"])
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "kgpy: backend error: unknown torch device 'gpu'; use cpu, cuda, " \
+                       "cuda:N or mps\n"
+
+
+@pytest.fixture
+def torch_missing(monkeypatch):
+    """This Python as if PyTorch were not installed: `import torch` fails, and klong's
+    torch backend is not loaded yet."""
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setitem(sys.modules, "klong.backends.torch_backend", None)
+
+
+def test_without_torch_its_backend_says_how_to_install_it(torch_missing):
+    assert "torch" not in kb.list_backends()
+    with pytest.raises(KlongBackendError) as info:
+        KlongInterpreter(backend="torch")
+    # klong comes from its checkout, not from a package index: klong[torch] cannot be had
+    assert str(info.value) == "backend error: the torch backend needs PyTorch, which is not " \
+                              "installed: pip install torch"
+
+
+def test_without_torch_an_unknown_backend_says_torch_needs_installing(torch_missing):
+    with pytest.raises(KlongBackendError) as info:
+        KlongInterpreter(backend="jax")
+    message = str(info.value)
+    assert message.startswith("backend error: unknown backend 'jax'; available: numpy")
+    assert message.endswith(" (and torch, once PyTorch is installed: pip install torch)")
+
+
+@needs_torch
+def test_with_torch_an_unknown_backend_lists_it():
+    with pytest.raises(KlongBackendError) as info:
+        KlongInterpreter(backend="jax")
+    assert str(info.value).startswith("backend error: unknown backend 'jax'; available: "
+                                      "numpy, torch")
+    assert "once PyTorch is installed" not in str(info.value)
+
+
 def test_kgpy_refuses_unknown_backend():
     r = run_kgpy(["--backend", "jax", "-e", "1"])
     assert r.returncode == 2 and "jax" in r.stderr

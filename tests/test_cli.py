@@ -42,6 +42,34 @@ def test_expr(expr, out):
     assert r.stderr == ""
 
 
+def test_load_goes_first_then_the_expression_or_the_program(tmp_path):
+    (tmp_path / "lib.kg").write_text("sq::{x*x}\n")
+    (tmp_path / "prog.kg").write_text(".p(sq(5))\n")
+    r = kgpy("-l", "lib.kg", "-e", "sq(7)", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "49\n", "")
+    r = kgpy("-l", "lib.kg", "prog.kg", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "25\n", "")
+    (tmp_path / "bad.kg").write_text("1+\n")
+    r = kgpy("-l", "bad.kg", "-e", "2", cwd=tmp_path)         # a failing load stops there
+    assert r.returncode == 1 and r.stdout == "" and "missing operand" in r.stderr
+
+
+@pytest.mark.parametrize("args", [("-e", "1+1", "extra.kg"), ("--expr", "1+1", "extra.kg"),
+                                  ("-e", "1+1", "--backend", "numpy", "extra.kg", "a")])
+def test_expr_with_a_program_file_is_a_usage_error(args, tmp_path):
+    (tmp_path / "extra.kg").write_text('.p("ran")\n')
+    r = kgpy(*args, cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "kgpy: -e EXPR cannot go with a program file (extra.kg): give one or " \
+                       "the other\n"
+
+
+def test_expr_after_a_program_file_is_the_programs_argument(tmp_path):
+    (tmp_path / "prog.kg").write_text(".p(.a)\n")
+    r = kgpy("prog.kg", "-e", "1", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "[-e 1]\n", "")
+
+
 def test_expr_without_value_prints_nothing():
     r = kgpy("-e", ':"nothing"')
     assert r.returncode == 0
@@ -222,6 +250,12 @@ def test_piped_input_continuation_and_blank_lines():
 def test_piped_input_it():
     r = kgpy(stdin="1+2\nit*2\n")
     assert r.stdout == "3\n6\n"
+
+
+def test_piped_control_character_is_one_clear_error():
+    r = kgpy(stdin="1+1\n\x04\n2+2\n")
+    assert r.stdout == "2\n4\n"
+    assert r.stderr.splitlines() == ["syntax error: unexpected character '\\x04'", "\\x04", "^"]
 
 
 def test_piped_input_error_continues():

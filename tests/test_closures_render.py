@@ -87,7 +87,7 @@ def test_a_fold_form_is_set_on_the_dyad():
     k = closures()
     k.run("g::{x+(y*y)}")
     g = k.globals["g"]
-    assert g.info.fold_op == "+" and g.whole is not None
+    assert g.facts.fold_op == "+" and g.whole is not None
     assert write(g.whole(k.run("!4"))) == "[0 1 4 9]"
 
 

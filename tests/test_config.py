@@ -371,6 +371,59 @@ def test_a_result_over_the_limit_is_refused_before_it_is_made(backend, src):
     assert k.memory_stats()["limit"] == 2**20
 
 
+@pytest.mark.parametrize("src, needs", [
+    ("(!400)*:\\!400", "times each-left [[0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21"
+     "...: not enough memory allowed: the result needs 1.2 MB (1280000 bytes)"),
+    ("{!400}'!400", "each [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 ...: "
+     "not enough memory allowed: the result needs 1.2 MB (1280000 bytes)"),
+    ("(!400){x+y+!400}'!400", "each-2 [[0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21"
+     "...: not enough memory allowed: the result needs 1.2 MB (1280000 bytes)"),
+    ("{x+y+!400}:'!401", "each-pair [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 "
+     "...: not enough memory allowed: the result needs 1.2 MB (1280000 bytes)"),
+    # parts of growing size: what the parts made so far need
+    ("{!x}'!2000", "each [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 ...: "
+     "not enough memory allowed: the result needs at least 1 MB (1050624 bytes)"),
+    ("{x,y}\\!2000", "scan [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 ...: "
+     "not enough memory allowed: the result needs at least 1 MB (1050624 bytes)"),
+    ("{:[1000>#x;x,1;x]}\\~[1]", "scan-converging [1]: not enough memory allowed: the result needs at "
+     "least 1 MB (1050624 bytes)"),
+])
+def test_the_parts_of_a_result_count_as_they_are_made(backend, src, needs):
+    """Each, its kin and the scans check the limit as their parts accumulate, not once
+    they all exist (the memory is not taken first)."""
+    k = make(backend, memory_limit="1MB")
+    with pytest.raises(KlongError) as info:
+        k.run(src)
+    assert str(info.value) == f"range error: {needs}, over the memory limit of 1 MB (1048576 bytes)"
+    assert k.run("#{!x}'!100") == 100 and k.run("+/#'(!10)*:\\!100") == 1000
+
+
+MEASURE_PEAK = """
+import sys, tracemalloc
+from klong import KlongError, KlongInterpreter
+k = KlongInterpreter(memory_limit="16MB")
+k("#(!100)*:\\\\!100")
+tracemalloc.start()         # numpy's arrays are traced too
+try:
+    k(sys.argv[1])
+except KlongError as e:
+    print(e)
+print(tracemalloc.get_traced_memory()[1] // 2**20)
+"""
+
+
+@pytest.mark.parametrize("src", ["#(!4000)*:\\!4000", "#{!4000}'!4000"])
+def test_the_memory_taken_stays_near_the_limit(src):
+    """Made in full, the parts would take 128 MB before the result was refused: the peak
+    of the memory taken meanwhile stays within 3x the limit."""
+    r = subprocess.run([sys.executable, "-c", MEASURE_PEAK, src], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, timeout=300)
+    message, peak = r.stdout.splitlines()
+    assert message.endswith("not enough memory allowed: the result needs 122.1 MB "
+                            "(128000000 bytes), over the memory limit of 16 MB (16777216 bytes)")
+    assert int(peak) < 48, f"the peak was {peak} MB"
+
+
 def test_a_huge_result_is_refused_with_a_short_message(backend):
     k = make(backend, memory_limit="1GB")
     for src, shown in (("!10^400", "about 2^1331 B"), ("!10^5000", "about 2^16612 B"),

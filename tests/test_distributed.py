@@ -389,6 +389,7 @@ opt::DistributedAdamOptimizer(klong;["w" "b"];:{["lr" 0.05]})
 def test_ranks_python_optimizer_averages(tmp_path):
     """The Python optimizers of examples/autograd average their gradients over the ranks
     (DistributedAdamOptimizer): two ranks on halves of the data take the steps of one."""
+    needs_torch_distributed()
     path = os.pathsep.join([str(ROOT), str(OPTIMIZERS)])
     alone = tmp_path / "alone"
     alone.mkdir()

@@ -1,6 +1,7 @@
 """Errors (language.md section 8): every failure is a KlongError with a kind; the state
 before the failing statement is kept; no Python exception other than KlongError escapes."""
 import os
+import sys
 
 import pytest
 
@@ -158,6 +159,30 @@ def test_deep_but_finite_recursion(k):
     assert k("f::{:[x=0;0;1+f(x-1)]};f(1000)") == 1000
 
 
+def test_the_recursion_limit_is_given_back():
+    """Deep Klong recursion raises Python's recursion limit only while it runs: the program
+    embedding klong keeps its own, after a value, an error, a nested call and a callback."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(1500)
+    try:
+        k = KlongInterpreter()
+        assert sys.getrecursionlimit() == 1500
+        k["limit"] = lambda: sys.getrecursionlimit()
+        assert k("f::{:[x=0;0;1+f(x-1)]};f(1000)") == 1000
+        assert sys.getrecursionlimit() == 1500
+        assert k("limit()") == 12000                # raised while Klong runs
+        assert k["f"](900) == 900
+        assert sys.getrecursionlimit() == 1500
+        k["inner"] = lambda x: k["f"](x) + k("f(10)")
+        assert k("inner(800)") == 810
+        with pytest.raises(KlongError) as info:
+            k("g::{g(x+1)};g(0)")
+        assert info.value.kind == "recursion"
+        assert sys.getrecursionlimit() == 1500
+    finally:
+        sys.setrecursionlimit(before)
+
+
 def test_error_located_on_line(k):
     with pytest.raises(KlongError) as info:
         k.run("a::1\nb::2\nnosuch\nc::3")
@@ -277,6 +302,48 @@ def test_report_lines_stay_three_with_odd_blanks(kerr):
     err = kerr("1\r+\t)")
     lines = err.report().splitlines()
     assert len(lines) == 3 and lines[1] == "1 + )" and lines[2] == "    ^"
+
+
+@pytest.mark.parametrize("src, lines", [
+    ("\x04", ["syntax error: unexpected character '\\x04'", "\\x04", "^"]),
+    ("1+\x07+2", ["syntax error: unexpected character '\\x07'", "1+\\x07+2", "  ^"]),
+    ("\x01+\x04", ["syntax error: unexpected character '\\x01'", "\\x01+\\x04", "^"]),
+    ("a::1;\x00", ["syntax error: unexpected character '\\x00'", "a::1;\\x00", "     ^"]),
+])
+def test_a_control_character_is_shown_escaped_with_the_caret_under_it(kerr, src, lines):
+    assert kerr(src).report().splitlines() == lines
+
+
+def test_caret_moves_past_escaped_characters_before_it(kerr):
+    # the stray character is in a string, where it is allowed; the error comes after it
+    report = kerr('"a\x04b" 1').report().splitlines()
+    assert report[1:] == ['"a\\x04b" 1', "         ^"]     # under the 1
+
+
+def test_the_source_line_is_taken_from_the_chunk_once():
+    err = KlongError("type", "x", line=3).in_chunk("a\nb\nc\nd", line_offset=1)
+    assert err.source_line == "b"
+    assert err.in_chunk("other\nlines\nhere", line_offset=1).source_line == "b"  # kept
+    assert KlongError("type", "x", line=9).in_chunk("a\nb").source_line is None
+    assert KlongError("type", "x", line=1).in_chunk("a\nb", line_offset=3).source_line is None
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+@pytest.mark.parametrize("src, message", [
+    ("sqrt(4)", 'sqrt is not defined (the backend has it: import it with .bkf("sqrt"), '
+                'or write x^0.5)'),
+    ("exp(1)", 'exp is not defined (the backend has it: import it with .bkf("exp"))'),
+    ("{tanh(x)}(0)", 'tanh is not defined (the backend has it: import it with .bkf("tanh"))'),
+    ("size", "size is not defined"),          # numpy's size is no elementwise function
+    ("sqr::2;sqrr", "sqrr is not defined (did you mean sqr?)"),
+])
+def test_a_backend_math_function_not_imported_points_to_bkf(backend, codegen, src, message):
+    k = KlongInterpreter(backend=backend, codegen=codegen)
+    with pytest.raises(KlongError) as e:
+        k(src)
+    assert (e.value.kind, e.value.message) == ("undefined", message)
+    k('.bkf("sqrt")')
+    assert k("sqrt(4)") == 2.0
 
 
 def test_unexpected_token_is_shown_as_written(kerr):

@@ -117,6 +117,37 @@ def test_py_package_directory(k, tmp_path, clean_imports):
     assert k("VALUE") == 7
 
 
+def test_py_files_of_one_name_in_two_folders_are_two_modules(tmp_path, clean_imports):
+    name = unique("mymain")
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"{name}.py").write_text(textwrap.dedent(f"""\
+            STAMP = object()
+            def hello():
+                return "{folder}"
+            """))
+    a, b = KlongInterpreter(), KlongInterpreter()
+    assert a(f'.py("{tmp_path / "one" / name}.py")') == 1
+    assert b(f'.py("{tmp_path / "two" / name}.py")') == 1
+    assert a("hello()") == "one" and b("hello()") == "two"
+    # the same file again, by any path, is the same module, not run again
+    assert a(f'.py("{tmp_path / "two" / ".." / "two" / name}.py");hello()') == "two"
+    assert a["STAMP"] is b["STAMP"]
+
+
+def test_py_package_directories_of_one_name_in_two_folders(tmp_path, clean_imports):
+    name = unique("pkgsame")
+    for folder in ("one", "two"):
+        pkg = tmp_path / folder / name
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text(f'WHERE = "{folder}"\n')
+        (pkg / "part.py").write_text(f'def which():\n    return "{folder} part"\n')
+    a, b = KlongInterpreter(), KlongInterpreter()
+    assert a(f'.py("{tmp_path / "one" / name}");WHERE') == "one"
+    assert b(f'.py("{tmp_path / "two" / name}");WHERE') == "two"
+    assert b(f'.pyf("{tmp_path / "two" / name}";"part");.pyc(part,"which";[];:{{}})') == "two part"
+
+
 def test_py_errors(k):
     with pytest.raises(KlongError):
         k(".py(3)")

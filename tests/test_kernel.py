@@ -25,10 +25,10 @@ TIMEOUT = 60
 
 @pytest.fixture(scope="module")
 def kernel_dir(tmp_path_factory):
-    """The kernel spec, installed by `python -m klong.frontends.kernel install --prefix`."""
+    """The kernel spec, installed by `python -m klong.kernel install --prefix`."""
     prefix = tmp_path_factory.mktemp("jupyter")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-m", "klong.frontends.kernel", "install", "--prefix", str(prefix)],
+    r = subprocess.run([sys.executable, "-m", "klong.kernel", "install", "--prefix", str(prefix)],
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     return prefix / "share" / "jupyter" / "kernels"
@@ -82,9 +82,22 @@ def shell_reply(client, msg_id):
             return msg["content"]
 
 
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_help_is_the_kernels_own(option):
+    """Not IPython's help: the two ways the kernel is run, and what it is."""
+    r = subprocess.run([sys.executable, "-m", "klong.kernel", option], capture_output=True,
+                       text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    assert (r.returncode, r.stderr) == (0, "")
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("usage: python -m klong.kernel install [--user | --sys-prefix")
+    assert lines[2] == "       python -m klong.kernel -f CONNECTION_FILE"
+    assert lines[4].startswith("The Jupyter kernel for Klong")
+    assert "IPython" not in r.stdout
+
+
 def test_kernel_spec(kernel_dir):
     spec = json.loads((kernel_dir / "klong" / "kernel.json").read_text())
-    assert spec["argv"][1:4] == ["-m", "klong.frontends.kernel", "-f"]
+    assert spec["argv"][1:4] == ["-m", "klong.kernel", "-f"]
     assert spec["language"] == "klong" and spec["interrupt_mode"] == "signal"
 
 

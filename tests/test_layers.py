@@ -102,7 +102,6 @@ def test_the_compiler_stages_import_one_way(stage):
         assert not wrong, f"{path.relative_to(KLONG.parent)} imports klong.compiler.{sorted(wrong)}"
 
 
-@pytest.mark.xfail(strict=True, reason="passes/wholes.py and nn.py still read the tree (issue 31, in progress)")
 def test_only_the_compilers_front_reads_the_syntax_tree():
     for path in sorted(KLONG.rglob("*.py")):
         rel = path.relative_to(KLONG).as_posix()

@@ -7,6 +7,8 @@ from klong.compiler import passes
 from klong.compiler.lower import ir, lower
 from klong.compiler.syntax.parser import parse
 
+from conftest import BACKENDS  # noqa: E402
+
 
 @pytest.fixture
 def k():
@@ -14,7 +16,7 @@ def k():
 
 
 def lowered(k, text, run_passes=False):
-    chunk = lower(parse(text), k)
+    chunk = lower(parse(text), k.engine)
     return passes.run(chunk) if run_passes else chunk
 
 
@@ -31,7 +33,7 @@ def test_names_resolve_to_locals_by_depth_and_globals_by_key(k):
 
 def test_facts_say_what_a_literal_assigns_and_reads(k):
     chunk = lowered(k, "f::{[a];a::1;{a::x}(2);g::h(x);.f}")
-    inner, outer = chunk.functions
+    inner, outer = chunk.lambdas
     assert outer.facts.effects                 # g is a global
     assert outer.facts.reads == {"h"}
     assert outer.facts.names_self
@@ -50,13 +52,13 @@ def test_a_module_renames_the_globals_it_defines(k):
     assert chunk.body.keys == ["v`m", "v"]
 
 
-def test_constants_are_on_the_backend_and_labels_settled(k):
-    t = KlongInterpreter(backend="torch")
-    import torch
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_constants_are_on_the_backend_and_labels_settled(backend):
+    t = KlongInterpreter(backend=backend)
     chunk = lowered(t, "[1 2 3]+1")
-    assert isinstance(chunk.body.left.value, torch.Tensor)
+    assert isinstance(chunk.body.left.value, t.backend.array_type)   # a torch.Tensor on torch
     assert chunk.body.label == "plus"
-    assert lowered(k, "+/!3").body.label == "plus over"
+    assert lowered(t, "+/!3").body.label == "plus over"
 
 
 @pytest.mark.parametrize("text, message", [(":>1", ":> has no monadic form"),
@@ -64,7 +66,7 @@ def test_constants_are_on_the_backend_and_labels_settled(k):
 def test_a_verb_without_the_form_used_is_a_syntax_error_when_lowered(k, text, message):
     tree = parse(text)            # the parser accepts it: the lowering knows the verbs
     with pytest.raises(KlongError) as e:
-        lower(tree, k)
+        lower(tree, k.engine)
     assert e.value.kind == "syntax" and message in str(e.value)
 
 
@@ -93,18 +95,41 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
     ("{+/x*u}", ir.RowsDot),
     ("{x{+/x*y}:/m}", ir.RowsProduct),
     ("{x f:/m}", ir.RowsProduct),
-    ("{x,1}", None),
+    ("{x,1}", ir.Batched),
+    ("{[s];s::+/x;x-s%#x}", ir.Batched),
+    ("{x,\"a\"}", None),
     ("{.f(x)}", None),
+    ("{g(x)}", None),
+    ("{a::x;a}", None),
+    ("{?x}", None),
 ])
 def test_passes_find_whole_array_forms(k, text, form):
     fn = lowered(k, text, run_passes=True).body
-    assert (type(fn.facts.whole) if fn.facts.whole is not None else None) is form
+    assert (type(fn.whole) if fn.whole is not None else None) is form
+
+
+def test_the_element_wise_form_is_decided_in_the_pass(k):
+    """The IR says what the whole form evaluates: the renderers decide nothing."""
+    fn = lowered(k, "{[r];r::x;:[r>a;r*2;0]}", run_passes=True).body
+    # tried first; the batched form (passes/batching.py) where `a` is not a number
+    assert isinstance(fn.whole, ir.Batched) and isinstance(fn.whole.first, ir.Whole)
+    select = fn.whole.first.expr
+    assert isinstance(select, ir.Select)
+    (test, then), = select.clauses
+    assert isinstance(test, ir.Map) and test.op == ">"
+    assert isinstance(test.args[0], ir.Elements)        # r copies x: the array too
+    assert isinstance(test.args[1], ir.Scalar) and test.args[1].read.name == "a"
+    assert then.op == "*" and select.otherwise.value == 0
+    # a constant that is not a number has no element-wise form
+    assert lowered(k, "{x+\"a\"}", run_passes=True).body.whole is None
 
 
 def test_a_fold_form_for_x_plus_g_of_y(k):
     fn = lowered(k, "{x+y^2}", run_passes=True).body
-    assert fn.facts.fold_op == "+" and isinstance(fn.facts.whole, ir.Whole)
-    assert fn.facts.whole.same == {"y"}
+    assert fn.facts.fold_op == "+" and isinstance(fn.whole, ir.Whole)
+    expr = fn.whole.expr                 # y^2, y being the array
+    assert isinstance(expr, ir.Map) and expr.op == "^"
+    assert isinstance(expr.args[0], ir.Elements) and expr.args[1].value == 2
     assert lowered(k, "{x+x^2}", run_passes=True).body.facts.fold_op is None
 
 
@@ -153,8 +178,8 @@ def test_parameters_are_not_assumed_and_constants_are_known(k):
 
 def test_a_function_calling_itself_with_integers_gets_an_integer_body(k):
     fib = lowered(k, "fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", True).body.value
-    body = fib.facts.integer_body
-    assert fib.facts.integer_key == "fib"
+    body = fib.integer_body
+    assert fib.integer_key == "fib"
     calls = [n for s in body for n in _everything(s) if isinstance(n, ir.Call)]
     assert len(calls) == 2 and all(c.to_self for c in calls)
     # every verb is on known integers there, the sum of the two calls included
@@ -164,11 +189,71 @@ def test_a_function_calling_itself_with_integers_gets_an_integer_body(k):
 
 
 def test_an_integer_body_needs_a_call_of_itself_it_can_trust(k):
-    assert lowered(k, "g::{x+1}", True).body.value.facts.integer_body is None
+    assert lowered(k, "g::{x+1}", True).body.value.integer_body is None
     # .p is read: the global h might be another function by the time it is called
-    assert lowered(k, "h::{.p(x);h(x-1)}", True).body.value.facts.integer_body is None
+    assert lowered(k, "h::{.p(x);h(x-1)}", True).body.value.integer_body is None
     # through .f the call is always to itself
     f = lowered(k, "f::{:[x<2;1;x*.f(x-1)]}", True).body.value
-    assert f.facts.integer_body is not None and f.facts.integer_key is None
+    assert f.integer_body is not None and f.integer_key is None
     anon = lowered(k, "{:[x<2;1;x*.f(x-1)]}", True).body
-    assert anon.facts.integer_body is not None and anon.facts.integer_key is None
+    assert anon.integer_body is not None and anon.integer_key is None
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_function_value_shares_its_literals_facts(codegen):
+    """One record of a lambda's facts, from lowering to the running function."""
+    k = KlongInterpreter(codegen=codegen)
+    k("g::{x*2};f::{g(x)+y}")
+    facts = k.globals["f"].facts
+    assert (facts.arity, facts.source, facts.name) == (2, "{g(x)+y}", "f")
+    assert facts.reads == {"g"} and not facts.effects and facts.globals is k.globals
+    assert k.globals["g"].facts.elementwise
+    k("h::{a::x}")
+    assert k.globals["h"].facts.effects
+
+
+def test_facts_not_known_say_a_function_has_effects():
+    from klong.runtime.functions import LambdaFacts
+    unknown = LambdaFacts(1)
+    assert unknown.effects and unknown.globals is None and unknown.label() == "{...}"
+
+
+def test_the_engine_says_what_a_function_reads(k):
+    """What nn.py asks to carry a layer's function with the globals it needs."""
+    k("w::3;g::{x*w};f::{{g(x)}(x)+y}")
+    assert k.engine.facts(k.globals["f"]).reads == {"g"}
+    assert k.engine.facts(k.globals["g"]).reads == {"w"}
+    assert k.engine.facts(k.globals["w"]) is None
+
+
+def test_the_registry_says_how_the_differentiation_operators_are_applied(k):
+    """No symbol is special-cased: the verb's entry says which operand is the point."""
+    from klong.verbs import VERBS
+    assert VERBS[":>"].host_dyad.point == "right" and VERBS["\u2207"].host_dyad.point == "left"
+    assert VERBS["\u2202"].host_dyad.point is None
+    assert lowered(k, "p\u2207f").body.variable == "p"
+    assert lowered(k, "p\u2202f").body.variable is None
+    assert k("\u02d93.0") == 3.0
+    assert abs(k("{x^2}:>3.0") - 6.0) < 1e-6       # finite differences on numpy
+
+
+class _Around:
+    """Surroundings that are no interpreter: what lowering may ask, and nothing else."""
+    globals = {}
+
+    def global_key(self, name):
+        return name + "`m"
+
+    def assignment_keys(self, name, top_level):
+        return [name + "`m", name] if top_level else [name]
+
+    def constant(self, value):
+        return ("on the backend", value)
+
+
+def test_lowering_asks_its_surroundings_only():
+    chunk = lower(parse("a::b+1;{c::x}"), _Around())
+    assign, fn = chunk.body.exprs
+    assert assign.keys == ["a`m", "a"]
+    assert assign.value.left.key == "b`m" and assign.value.right.value == ("on the backend", 1)
+    assert fn.body[0].keys == ["c"] and fn.facts.globals is _Around.globals

@@ -174,3 +174,15 @@ def test_parse_flags():
     assert parse_flags("-i a,b -o c +/a") == (["a", "b"], ["c"], "+/a")
     assert parse_flags("--input a --output b") == (["a"], ["b"], "")
     assert parse_flags("-1+2") == ([], [], "-1+2")
+
+
+def test_an_error_gives_output_back_from_a_file(ip, tmp_path):
+    """As at the prompt: after a failing cell, output .tc sent into a file comes back."""
+    log = tmp_path / "log.txt"
+    result, _ = run(ip, '%%%%klong\n.tc(.oc("%s"))\n.p("into the file")' % log)
+    assert result.success
+    result, out = run(ip, '%%klong\n1%"a"')
+    assert not result.success and "output goes to .cout again" in out.stderr
+    result, out = run(ip, '%%klong\n.p("on the screen")')
+    assert "on the screen" in out.stdout
+    assert log.read_text() == "into the file\n"

@@ -176,7 +176,8 @@ def test_backend_classes_are_public_and_import_no_torch():
 @pytest.mark.slow
 def test_the_example_plugin_installs_from_its_folder(tmp_path):
     """pip installs examples/backend_plugin (a copy: the build leaves files behind) and
-    kgpy then finds its backend by name."""
+    kgpy then finds its backend by name. Built with this environment's setuptools (the test
+    extra brings it and wheel), which may be as old as a new virtual environment's."""
     source = tmp_path / "src"
     shutil.copytree(ROOT / "examples" / "backend_plugin", source,
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))

@@ -40,7 +40,7 @@ CHUNKS = {
 
 
 def rendered(k, src):
-    return pysource.source(passes.run(lower(parse(src), k)), k)
+    return pysource.source(passes.run(lower(parse(src), k.engine)), k)
 
 
 @pytest.mark.parametrize("name", sorted(CHUNKS))

@@ -144,6 +144,23 @@ def test_terminal_ctrl_c_interrupts_evaluation_and_clears_input(tmp_path):
     assert finish(child) == 0
 
 
+def test_terminal_ctrl_c_returns_output_from_a_file_to_the_screen(tmp_path):
+    child = spawn(tmp_path)
+    out = tmp_path / "out.txt"
+    child.send('.tc(.oc("out.txt"));.p("running");.fl();{x+1}:~0\r')
+    deadline = time.monotonic() + TIMEOUT
+    while not (out.exists() and out.read_text() == "running\n"):    # evaluating now
+        assert time.monotonic() < deadline, "the evaluation did not start"
+        time.sleep(0.05)
+    child.sendintr()
+    child.expect("interrupted")
+    child.expect_exact("output goes to .cout again (.tc had chosen :outchan.3)")
+    child.expect_exact("?>")
+    enter(child, '.p("after")', r"after\r\n")
+    assert finish(child) == 0
+    assert out.read_text() == "running\n"
+
+
 def test_terminal_ctrl_c_right_after_enter(tmp_path):
     """A terminal that does not answer cursor-position requests keeps prompt_toolkit in raw
     mode for a second after Enter: a Ctrl-C then is a key, not a signal. It must still stop
@@ -273,6 +290,20 @@ def test_terminal_suggests_from_history(tmp_path):
 def test_piped_quit_stops_reading():
     r = kgpy_piped("1\n]q\n2\n")
     assert (r.stdout, r.stderr, r.returncode) == ("1\n", "", 0)
+
+
+def test_piped_error_returns_output_from_a_file_to_the_screen(tmp_path):
+    """After an error, what .tc sent into a file comes back to .cout, said in one line:
+    later output does not vanish into the file."""
+    r = kgpy_piped('.tc(.oc("out.txt"))\n.p("one")\n1+"a"\n.p("two")\n.tc(.cerr)\n'
+                   '.p("three")\n2+"b"\n.p("four")\n', cwd=tmp_path)
+    assert r.stdout == ':outchan.1\n"one"\ntwo\n"two"\n:outchan.1\n"three"\n"four"\n'
+    assert r.stderr == ('type error: plus [1 "a"]: number expected\n'
+                        "output goes to .cout again (.tc had chosen :outchan.3)\n"
+                        "three\n"          # .cerr is not a file: it stays chosen
+                        'type error: plus [2 "b"]: number expected\n'
+                        "four\n")
+    assert (tmp_path / "out.txt").read_text() == "one\n"
 
 
 def test_piped_help():

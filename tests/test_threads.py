@@ -1,5 +1,6 @@
 """Each interpreter owns its backend: interpreters on different backends, in different
 threads, with Python callbacks and errors in between, never see each other's arrays."""
+import sys
 import threading
 
 import pytest
@@ -63,3 +64,45 @@ def test_a_function_called_from_another_thread_keeps_its_backend():
     t.join()
     assert isinstance(out["t"], kt.backend.array_type)
     assert isinstance(out["n"], kn.backend.array_type)
+
+
+# ---------------------------------------------------------------- one interpreter, many threads
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_one_interpreter_shared_by_threads_runs_one_evaluation_at_a_time(backend):
+    """Differentiation perturbs (numpy) or tracks (torch) the global it differentiates by
+    while it runs: another thread must never see that, nor run in between."""
+    k = KlongInterpreter(backend=backend)
+    k("w::1.0; nl::{(w-x)^2}; sq::{x*x}")
+    k["back"] = lambda x: k["sq"](x) + k("w")     # a callback that calls k again
+    sq = k["sq"]
+    failures = []
+
+    def work(t):
+        try:
+            for i in range(100):
+                g = k("nl:>w")
+                if type(g) is not float or g != 0.0:
+                    failures.append(("gradient", repr(g)))
+                if k["w"] != 1.0 or type(k["w"]) is not float:
+                    failures.append(("w", repr(k["w"])))
+                if k("back(3)") != 10.0 or sq(i) != i * i:
+                    failures.append(("callback", i))
+                k[f"v{t}"] = i
+        except Exception as e:
+            failures.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)         # threads switch often: many chances to interleave
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+    finally:
+        sys.setswitchinterval(interval)
+    assert not any(t.is_alive() for t in threads)
+    assert failures == []
+    assert repr(k["w"]) == "1.0"
+    assert [k[f"v{t}"] for t in range(4)] == [99] * 4

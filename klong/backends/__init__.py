@@ -12,6 +12,8 @@ A backend's parts (autograd, compiler, process group: base.py) are made on first
 """
 import threading
 
+import numpy as np
+
 from .arrays import add_array_type, array_backend, to_host
 from .base import DTYPES, Backend
 from .numpy_backend import NumpyBackend
@@ -23,11 +25,16 @@ add_array_type(NumpyBackend)
 _REGISTRY = {"numpy": lambda: NumpyBackend}
 
 
+# klong is installed from its checkout, not from a package index: torch is installed on its own
+INSTALL_TORCH = "pip install torch"
+
+
 def _torch_class():
     try:
         from .torch_backend import TorchBackend
     except ImportError:
-        raise ValueError("the torch backend needs PyTorch: pip install 'klong[torch]'") from None
+        raise ValueError(f"the torch backend needs PyTorch, which is not installed: "
+                         f"{INSTALL_TORCH}") from None
     add_array_type(TorchBackend)
     return TorchBackend
 
@@ -94,6 +101,14 @@ def list_backends():
     return names + sorted(n for n in others if n not in ("numpy", "torch"))
 
 
+def _available():
+    names = list_backends()
+    text = f"available: {', '.join(names)}"
+    if "torch" not in names:
+        text += f" (and torch, once PyTorch is installed: {INSTALL_TORCH})"
+    return text
+
+
 def get_backend(name=None, device=None, dtype=None):
     """A backend instance by name ('numpy' when None) on `device` (None: the best one), its
     reals in `dtype` (one of DTYPES; None: float64, or what the device supports)."""
@@ -102,7 +117,7 @@ def get_backend(name=None, device=None, dtype=None):
     if factory is None:
         ep = _entry_points().get(name)
         if ep is None:
-            raise ValueError(f"unknown backend {name!r}; available: {', '.join(list_backends())}")
+            raise ValueError(f"unknown backend {name!r}; {_available()}")
         cls = _load_plugin(ep)
         if dtype is not None and dtype not in DTYPES:
             raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
@@ -135,6 +150,15 @@ class _Running(threading.local):
 
 
 running = _Running()
+
+
+def has_math_function(name):
+    """Whether the active backend's library has `name` as an elementwise math function
+    (sqrt, exp, tanh ...: a numpy ufunc of that name), which .bkf imports: an undefined name
+    spelt so most likely wanted it. Other functions of the library (load, sort, size) are
+    left out: a variable of that name is likelier."""
+    return isinstance(getattr(np, name, None), np.ufunc) \
+        and current().math_function(name) is not None
 
 
 def current():

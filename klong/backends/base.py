@@ -38,6 +38,19 @@ _COMBINE = {"+": operator.add, "*": operator.mul}
 _IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
 
+def host_from_dlpack(obj):
+    """An array of any library that speaks DLPack as a numpy array: shared where it is on
+    the CPU, else copied there."""
+    try:
+        return np.from_dlpack(obj)
+    except (BufferError, RuntimeError, TypeError, ValueError):
+        try:            # on another device: numpy asks for a copy on the CPU
+            return np.from_dlpack(obj, device="cpu", copy=True)
+        except Exception as e:
+            raise TypeError(f"cannot read a DLPack array of {type(obj).__name__} "
+                            f"here: {e}") from None
+
+
 class Backend:
     """The contract of a backend: what klong needs of an array library on one device.
 
@@ -124,14 +137,7 @@ class Backend:
     def from_dlpack(self, obj):
         """An array of any library that speaks DLPack (`__dlpack__`) as a backend array:
         shared where the device and element type allow, copied where they must change."""
-        try:
-            a = np.from_dlpack(obj)
-        except (BufferError, RuntimeError, TypeError, ValueError):
-            try:            # on another device: numpy asks for a copy on the CPU
-                a = np.from_dlpack(obj, device="cpu", copy=True)
-            except Exception as e:
-                raise TypeError(f"cannot read a DLPack array of {type(obj).__name__} "
-                                f"here: {e}") from None
+        a = host_from_dlpack(obj)
         if a.dtype.kind in "iub":
             return self.from_host(a.astype(np.int64, copy=False))
         if a.dtype.kind != "f":

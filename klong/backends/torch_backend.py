@@ -74,8 +74,8 @@ def pick_device(device=None):
         return torch.device("cpu")
     try:
         dev = torch.device(device)
-    except (RuntimeError, TypeError) as e:
-        raise ValueError(f"unknown torch device {device!r}: {e}") from None
+    except (RuntimeError, TypeError):      # torch's own message lists every device type it knows
+        raise ValueError(f"unknown torch device {device!r}; use cpu, cuda, cuda:N or mps") from None
     if dev.type == "cuda":
         if not torch.cuda.is_available():
             raise ValueError(f"torch device {device!r} is not available (no CUDA)")

@@ -11,6 +11,8 @@ file of 20,000 such lines: 2 s against 7 s).
 What a chunk renders to depends only on it while no module renames names, so it is kept
 for text that runs again (parses are shared: the parser keeps them by text).
 """
+from ..runtime.functions import Lambda
+from ..runtime.values import on_backend
 from . import passes
 from .lower import lower
 from .render import closures, pysource
@@ -19,7 +21,8 @@ KEPT_CHUNKS = 1024      # rendered chunks an interpreter keeps for text it runs 
 
 
 class Engine:
-    """The pipeline for the interpreter `interp`, and the chunks it has rendered."""
+    """The pipeline for the interpreter `interp`, and the chunks it has rendered. It is
+    what lowering asks about the interpreter (lower.Surroundings)."""
 
     def __init__(self, interp):
         self.interp = interp
@@ -40,10 +43,31 @@ class Engine:
         return run
 
     def render(self, node, codegen):
-        chunk = passes.run(lower(node, self.interp))
-        if codegen and chunk.functions:
+        chunk = passes.run(lower(node, self), self.interp.batch)
+        if codegen and chunk.lambdas:
             try:
                 return pysource.render(chunk, self.interp)
             except (SyntaxError, RecursionError, MemoryError):
                 pass
         return closures.render(chunk, self.interp)
+
+    # -- what lowering needs of the interpreter (lower.Surroundings)
+    @property
+    def globals(self):
+        return self.interp.globals
+
+    def global_key(self, name):
+        return self.interp.modules.resolve(name)
+
+    def assignment_keys(self, name, top_level):
+        return self.interp.modules.assignment_targets(name, top_level)
+
+    def constant(self, value):
+        return on_backend(value, self.interp.backend)
+
+    @staticmethod
+    def facts(fn):
+        """What the compiler knows of the function value `fn` (its LambdaFacts: source text,
+        the globals it reads, whether it has effects ...), or None for a function not made
+        from a Klong literal."""
+        return fn.facts if isinstance(fn, Lambda) else None

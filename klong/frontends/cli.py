@@ -17,8 +17,9 @@ def _parser():
         prog="kgpy", description="Klong array language interpreter (numpy or torch backend).")
     p.add_argument("file", nargs="?", help="Klong program to run (its arguments follow it)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program, in .a")
-    p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit")
-    p.add_argument("-l", "--load", metavar="FILE", help="load FILE, then read interactively")
+    p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit (without a program file)")
+    p.add_argument("-l", "--load", metavar="FILE",
+                   help="load FILE first, then run -e EXPR, the program or the prompt")
     p.add_argument("--backend", default=os.environ.get("KLONG_BACKEND") or None,
                    help="array backend: numpy (default), torch, or an installed plugin's name")
     p.add_argument("--device",
@@ -95,6 +96,11 @@ def _glue_expression(argv):
 
 
 def _run(args):
+    if args.expr is not None and args.file is not None:
+        # -e runs EXPR alone: a program named too would be silently left unrun
+        print(f"kgpy: -e EXPR cannot go with a program file ({args.file}): give one or the "
+              f"other", file=sys.stderr)
+        return 2
     try:
         interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype,
                                   **_settings(args))
@@ -104,6 +110,11 @@ def _run(args):
     interp.debug = args.debug
     _set_kgpy_variables(interp)
     try:
+        if args.load is not None:
+            source = _read_file(args.load)
+            if source is None or _guarded(lambda: interp.run(source, filename=args.load),
+                                          args.debug, args.load) is FAILED:
+                return 1
         if args.expr is not None:
             # printing is guarded too: a full disk is an error like any other
             value = _guarded(lambda: _print_value(interp.run(args.expr)), args.debug)
@@ -118,11 +129,6 @@ def _run(args):
             failed = _guarded(lambda: interp.run(source, filename=args.file),
                               args.debug, args.file) is FAILED
             return 1 if failed else 0
-        if args.load is not None:
-            source = _read_file(args.load)
-            if source is None or _guarded(lambda: interp.run(source, filename=args.load),
-                                          args.debug, args.load) is FAILED:
-                return 1
         return interactive(interp, args.debug, full=args.full, style=args.style)
     except SystemExit as e:           # .x(code)
         sys.stdout.flush()

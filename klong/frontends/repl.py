@@ -58,6 +58,7 @@ def run_repl(interp, debug=False, style=None):
             session.reset()
             sys.stdout.flush()
             print("\ninterrupted", file=sys.stderr)
+            session.output_back()
             continue
         if not going_on:
             return 0

@@ -18,6 +18,7 @@ from ..runtime.memory import size_text
 from ..runtime.display import Summary, write
 from ..errors import as_klong_error
 from ..sysfns.core import DEFAULT_KLONGPATH
+from ..sysfns.io import output_to_cout
 
 PROMPT = "?> "
 CONTINUATION = ".. "
@@ -157,6 +158,17 @@ class Session:
     def report(self, error):
         print_error(error, colour=self.colour)
         self.record(error.report())
+        self.output_back()
+
+    def output_back(self):
+        """After an error or Ctrl-C, output that .tc sent into a file comes back to .cout,
+        said in one line: otherwise all later output would go on vanishing into the file."""
+        channel = output_to_cout(self.interp)
+        if channel is not None:
+            notice = f"output goes to .cout again (.tc had chosen {channel.klong_name})"
+            print(f"\x1b[31m{notice}\x1b[0m" if self.colour else notice, file=sys.stderr)
+            sys.stderr.flush()
+            self.record(notice)
 
     def error(self, message):
         """A message about a command that could not be carried out."""
@@ -206,6 +218,7 @@ class CellSession(Session):
     def report(self, error):
         self.last_error = error
         self.record(error.report())
+        self.output_back()
 
 
 def strip_transcript(text, needs_more):

@@ -1,5 +1,7 @@
 """Function values: Klong lambdas, projections and built-ins, and how calls are made."""
 import types
+from dataclasses import dataclass
+from typing import Optional
 
 from .display import write
 from ..errors import KlongError
@@ -13,34 +15,39 @@ PARENT = "^parent"
 SELF = "^fn"
 
 
-class LambdaInfo:
-    """What is known of a function literal when it is compiled, shared by every function
-    value made from it: its arity, source text, the name it is defined under (for error
-    messages), and facts that let adverbs take shortcuts:
+@dataclass(eq=False, slots=True)
+class LambdaFacts:
+    """What is known of a function literal (a lambda), one record from the compiler to the
+    running function: the compiler's lowering (compiler/lower/) fills in what the literal
+    says, its passes the shortcuts, and every function value made from the literal shares it.
 
-    dyad_op      the verb its body is, applied to x and y ('+' for {x+y})
-    elementwise  applying it to a whole numeric array equals applying it to each element
+    arity, source, name  its parameter count, its source text and the name it is defined
+                 under (for messages: label())
+    effects      it may assign something other than its own variables (a global, or a
+                 variable of a literal around it), here or in a literal nested in it. Not
+                 known: True
+    reads        the globals it reads, nested literals included, as keys of `globals` (the
+                 interpreter's): functions among them may have effects of their own, which
+                 only the running program can tell
+    names_self   it reads .f (so its body cannot run inline, in the code that applies it)
+
+    The shortcuts adverbs may take (compiler/passes/):
+    dyad_op      '+' for {x+y}: the body is exactly x OP y, OP a numeric atomic verb
+    elementwise  applied to a numeric array it equals applying it to each element
     dot          it is the inner product of its arguments ({+/x*y})
-    fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose `whole` is that of g
-    effects      it may assign variables other than its own locals (unknown: True)
-    reads        the globals it reads (functions among them may have effects of their own),
-                 in `globals`, the interpreter's
+    fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose whole-array form is g's
     """
-    __slots__ = ("arity", "source", "name", "dyad_op", "elementwise", "dot", "fold_op", "effects",
-                 "reads", "globals")
-
-    def __init__(self, arity, source=None, name=None, dyad_op=None, elementwise=False,
-                 dot=False):
-        self.arity = arity
-        self.source = source
-        self.name = name
-        self.dyad_op = dyad_op
-        self.elementwise = elementwise
-        self.dot = dot
-        self.fold_op = None
-        self.effects = True
-        self.reads = ()
-        self.globals = None
+    arity: int
+    source: Optional[str] = None
+    name: Optional[str] = None
+    effects: bool = True
+    reads: frozenset = frozenset()
+    names_self: bool = False
+    globals: Optional[dict] = None
+    dyad_op: Optional[str] = None
+    elementwise: bool = False
+    dot: bool = False
+    fold_op: Optional[str] = None
 
     def label(self):
         """How an error message names the function: its name, else its (shortened) source."""
@@ -51,17 +58,18 @@ class LambdaInfo:
 
 
 class Lambda(Function):
-    """A function literal evaluated in some scope. `run` takes the arguments positionally
-    (exactly `arity` of them) and runs the body. `whole`, when set, is an array operation
-    (passes/wholes.py, rendered by render/) that returns None where it cannot help: for a monad, the function applied
-    to every element of a numeric array at once; for a dyad with a `fold_op`, the g of its
-    body x+g(y) applied to every element."""
-    __slots__ = ("run", "arity", "info", "whole", "backend")
+    """A function literal evaluated in some scope: a function value. `run` takes the
+    arguments positionally (exactly `arity` of them) and runs the body; `facts` (LambdaFacts)
+    are its literal's. `whole`, when set, is an array operation (compiler/passes/wholes.py,
+    rendered by compiler/render/) that returns None where it cannot help: for a monad, the
+    function applied to every element of a numeric array at once; for a dyad with a
+    `fold_op`, the g of its body x+g(y) applied to every element."""
+    __slots__ = ("run", "arity", "facts", "whole", "backend")
 
-    def __init__(self, run, info, whole=None, backend=None):
+    def __init__(self, run, facts, whole=None, backend=None):
         self.run = run
-        self.arity = info.arity
-        self.info = info
+        self.arity = facts.arity
+        self.facts = facts
         self.whole = whole
         self.backend = backend      # the interpreter's, for calls made from Python
 
@@ -71,12 +79,12 @@ class Lambda(Function):
         return self.run(*args)
 
     def __repr__(self):
-        return self.info.source or "{...}"
+        return self.facts.source or "{...}"
 
 
 def frame_runner(body, lam, parent):
     """`run` for a lambda of the closure path: a fresh frame dict per call, then the body."""
-    label = lam.info.label
+    label = lam.facts.label
 
     def failed(e):
         return e.within(label()) if isinstance(e, KlongError) else e

@@ -172,6 +172,34 @@ def check_elements(n):
                                   f"set by {ENV_MAX_ELEMENTS})")
 
 
+def gather(parts, n):
+    """list(parts): the n parts of a list being assembled (Each's results, a scan's), counted
+    as they come under a memory limit, so that a result over it is refused as soon as the
+    parts made so far are (a list of many parts is otherwise only measured once they all
+    exist). Without a limit, nothing is counted."""
+    memory = current().memory
+    if memory is None or memory.limit is None:
+        return list(parts)
+    bound = memory.limit // BYTES_PER_RESULT_ELEMENT
+    out = []
+    total = 0
+    for v in parts:
+        out.append(v)
+        t = type(v)
+        if t is list or t is str:
+            total += len(v)
+        elif t is not int and t is not float and isinstance(v, arrays.ARRAY_TYPES):
+            total += math.prod(v.shape)
+        else:
+            total += 1
+        if total > bound:
+            counts = {elements_of(v) for v in out}
+            if len(counts) == 1 and n is not None:     # equal parts: what all n would take
+                memory.request(n * counts.pop() * BYTES_PER_RESULT_ELEMENT)
+            memory.request(total * BYTES_PER_RESULT_ELEMENT, at_least=True)
+    return out
+
+
 def check_items(n, like):
     """The size guard for a list of n items, each the size of an item of list `like`."""
     is_array = isinstance(like, arrays.ARRAY_TYPES) and like.ndim
@@ -201,7 +229,7 @@ def int_text(n):
     """The decimal text of an integer of any size. Large ones are split in binary halves
     and joined in decimal arithmetic (its multiplication is fast at any size), so that
     this takes far less than the quadratic time of converting digit by digit."""
-    if -2**_SMALL_BITS < n < 2**_SMALL_BITS:
+    if n.bit_length() <= _SMALL_BITS:
         return str(n)
     text = str(_decimal(abs(n), {}))
     return "-" + text if n < 0 else text

@@ -134,11 +134,13 @@ class Memory:
         return sum(n for _, n in held.values()), held
 
     # -- the memory limit and the peak of results
-    def request(self, nbytes):
-        """A result of `nbytes` is about to be made: refuse it when it is over the limit."""
+    def request(self, nbytes, at_least=False):
+        """A result of `nbytes` (`at_least` that many) is about to be made: refuse it when
+        it is over the limit."""
         if self.limit is not None and nbytes > self.limit:
             exact = f" ({nbytes} bytes)" if nbytes < 2**64 else ""
-            raise KlongError("range", f"not enough memory allowed: the result needs "
+            needs = "at least " if at_least else ""
+            raise KlongError("range", f"not enough memory allowed: the result needs {needs}"
                                       f"{size_text(nbytes)}{exact}, over the memory "
                                       f"limit of {size_text(self.limit)} ({self.limit} bytes)")
         if self.watching and not self._on_device():

@@ -8,7 +8,8 @@ import numpy as np
 
 from .. import backends
 from ..backends import arrays
-from . import context
+from ..backends.base import host_from_dlpack
+from . import context, limits
 from ..errors import KlongError, as_klong_error
 from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
 
@@ -155,8 +156,9 @@ class KlongFunction(Function):
         return repr(self.function)          # a Klong function shows its source
 
 
-def to_klong(v, interp=None):
-    """A Python value as a Klong value."""
+def to_klong(v, interp=None, _within=None):
+    """A Python value as a Klong value. (`_within`: the ids of the lists and dictionaries
+    being converted around this one, by which one that holds itself is found.)"""
     if isinstance(v, KlongFunction):
         return v.function
     if isinstance(v, (Char, Symbol, Dict, Function)) or v is UNDEFINED:
@@ -173,11 +175,20 @@ def to_klong(v, interp=None):
         # no copy where the backend reads int64 or its own reals as they are (docs/python.md:
         # Klong never writes into an array it was given, but Python may, and Klong sees that)
         if v.dtype.kind in "iub":
+            if v.dtype == np.uint64 and v.size and int(v.max()) > limits.INT64_MAX:
+                return to_klong(v.tolist(), interp)     # exact, as Python integers
             return backends.current().from_host(v.astype(np.int64, copy=False))
         if v.dtype.kind == "f":
             return backends.current().from_host(v)
+        if v.dtype.kind == "c":
+            raise _complex(v)
         return make_list([to_klong(e, interp) for e in v])
     if isinstance(v, arrays.ARRAY_TYPES):        # a tensor: onto this backend's device
+        kind = str(v.dtype)
+        if "complex" in kind:
+            raise _complex(v)
+        if kind.endswith("uint64"):     # read as int64 it would wrap: as numpy's, exact
+            return to_klong(backends.to_host(v), interp)
         if v.ndim == 0 and not getattr(v, "requires_grad", False):
             return v.item()
         try:
@@ -186,19 +197,35 @@ def to_klong(v, interp=None):
             raise KlongError("type", f"cannot take in this {type(v).__name__}: {e}") from None
     if hasattr(v, "__dlpack__") and not isinstance(v, type):    # another library's array
         try:
+            if str(getattr(v, "dtype", "")).endswith("uint64"):     # int64 would wrap
+                return to_klong(host_from_dlpack(v), interp)
             a = backends.current().from_dlpack(v)
         except TypeError as e:      # a tensor that requires grad, into numpy, too
             raise KlongError("type", str(e)) from None
         return to_klong(a, interp) if a.ndim == 0 else a
-    if isinstance(v, (list, tuple)):
-        return make_list([to_klong(e, interp) for e in v])
-    if isinstance(v, dict):
-        return Dict((to_klong(k, interp), to_klong(x, interp)) for k, x in v.items())
+    if isinstance(v, (list, tuple, dict)):
+        if _within is None:
+            _within = set()
+        if id(v) in _within:
+            raise KlongError("type", f"a {type(v).__name__} that holds itself has no Klong value")
+        _within.add(id(v))
+        try:
+            if isinstance(v, dict):
+                return Dict((to_klong(k, interp, _within), to_klong(x, interp, _within))
+                            for k, x in v.items())
+            return make_list([to_klong(e, interp, _within) for e in v])
+        finally:
+            _within.discard(id(v))
     if callable(v):
         return PyFunction(v, interp)
     if v is None:
         return UNDEFINED
     return v
+
+
+def _complex(v):
+    return KlongError("type", f"an array of {v.dtype} elements is not a Klong list: Klong "
+                              f"has no complex numbers")
 
 
 # Atoms that Python receives as they are: a list of only these fills its array at once.

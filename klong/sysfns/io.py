@@ -148,6 +148,22 @@ class Channels:
         self.next = 3
 
 
+def output_to_cout(interp):
+    """Select .cout as the To Channel again where .tc chose a file; returns that file's
+    channel (flushed, left open), or None when output went to a standard stream anyway.
+    The REPL does this after an error, so that later output does not vanish into the file."""
+    channels = interp.channels
+    channel = channels.target
+    if channel.std is not None:
+        return None
+    channels.target = channels.stdout
+    try:
+        channel.flush()
+    except (OSError, ValueError):       # a file that cannot be written: nothing to keep
+        pass
+    return channel
+
+
 def start(interp):
     """The interpreter's channels; the standard ones are its system variables."""
     channels = interp.channels = Channels()

@@ -1,6 +1,7 @@
 """Python interop (system.md B.3): .py .pyf .pyc .pya .pyiter, and .bkf for the backend's
 math."""
 import functools
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -22,13 +23,7 @@ def _import(spec, folders=()):
         raise KlongError("type", "module name must be a string")
     try:
         if spec.endswith(".py") or os.path.isdir(spec):
-            path = os.path.abspath(spec)
-            if os.path.isdir(path):
-                parent, name = os.path.split(path.rstrip(os.sep))
-            else:
-                parent, name = os.path.dirname(path), os.path.basename(path)[:-3]
-            _on_path(parent)                 # so the module finds its siblings
-            return importlib.import_module(name)
+            return _import_path(spec)
         top = spec.split(".")[0]
         for folder in folders:
             if os.path.isfile(os.path.join(folder, top + ".py")) or \
@@ -40,6 +35,41 @@ def _import(spec, folders=()):
         raise
     except Exception as e:
         raise KlongError("io", f"failed to load module: {spec} ({type(e).__name__}: {e})") from None
+
+
+def _import_path(spec):
+    """The module in a .py file or package directory, loaded once per file under a name of
+    its own made from its resolved path: two files called mymain.py in two folders are two
+    modules (imported by name, the second would be the first, as Python keeps modules by
+    name)."""
+    path = os.path.realpath(spec)
+    if os.path.isdir(path):
+        parent, base = os.path.split(path.rstrip(os.sep))
+        location, search = os.path.join(path, "__init__.py"), [path]
+        if not os.path.isfile(location):    # a namespace package: by name, as Python would
+            _on_path(parent)
+            return importlib.import_module(base)
+    else:
+        parent, base = os.path.dirname(path), os.path.basename(path)[:-3]
+        location, search = path, None
+    digest = hashlib.sha1(path.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    name = f"_klong_py_{digest}_{base.replace('.', '_')}"
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    _on_path(parent)                 # so the module finds its siblings
+    found = importlib.util.spec_from_file_location(name, location,
+                                                   submodule_search_locations=search)
+    if found is None:
+        raise ImportError(f"not a Python module: {spec}")
+    module = importlib.util.module_from_spec(found)
+    sys.modules[name] = module       # as import does: the module may import itself
+    try:
+        found.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
 
 
 def _on_path(folder):

@@ -4,7 +4,7 @@ may take shortcuts with it). Each verb's meaning lives in exactly one function i
 structural.py; MONADS and DYADS map a symbol to those functions."""
 import operator
 
-from . import atomic, structural
+from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
 from .atomic import DYAD_PARTS, atomic_dyad, differentiated, real_arith, real_power
 
@@ -18,7 +18,7 @@ INLINE_FACTOR = 2**31
 
 
 class Verb:
-    """The facts about one verb symbol.
+    """One verb's entry in the registry: what is known of the verb symbol.
 
     monad, dyad        the implementations (None where the verb has no such form)
     monad_name, ...    what an error message calls each form ("times", "negate")
@@ -37,15 +37,23 @@ class Verb:
                        verb gives, by a shorter way, for the operands it knows, else None;
                        a numeric atomic dyad also takes atomic.differentiated, last
     compare            the Python comparison operator that the dyad is, on two numbers
-    host               the interpreter provides this form (the differentiation operators)
+    host_monad/dyad    a form the interpreter applies (the differentiation operators): how,
+                       as a HostForm
+    batch_monad/dyad   the batching rule (batching.py): the form applied to the rows of a
+                       matrix at once, rule(x, n) or rule(x, y, n), an operand being
+                       batching.Rows (one value per row) or a value the same for every row;
+                       it gives what the form gives on each row, stacked, or raises
+                       batching.Declined. Numeric atomic forms get theirs by default
     """
     __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
                  "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "each", "scalar_monad",
-                 "scalar_dyad", "scalar_guard", "shortcuts", "compare", "host_monad", "host_dyad")
+                 "scalar_dyad", "scalar_guard", "shortcuts", "compare", "host_monad", "host_dyad",
+                 "batch_monad", "batch_dyad")
 
     def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
                  reduce=None, fold=None, each=None, scalar_monad=None, scalar_dyad=None, scalar_guard=None,
-                 shortcuts=(), compare=None, host=""):
+                 shortcuts=(), compare=None, host_monad=None, host_dyad=None, batch_monad=None,
+                 batch_dyad=None):
         self.symbol = symbol
         self.monad = MONADS.get(symbol)
         self.dyad = DYADS.get(symbol)
@@ -69,11 +77,35 @@ class Verb:
         if self.shortcuts:
             self.dyad = atomic_dyad(*parts, shortcuts=self.shortcuts)
         self.compare = compare
-        self.host_monad = "m" in host
-        self.host_dyad = "d" in host
+        self.host_monad = host_monad
+        self.host_dyad = host_dyad
+        if batch_monad is None and self.atomic_monad and self.numeric_monad:
+            batch_monad = batching.atomic_monad(symbol, self.monad)
+        if batch_dyad is None and self.atomic_dyad and self.numeric_dyad:
+            batch_dyad = batching.atomic_dyad(symbol, self.dyad)
+        self.batch_monad = batch_monad
+        self.batch_dyad = batch_dyad
 
     def name(self, arity):
         return (self.monad_name if arity == 1 else self.dyad_name) or self.symbol
+
+
+class HostForm:
+    """How a form of a differentiation operator is applied: action(d, variable) gives the
+    Python function of its operands, d being the interpreter's Differentiation
+    (runtime/autograd.py) and `variable` the global that a bare name as the operand `point`
+    ("left" or "right"; None: the operator has no variable mode) names, else None (variable
+    mode, system.md B.2: the variable itself is rebound while differentiating)."""
+    __slots__ = ("action", "point")
+
+    def __init__(self, action, point=None):
+        self.action = action
+        self.point = point
+
+
+def _track(x):
+    """˙x: x itself (it marks, in the source, a value that will be differentiated)."""
+    return x
 
 
 def _table(*verbs):
@@ -81,10 +113,10 @@ def _table(*verbs):
 
 
 VERBS = _table(
-    Verb("@", "atom", "at"),
-    Verb(",", "list", "join", fold=join_all, each=join_pairs),
+    Verb("@", "atom", "at", batch_dyad=batching.at),
+    Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
-    Verb("#", "size", "take"),
+    Verb("#", "size", "take", batch_monad=batching.size),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          scalar_dyad="1 if {a} < {b} else 0"),
     Verb(">", "grade-down", "more", atomic="d", numeric="d", compare=">",
@@ -92,6 +124,7 @@ VERBS = _table(
     Verb("=", "group", "equal", atomic="d", numeric="d", compare="==",
          scalar_dyad="1 if {a} == {b} else 0"),
     Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
+         batch_monad=batching.first,
          scalar_guard=f"(type({{a}}) is float and type({{b}}) is float"
                       f" or -{INLINE_FACTOR:#x} < {{a}} < {INLINE_FACTOR:#x}"
                       f" and -{INLINE_FACTOR:#x} < {{b}} < {INLINE_FACTOR:#x})",
@@ -101,11 +134,12 @@ VERBS = _table(
     Verb("-", "negate", "minus", atomic="md", numeric="md", scalar_monad="-{a}",
          scalar_dyad="{a} - {b}", shortcuts=(real_arith(operator.sub),)),
     Verb("_", "floor", "drop", atomic="m", numeric="m"),
-    Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1"),
+    Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1",
+         batch_dyad=batching.match),
     Verb("$", "format", "format2", atomic="md"),
     Verb("?", "range", "find"),
     Verb("%", "reciprocal", "divide", atomic="md", numeric="md"),
-    Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|",
+    Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,)),
     Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&",
@@ -120,10 +154,14 @@ VERBS = _table(
     Verb(":%", None, "integer-divide", atomic="d", numeric="d"),
     Verb(":+", None, "rotate"),
     Verb(":^", None, "reshape"),
-    Verb(":>", None, "autograd", host="d"),
-    Verb("\u2207", "gradient", "numeric-gradient", host="md"),      # ∇
-    Verb("\u2202", None, "jacobian", host="d"),                     # ∂
-    Verb("\u02d9", "track", None, host="m"),                        # ˙
+    # the differentiation operators: f:>p, ∇f and p∇f, p∂f, ˙x
+    Verb(":>", None, "autograd",
+         host_dyad=HostForm(lambda d, var: lambda f, p: d.gradient(f, p, var), point="right")),
+    Verb("\u2207", "gradient", "numeric-gradient",
+         host_monad=HostForm(lambda d, var: d.gradient_function),
+         host_dyad=HostForm(lambda d, var: lambda p, f: d.numeric(p, f, var), point="left")),
+    Verb("\u2202", None, "jacobian", host_dyad=HostForm(lambda d, var: d.jacobian)),
+    Verb("\u02d9", "track", None, host_monad=HostForm(lambda d, var: _track)),
 )
 
 # the dyads as Klong runs them: with the shortcuts declared above

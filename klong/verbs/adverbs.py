@@ -43,7 +43,8 @@ def each(f, a, whole=None):
         r = whole(a)
         if r is not None:
             return r
-    return list_like([f(e) for e in items(a)], a)
+    elems = items(a)
+    return list_like(limits.gather(map(f, elems), len(elems)), a)
 
 
 def each2(f, a, b, whole=None):
@@ -56,7 +57,8 @@ def each2(f, a, b, whole=None):
         r = whole(a[:n], b[:n])
         if r is not None:
             return r
-    results = [f(x, y) for x, y in zip(items(a), items(b))]
+    xs, ys = items(a), items(b)
+    results = limits.gather(map(f, xs, ys), min(len(xs), len(ys)))
     # characters make a string when an operand of the results' length is one (as in kg:
     # [1 2]{y}'"ab" is "ab", but [1]{y}'"ab" is [0ca])
     n = len(results)
@@ -80,14 +82,15 @@ def _each_of_right(g, a, b, rows):
         r = rows(b, a)
         if r is not None:
             return r
-    return list_like([g(e) for e in items(b)], b)
+    elems = items(b)
+    return list_like(limits.gather(map(g, elems), len(elems)), b)
 
 
 def each_pair(f, a):
     if is_atom(a) or len(a) < 2:
         return a
     elems = items(a)
-    return list_like([f(x, y) for x, y in zip(elems, elems[1:])], a)
+    return list_like(limits.gather(map(f, elems, elems[1:]), len(elems) - 1), a)
 
 
 # ------------------------------------------------------------------ over and scan
@@ -168,12 +171,15 @@ def scan(f, a, fast=None, fold=None):
     elems = items(a)
     if len(elems) == 1:
         return a if type(a) is not str else elems    # ,\"a" is [0ca]
-    acc = elems[0]
-    out = [acc]
-    for e in elems[1:]:
+    return make_list(limits.gather(_running(f, elems[0], elems[1:]), len(elems)))
+
+
+def _running(f, acc, elems):
+    """A scan's parts: acc, then acc = f(acc, e) for each e of elems in turn."""
+    yield acc
+    for e in elems:
         acc = f(acc, e)
-        out.append(acc)
-    return make_list(out)
+        yield acc
 
 
 def scan_neutral(f, a, b, join):
@@ -181,12 +187,8 @@ def scan_neutral(f, a, b, join):
         if is_seq(b):
             return a
         return join(a, values.chars_to_string([f(a, b)]))    # a , ,f(a;b): ,0cq is "q"
-    acc = a
-    out = [acc]
-    for e in items(b):
-        acc = f(acc, e)
-        out.append(acc)
-    return make_list(out)
+    elems = items(b)
+    return make_list(limits.gather(_running(f, a, elems), len(elems) + 1))
 
 
 # ------------------------------------------------------------------ converge, while, iterate
@@ -200,12 +202,13 @@ def converge(f, a):
 
 
 def scan_converge(f, a):
-    out = [a]
-    while True:
-        nxt = f(a)
-        if match(nxt, a):
-            return make_list(out)
-        out.append(nxt)
+    return make_list(limits.gather(_converging(f, a), None))
+
+
+def _converging(f, a):
+    yield a
+    while not match(nxt := f(a), a):
+        yield nxt
         a = nxt
 
 
@@ -216,11 +219,13 @@ def while_(f, pred, b):
 
 
 def scan_while(f, pred, b):
-    out = []
+    return make_list(limits.gather(_while(f, pred, b), None))
+
+
+def _while(f, pred, b):
     while is_true(pred(b)):
-        out.append(b)
+        yield b
         b = f(b)
-    return make_list(out)
 
 
 def iterations(n):
@@ -241,11 +246,14 @@ def scan_iterate(f, n, b):
     if count == 0:
         return b
     limits.check_elements(count + 1)
-    out = [b]
+    return make_list(limits.gather(_iterating(f, count, b), count + 1))
+
+
+def _iterating(f, count, b):
+    yield b
     for _ in range(count):
         b = f(b)
-        out.append(b)
-    return make_list(out)
+        yield b
 
 
 # what each adverb is called (in error messages), applied as a monad and as a dyad

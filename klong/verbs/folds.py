@@ -10,7 +10,7 @@ from ..runtime import values
 from ..runtime.limits import INT64_MAX, magnitude, times
 
 
-def _fold_fits(op, a):
+def fold_fits(op, a):
     """Whether folding integer array `a` along its first axis with + or * stays in int64."""
     n, m = a.shape[0], magnitude(a)
     if op == "+":
@@ -24,14 +24,14 @@ _OPS = {"+": operator.add, "*": times}
 def fold(op, a):
     """backends.current().reduce(op, a), exact for integers: a sum or product that could
     leave int64 is computed on Python integers."""
-    if op in _OPS and values.array_kind(a) == "i" and not _fold_fits(op, a):
+    if op in _OPS and values.array_kind(a) == "i" and not fold_fits(op, a):
         return _klong_value(_pairwise(_OPS[op], _host_items(a)))
     return backends.current().reduce(op, a)
 
 
 def running_fold(op, a):
     """backends.current().accumulate(op, a) of a vector, exact for integers like fold."""
-    if op in _OPS and values.array_kind(a) == "i" and not _fold_fits(op, a):
+    if op in _OPS and values.array_kind(a) == "i" and not fold_fits(op, a):
         return values.make_list(itertools.accumulate(_host_items(a), _OPS[op]))
     return backends.current().accumulate(op, a)
 

@@ -3,9 +3,9 @@
 `VerbForms` holds what an adverb needs of the verb it modifies: its monadic and dyadic
 forms, and the shortcuts adverbs.py may take (a reduction of the library, a whole-array form,
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
-function value, its compile-time facts (LambdaInfo) turned into shortcuts.
+function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from . import adverbs as adv
@@ -13,7 +13,7 @@ from ..errors import KlongError
 from ..runtime.functions import Lambda, call_value
 from ..runtime.values import Function
 from . import DYADS, VERBS
-from . import wholearray
+from . import batching, wholearray
 
 
 @dataclass(slots=True)
@@ -28,6 +28,8 @@ class VerbForms:
     whole_dyad: Optional[Callable] = None
     rows: Optional[Callable] = None
     scan_fold: Optional[Callable] = None
+    batch: Optional[tuple] = None       # the monad's batched plan of x (batching.py)
+    batch_op: Optional[str] = None      # the primitive it is, when batching is on
 
 
 def _no_monad(op):
@@ -42,17 +44,22 @@ def _no_dyad(op):
     return fail
 
 
-def op_forms(op):
-    facts = VERBS[op]
-    return VerbForms(facts.monad or _no_monad(op), facts.dyad or _no_dyad(op),
-                     fast=facts.reduce, fold=facts.fold,
-                     whole_monad=facts.monad if facts.atomic_monad else None,
-                     whole_dyad=facts.dyad if facts.atomic_dyad else facts.each)
+def op_forms(op, batch=False):
+    """The forms of the primitive verb `op`; `batch` (the interpreter's): Each of it, or of
+    its Over or Scan, over the rows of a matrix runs once for all rows where it has a
+    batching rule (batching.py)."""
+    entry = VERBS[op]
+    return VerbForms(entry.monad or _no_monad(op), entry.dyad or _no_dyad(op),
+                     fast=entry.reduce, fold=entry.fold,
+                     whole_monad=entry.monad if entry.atomic_monad else None,
+                     whole_dyad=entry.dyad if entry.atomic_dyad else entry.each,
+                     batch=("monad", op, ("x",)) if batch and entry.batch_monad else None,
+                     batch_op=op if batch else None)
 
 
 def function_forms(fn):
     """The forms of a function value. A lambda's Python function is used as it is when the
-    arity fits, and its compile-time facts become the adverbs' shortcuts."""
+    arity fits, and its literal's facts become the adverbs' shortcuts."""
     if _is_nilad(fn):
         # our extension: a nilad under an adverb (f'!n, f/x) is called with no arguments,
         # so f'!n runs f n times, as programs written for KlongPy expect
@@ -63,19 +70,19 @@ def function_forms(fn):
     monad = run if fn.arity == 1 else (lambda a: fn.call([a]))
     dyad = run if fn.arity == 2 else (lambda a, b: fn.call([a, b]))
     forms = VerbForms(monad, dyad)
-    info = fn.info
-    if info.dyad_op is not None:
-        facts = VERBS[info.dyad_op]
-        forms.fast = facts.reduce
-        forms.whole_dyad = facts.dyad
-    if info.dot:
+    facts = fn.facts
+    if facts.dyad_op is not None:
+        entry = VERBS[facts.dyad_op]
+        forms.fast = entry.reduce
+        forms.whole_dyad = entry.dyad
+    if facts.dot:
         forms.rows = wholearray.rows_dot
-    if info.fold_op is not None and fn.whole is not None:
-        forms.fold = wholearray.mapped_fold(info.fold_op, fn.whole, running=False)
-        forms.scan_fold = wholearray.mapped_fold(info.fold_op, fn.whole, running=True)
+    if facts.fold_op is not None and fn.whole is not None:
+        forms.fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=False)
+        forms.scan_fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=True)
     if fn.arity != 1:
         return forms
-    if info.elementwise and fn.whole is None:
+    if facts.elementwise and fn.whole is None:
         forms.whole_monad = monad
     else:
         forms.whole_monad = _first_of(fn.whole, wholearray.traced_each(fn))
@@ -137,10 +144,19 @@ def _wrong_context(adverb):
 
 def derive(forms, adverb):
     """The verb `forms` modified by `adverb`, as new VerbForms."""
+    plan = forms.batch
+    if plan is not None and adverb == "'":
+        # Each over the rows of a matrix: once for all of them, where the rules allow (a
+        # plan of a primitive reads no names)
+        forms = replace(forms, whole_monad=_first_of(
+            forms.whole_monad, lambda a: batching.each(plan, a, ())))
     m = MONADIC_ADVERBS.get(adverb)
     d = DYADIC_ADVERBS.get(adverb)
-    return VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),
-                     (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
+    derived = VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),
+                        (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
+    if forms.batch_op in batching.ADVERBS.get(adverb, ()):
+        derived.batch = ("adverb", adverb, forms.batch_op, ("x",))
+    return derived
 
 
 def derived_forms(forms, adverbs):

@@ -140,20 +140,20 @@ def is_python_number(v):
 
 def is_dot(f):
     """Whether the function value f is an inner product ({+/x*y})."""
-    info = getattr(f, "info", None)
-    return info is not None and info.dot
+    facts = getattr(f, "facts", None)
+    return facts is not None and facts.dot
 
 
 def _effect_free(fn, seen):
     """Whether calling the Lambda fn can change nothing but its own locals: neither it nor a
     function it reads through a global assigns anything else, reads a dictionary (Join
     changes one in place) or calls a system function."""
-    info = fn.info
-    if info.effects or info.globals is None:
+    facts = fn.facts
+    if facts.effects or facts.globals is None:
         return False
     seen.add(fn)
-    for key in info.reads:
-        v = info.globals.get(key)
+    for key in facts.reads:
+        v = facts.globals.get(key)
         if isinstance(v, Lambda):
             if v not in seen and not _effect_free(v, seen):
                 return False

@@ -230,6 +230,22 @@ cstep::{[g];g::{cl(X)}:>[W1 B1 W2 B2];W1::W1-0.1*g@0;B1::B1-0.1*g@1;W2::W2-0.1*g
 cstep()"""
 
 
+ROWS_SETUP = "m::([2000 16]:^{x;.rn()}'!32000)-0.5"
+
+
+def _rows(op):
+    """The array library's operation along the rows of a 2000x16 matrix of reals."""
+    def baseline(backend):
+        m = _array(backend, np.random.default_rng(4).random((2000, 16)) - 0.5)
+        return lambda: op(m)
+    return baseline
+
+
+def _rows_max(m):
+    r = m.max(1)
+    return getattr(r, "values", r)      # (torch gives the values and their positions)
+
+
 def _mlp_matrix(backend):
     f64 = torch.float64
     x = ((torch.arange(8192, dtype=f64).reshape(256, 32) % 97) / 97) - 0.5
@@ -281,6 +297,16 @@ WORKLOADS = {
     "read_numbers": Workload("`.rs` of 100,000 numbers", f't::"[",({6 * N}#"12345 "),"]"', ".rs(t)",
                              _read_numbers, "numpy parse", goal=1.1, backends=("numpy",), rounds=5,
                              kg=False),     # kg 2022 hangs reading the text a second time
+    # Each over the rows of a matrix, batched (verbs/batching.py); issue 32 aims at 3x
+    "rows_sum": Workload("`+/'m`, 2000x16 reals", ROWS_SETUP, "+/'m",
+                         _rows(lambda m: m.sum(1)), "sum along rows"),
+    "rows_max": Workload("`|/'m`, 2000x16 reals", ROWS_SETUP, "|/'m", _rows(_rows_max),
+                         "max along rows"),
+    "rows_first": Workload("`*'m`, 2000x16 reals", ROWS_SETUP, "*'m",
+                           _rows(lambda m: m[:, 0]), "first column"),
+    "rows_centre": Workload("`{x-(+/x)%#x}'m`, 2000x16 reals", ROWS_SETUP, "{x-(+/x)%#x}'m",
+                            _rows(lambda m: m - m.sum(1)[:, None] / m.shape[1]),
+                            "centre each row"),
     "matmul": Workload("matrix product in Klong, 200x200 reals",
                        "mm::{[a b];a::x;b::+y;{x{+/x*y}:/b}'a};m::([200 200]:^!40000)%200",
                        "mm(m;m)", _matmul, "the library's matmul", goal=2.0),

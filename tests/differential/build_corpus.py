@@ -4,7 +4,8 @@
 Four sources, in this order:
   - the conformance cases (value and display files of the conformance suite): each case's
     setup and expression as one program, identical programs once;
-  - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed);
+  - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed; ROW_WISE:
+    Each over the rows of a matrix, batched or not);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -70,6 +71,32 @@ HANDWRITTEN = [
     "{x<\"a\"}{x+1}:~1",
 ]
 
+# Row-wise programs: Each over the rows of a matrix, which runs once for all rows where the
+# body's verbs have batching rules (klong/verbs/batching.py); the harness runs every
+# program with an Each with the loop as well (harness.LOOP_MODES)
+R = "r::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];"
+I = "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];"
+ROW_WISE = [
+    R + "+/'r", I + "+/'i", R + "*/'r", I + "*/'i", R + "|/'r", I + "&/'i", R + "-/'r",
+    I + "-/'i", R + "+\\'r", I + "+\\'i", R + "*\\'r", I + "|\\'i", R + "&\\'r",
+    "q::[3 130]:^(!390)%7.0;(+/'q),*/'q", "q::[2 70]:^(!140)%3.0;+\\'q",
+    R + "*'r", I + "*'i", R + "|'r", I + "#'i", R + "{*|x}'r", I + "{x@2}'i",
+    R + "{x@[3 0 0]}'r", R + "{x,0.0}'r", I + "{0,x}'i", R + "{x,x}'r", I + "{(*x),*|x}'i",
+    R + "{x-(+/x)%#x}'r", I + "{x-(+/x)%#x}'i", R + "{+/x>0}'r", I + "{(+/x)%#x}'i",
+    I + "{%+/x}'i", R + "{_(+/x)%3}'r", I + "{x=|x}'i", R + "{(|/x)-&/x}'r",
+    I + "u::[1 2 3 4];{x*u}'i", I + "c::10;{(+/x)+c}'i", R + "{[s];s::+/x;x%s}'r",
+    R + "{:[(+/x)>0;1;-1]}'r", I + "{:[(*x)>1;x;-x]}'i", I + "{:[(*x)>1;+/x:|(*x)>0;0;-1]}'i",
+    I + "{:[(*x)>1;x;0.0]}'i", I + "{:[(*x)=0;0;(+/x)%*x]}'i",
+    "b::[[4611686018427387904 4611686018427387904] [1 2]];(+/'b),(*/'b),+\\'b",
+    I + "{(+/x)*4611686018427387904}'i", "{(+/x)%3}'[[9007199254740993 0] [1 2]]",
+    R + "{(+/x*x)^0.5}'r", "|/'[[0.0 -0.0] [1.0 2.0]]", "&\\'[[0.0 -0.0] [-0.0 0.0]]",
+    I + "{x@7}'i", R + "{x@-1}'r", I + "{x+[1 2]}'i", I + "f::{x@4};f'i",
+    "+/'[[1 2 3] [4 5]]", "+/'[]", "{+/x}'[[] []]", "+/'[[0.1 0.2 0.3]]",
+    "{x-(+/x)%#x}'[[0.1 0.2 0.3]]", I + "{x@<x}'i", I + "{x,\"a\"}'i",
+    I + "({x~[0 -4 7 1]}'i),({x~|x}'i),({(*x)~3}'i),{x~[1 2]}'i", R + "{(x*3)~x+x+x}'r",
+    "{(*x)~1}'[[1.0 2.0] [1.00000000000000001 3.0]]",
+]
+
 
 def conformance_programs(directory):
     seen = set()
@@ -126,7 +153,7 @@ def main(argv=None):
         cases = conformance_programs(args.conformance)
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
-                 if "source" in e and not e["id"].startswith(("gen-", "hand-"))]
+                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -134,6 +161,8 @@ def main(argv=None):
         entries.append({"id": case_id, "source": source})
     for i, source in enumerate(HANDWRITTEN):
         entries.append({"id": f"hand-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_WISE):
+        entries.append({"id": f"rows-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

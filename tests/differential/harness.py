@@ -24,6 +24,9 @@ PENDING = HERE / "pending.txt"
 
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 MODES = [(backend, codegen) for backend in BACKENDS for codegen in (True, False)]
+# a program with an Each runs once more on each backend with Each over rows as a loop
+# (KLONG_BATCH=0): batched bodies must give the loop's outcome exactly
+LOOP_MODES = [(backend, True, False) for backend in BACKENDS]
 MAX_ELEMENTS = 100_000          # a small size guard keeps every program cheap
 SECONDS = 2.0                   # per generated program and mode
 CORPUS_SECONDS = 120.0          # per corpus program and mode: ample, since a timeout fails
@@ -33,13 +36,15 @@ UNSAFE = (".ac", ".oc", ".ic", ".df", ".sys", ".x", ".l", ".py", ".pya", ".pyc",
 
 
 def mode_name(mode):
-    backend, codegen = mode
-    return f"{backend}/{'codegen' if codegen else 'closures'}"
+    backend, codegen, *batch = mode
+    return f"{backend}/{'codegen' if codegen else 'closures'}{'/loop' if batch == [False] else ''}"
 
 
 def interpreter(mode, safe=True):
-    backend, codegen = mode
-    interp = KlongInterpreter(backend=backend, codegen=codegen, max_elements=MAX_ELEMENTS)
+    """A fresh interpreter of `mode`: (backend, codegen), or (backend, codegen, batch)."""
+    backend, codegen, *batch = mode
+    interp = KlongInterpreter(backend=backend, codegen=codegen, max_elements=MAX_ELEMENTS,
+                              batch=batch[0] if batch else None)
     if safe:
         for name in UNSAFE:
             interp.globals.pop(name, None)
@@ -153,9 +158,12 @@ def entry_source(entry):
 
 
 def run_all_modes(source, filename=None, modes=None, seconds=SECONDS):
-    """{mode: outcome} of one program, each in a fresh interpreter of its mode."""
+    """{mode: outcome} of one program, each in a fresh interpreter of its mode (and of the
+    loop modes too, by default, when it has an Each)."""
     results = {}
-    for mode in modes or MODES:
+    if modes is None:
+        modes = MODES + LOOP_MODES if "'" in source else MODES
+    for mode in modes:
         interp = interpreter(mode, safe=filename is None)
         results[mode] = outcome(interp, source, filename, seconds)
     return results
@@ -170,7 +178,7 @@ def disagreement(results, within_backend=False, strict=False):
     values = list(results.values())
     if any(r == ("timeout",) for r in values) and not strict:
         return None
-    groups = [[r for (b, _), r in results.items() if b == backend] for backend in BACKENDS] \
+    groups = [[r for m, r in results.items() if m[0] == backend] for backend in BACKENDS] \
         if within_backend else [values]
     if all(r == group[0] for group in groups for r in group):
         return None

@@ -17,7 +17,7 @@ def chunk(_):
                             return 1
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            self_ = LAMBDA(run, INFO1, None, BACKEND)
+            self_ = LAMBDA(run, FACTS1, None, BACKEND)
             return self_
         t1 = make2()
         G['sign'] = t1

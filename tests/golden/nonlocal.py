@@ -16,14 +16,14 @@ def chunk(_):
                                 return v0_n
                             except BaseException as e:
                                 raise FAIL(e, W, self_)
-                        self_ = LAMBDA(run, INFO3, None, BACKEND)
+                        self_ = LAMBDA(run, FACTS3, None, BACKEND)
                         return self_
                     t1 = make4()
                     t2 = A6(t1, x)
                     return v0_n
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            self_ = LAMBDA(run, INFO1, None, BACKEND)
+            self_ = LAMBDA(run, FACTS1, None, BACKEND)
             return self_
         t1 = make2()
         G['total'] = t1

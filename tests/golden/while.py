@@ -11,7 +11,7 @@ def chunk(_):
                     return t1
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            self_ = LAMBDA(run, INFO1, None, BACKEND)
+            self_ = LAMBDA(run, FACTS1, None, BACKEND)
             return self_
         t1 = make2()
         G['upto'] = t1

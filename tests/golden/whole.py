@@ -21,7 +21,7 @@ def chunk(_):
                     return WHOLE_RESULT(t4, x)
                 except Exception:
                     return None
-            self_ = LAMBDA(run, INFO1, whole5, BACKEND)
+            self_ = LAMBDA(run, FACTS1, whole5, BACKEND)
             return self_
         t1 = make2()
         G['clip'] = t1

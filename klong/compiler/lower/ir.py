@@ -3,39 +3,58 @@
 Everything a renderer needs to know is in the nodes: which variable a name is (a local so
 many function literals out, or the global it names once modules have renamed it), which
 verb, adverbs or call a node is, what a failure there is called, and what is known of each
-function literal (`Facts`). Renderers (render/) turn the IR into something runnable one rule
-per node; passes (passes/) rewrite it by rules before that. Neither reads the syntax tree.
+function literal (its `facts`). Renderers (render/) turn the IR into something runnable one
+rule per node; passes (passes/) rewrite it by rules before that. Neither reads the syntax tree.
 
 Every node keeps the line and column of the Klong source it came from (0: none).
-"""
-from dataclasses import dataclass, field
-from typing import Any, List, Optional
 
+The shape is declared once: a node class's fields made with `child()` hold the nodes below
+it (a node, None, or lists and tuples of them), every other field is data. `children` and
+`map_children` read that declaration, so one walker and one rewriter serve every node.
+"""
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, List, Optional
+
+from ...runtime.functions import LambdaFacts
 from ..syntax.ast import PARAMS
 from ..syntax.ast import walk as syntax_walk
 
 
-@dataclass(eq=False)
+def child(**kw):
+    """A field that holds IR nodes: a node, None, or a list or tuple of them (nested)."""
+    return field(metadata={"child": True}, **kw)
+
+
+def node(cls):
+    """An IR node class: a dataclass (compared by identity) whose CHILDREN are the names
+    of its fields made with child()."""
+    cls = dataclass(eq=False)(cls)
+    cls.CHILDREN = tuple(f.name for f in fields(cls) if f.metadata.get("child"))
+    return cls
+
+
+@node
 class Node:
+    CHILDREN: ClassVar[tuple] = ()
     line: int = field(default=0, kw_only=True)
     column: int = field(default=0, kw_only=True)
 
 
 # ------------------------------------------------------------------ values and names
 
-@dataclass(eq=False)
+@node
 class Const(Node):
     """A constant, already on the interpreter's backend."""
     value: Any
 
 
-@dataclass(eq=False)
+@node
 class DictLit(Node):
     """A dictionary literal: each evaluation builds a fresh dictionary of these pairs."""
     pairs: list
 
 
-@dataclass(eq=False)
+@node
 class Local(Node):
     """A variable of the function literal `depth` literals out (0: the one the name is in):
     one of its parameters x, y, z or a declared local."""
@@ -43,44 +62,44 @@ class Local(Node):
     depth: int
 
 
-@dataclass(eq=False)
+@node
 class Global(Node):
     """A global variable: `key` is the name it is stored under (modules rename names)."""
     name: str
     key: str
 
 
-@dataclass(eq=False)
+@node
 class Self(Node):
     """.f inside a function literal: the running function itself."""
 
 
 # ------------------------------------------------------------------ calls and verbs
 
-@dataclass(eq=False)
+@node
 class Call(Node):
     """fn(args...): `callee` is the Klong name the function is read from, for messages.
-    `to_self` (in a Facts.integer_body only): a call of the function itself with integers,
+    `to_self` (in a Lambda.integer_body only): a call of the function itself with integers,
     which goes straight to that body again."""
-    fn: Node
-    args: List[Node]
+    fn: Node = child()
+    args: List[Node] = child()
     callee: Optional[str] = None
     to_self: bool = False
 
 
-@dataclass(eq=False)
+@node
 class Project(Node):
     """fn(a;;c): a projection; the empty slots are None."""
-    fn: Node
-    slots: List[Optional[Node]]
+    fn: Node = child()
+    slots: List[Optional[Node]] = child()
 
 
-@dataclass(eq=False)
+@node
 class Verb(Node):
     """A verb: an operator `op` or a function-valued node `fn`, with its adverbs (the last
     one applied outermost). Its position is the operator's."""
     op: Optional[str]
-    fn: Optional[Node]
+    fn: Optional[Node] = child()
     adverbs: List[str]
 
     @property
@@ -89,124 +108,105 @@ class Verb(Node):
         return self.op is not None and not self.adverbs
 
 
-@dataclass(eq=False)
-class Monad(Node):
-    """verb applied to one operand; `label` names the verb in error messages. `numbers`
-    (set by passes/numbers.py): the operand is known to be a plain Python number, so the
-    verb's scalar form applies without a test of its type."""
-    verb: Verb
-    arg: Node
-    label: str = ""
-    numbers: bool = False
+@node
+class Applied(Node):
+    """A verb applied to operands (Monad, Dyad). `label` names the verb in error messages;
+    `numbers` (set by passes/numbers.py): the operands are known to be plain Python
+    numbers, so the verb's scalar form applies without a test of their types."""
+    verb: Verb = child()
+    label: str = field(default="", kw_only=True)
+    numbers: bool = field(default=False, kw_only=True)
 
 
-@dataclass(eq=False)
-class Dyad(Node):
-    """verb applied to two operands (the right one is evaluated first); `numbers` as for
-    Monad, both operands."""
-    verb: Verb
-    left: Node
-    right: Node
-    label: str = ""
-    numbers: bool = False
+@node
+class Monad(Applied):
+    """verb applied to one operand."""
+    arg: Node = child()
 
 
-@dataclass(eq=False)
+@node
+class Dyad(Applied):
+    """verb applied to two operands (the right one is evaluated first)."""
+    left: Node = child()
+    right: Node = child()
+
+
+@node
 class Differentiate(Node):
     """f:>p (op ':>'), p∇f ('∇') or p∂f ('∂'). `variable` is the global a bare name as the
     point names (variable mode, system.md B.2), else None. Positioned at the operator."""
     op: str
-    left: Node
-    right: Node
+    left: Node = child()
+    right: Node = child()
     variable: Optional[str] = None
 
 
 # ------------------------------------------------------------------ assignment and structure
 
-@dataclass(eq=False)
+@node
 class SetLocal(Node):
     """name::value for a variable of the literal `depth` literals out."""
     name: str
     depth: int
-    value: Node
+    value: Node = child()
 
 
-@dataclass(eq=False)
+@node
 class SetGlobal(Node):
     """name::value for a global, stored under every one of `keys` (a module's definitions
     also under their private names). Inside a function (`in_function`), a strict
     interpreter refuses a global that does not exist yet."""
     name: str
     keys: List[str]
-    value: Node
+    value: Node = child()
     in_function: bool = False
 
 
-@dataclass(eq=False)
+@node
 class Cond(Node):
     """:[p;c;...;a]: (predicate, consequent) pairs, then what holds otherwise."""
-    clauses: List[tuple]
-    otherwise: Node
+    clauses: List[tuple] = child()
+    otherwise: Node = child()
 
 
-@dataclass(eq=False)
+@node
 class Seq(Node):
     """Expressions evaluated in turn; the value is the last one's."""
-    exprs: List[Node]
+    exprs: List[Node] = child()
 
 
-@dataclass(eq=False)
-class Facts:
-    """What is known of a function literal, for every value made from it.
-
-    effects    it assigns something other than its own variables (a global, or a
-               variable of a literal around it), here or in a literal nested in it
-    reads      the globals it reads (nested literals included): functions among them may
-               have effects of their own, which only the running program can tell
-    names_self it reads .f (so its body cannot run inline, in the code that applies it)
+@node
+class Lambda(Node):
+    """A function literal (a lambda): evaluated, it makes a function value (closing over the
+    variables of the literals around it) that shares its `facts` (runtime/functions.py:
+    its arity, source and name, what lowering knows of its effects and reads, the shortcuts
+    the passes find). `outer_params` are those of x, y, z that a literal around it declares
+    local (there they name that variable: the literal does not take them). `defined_as` is
+    the global key when it is assigned straight to a global (a call of that global inside
+    it is a call of itself while the global still holds it).
 
     Set by the passes (passes/):
-    dyad_op     '+' for {x+y}: the body is exactly x OP y, OP a numeric atomic verb
-    elementwise applied to a numeric array it equals applying it to each element
-    dot         it is the inner product of its arguments ({+/x*y})
-    fold_op     '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose `whole` is g's
-    whole       a whole-array form (Whole, RowsProduct, RowsDot) or None
+    whole         its whole-array form (Whole, RowsProduct, RowsDot, Batched) or None
     integer_body  the body again, for arguments that are all Python integers: its verbs
-                marked where that makes their operands known numbers, its calls of itself
-                with integers marked `to_self` (passes/numbers.py); None where that would
-                gain nothing
-    integer_key the global the body's calls of itself read (None: only .f): it holds this
-                function for the whole call, as the function has no effects and reads
-                nothing else, once the entry has checked it does
+                  marked where that makes their operands known numbers, its calls of itself
+                  with integers marked `to_self` (passes/numbers.py); None where that would
+                  gain nothing
+    integer_key   the global the body's calls of itself read (None: only .f): it holds this
+                  function for the whole call, as the function has no effects and reads
+                  nothing else, once the entry has checked it does
     """
-    effects: bool = False
-    reads: frozenset = frozenset()
-    names_self: bool = False
-    dyad_op: Optional[str] = None
-    elementwise: bool = False
-    dot: bool = False
-    fold_op: Optional[str] = None
-    whole: Any = None
-    integer_body: Optional[list] = None
-    integer_key: Optional[str] = None
-
-
-@dataclass(eq=False)
-class Function(Node):
-    """A function literal: evaluated, it makes a function value (closing over the variables
-    of the literals around it). `outer_params` are those of x, y, z that a literal around
-    it declares local (there they name that variable: the literal does not take them).
-    `name` is the name it is assigned to, for messages;
-    `defined_as` the global key when it is assigned straight to a global (a call of that
-    global inside it is a call of itself while the global still holds it)."""
-    arity: int
+    facts: LambdaFacts
     locals: List[str]
-    body: List[Node]
-    source: Optional[str] = None
-    name: Optional[str] = None
+    body: List[Node] = child()
     defined_as: Optional[str] = None
     outer_params: List[str] = field(default_factory=list)
-    facts: Facts = field(default_factory=Facts)
+    whole: Optional[Node] = None
+    integer_body: Optional[List[Node]] = None
+    integer_key: Optional[str] = None
+
+    @property
+    def arity(self):
+        return self.facts.arity
 
     @property
     def params(self):
@@ -218,115 +218,171 @@ class Function(Node):
         return list(self.params) + [n for n in self.locals if n not in self.params]
 
 
-@dataclass(eq=False)
+@node
 class Chunk(Node):
-    """One chunk of source (a top-level line with its continuations). `functions` holds
+    """One chunk of source (a top-level line with its continuations). `lambdas` holds
     every function literal in it, each after the ones nested in it."""
-    body: Node
-    functions: List[Function] = field(default_factory=list)
+    body: Node = child()
+    lambdas: List[Lambda] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ what the passes make
 
-@dataclass(eq=False)
+@node
 class SumOfProducts(Node):
     """+/a*b: the inner product of two real vectors where the library has one, else the
-    product then the sum, as written. `times` and `over` are the two verb nodes."""
-    left: Node
-    right: Node
+    product then the sum, as written. `times` and `over` are the two verb nodes (data: they
+    place errors)."""
+    left: Node = child()
+    right: Node = child()
     times: Verb
     over: Verb
 
 
-@dataclass(eq=False)
-class While(Node):
-    """p f:~init with f (and p, when it is a literal) run inline as a loop: `predicate` is
-    a Function run inline, or an expression giving the predicate function."""
-    predicate: Node
-    body: Function
-    init: Node
+class Loop(Node):
+    """A loop of While, Converge or Iterate whose body literal runs inline."""
+
+    @property
+    def inlined(self):
+        """The literals whose bodies run inline, in the code around the loop."""
+        return [self.body]
+
+
+@node
+class While(Loop):
+    """p f:~init with f run inline as a loop. `predicate` is a literal run inline too when
+    `inline_predicate` (passes/loops.py decides), else an expression giving the predicate
+    function, called on each value. `verb` (not a child: its fn is `body`) places errors."""
+    predicate: Node = child()
+    body: Lambda = child()
+    init: Node = child()
     verb: Verb
+    inline_predicate: bool = False
+
+    @property
+    def inlined(self):
+        return [self.predicate, self.body] if self.inline_predicate else [self.body]
 
 
-@dataclass(eq=False)
-class Converge(Node):
+@node
+class Converge(Loop):
     """f:~init with f run inline: repeat until the result matches the previous value."""
-    body: Function
-    init: Node
+    body: Lambda = child()
+    init: Node = child()
     verb: Verb
 
 
-@dataclass(eq=False)
-class Iterate(Node):
+@node
+class Iterate(Loop):
     """n f:*init with f run inline n times."""
-    count: Node
-    body: Function
-    init: Node
+    count: Node = child()
+    body: Lambda = child()
+    init: Node = child()
     verb: Verb
 
 
-@dataclass(eq=False)
+
+
+@node
 class Whole(Node):
-    """The whole-array form of a monad whose last expression `expr` combines numbers,
-    the array (read through the names `same`: x and locals that copy it) and numbers read
-    from other names, with numeric atomic verbs and conditionals: evaluated on the whole
-    array at once, or None where it does not give one number per element. For a dyad's
-    fold form (Facts.fold_op), `same` is {'y'}: the g of {x+g(y)}."""
-    same: frozenset
-    expr: Node
+    """The element-wise whole-array form of a monad (or of the g of a dyad {x+g(y)} with a
+    fold_op in its facts): `expr`, made of the nodes below, evaluated on the whole array at
+    once, or None where it does not give one number per element (the loop then runs)."""
+    expr: Node = child()
 
 
-@dataclass(eq=False)
+@node
+class Elements(Node):
+    """In a Whole: the array itself, all its elements at once (x, or y of a fold form, and
+    the locals that copy it)."""
+
+
+@node
+class Scalar(Node):
+    """In a Whole: a name read around the literal (`read`, a Global or an outer Local); it
+    must hold a plain number, the same for every element, else the form gives None."""
+    read: Node = child()
+
+
+@node
+class Map(Node):
+    """In a Whole: the numeric atomic verb `op` applied to whole arrays (`args`: one or
+    two), by its own implementation (the right operand evaluated first)."""
+    op: str
+    args: List[Node] = child()
+
+
+@node
+class Select(Node):
+    """In a Whole: a conditional evaluated on every element: each predicate and branch on all
+    of them, the results picked by a mask (None where the mask cannot be made)."""
+    clauses: List[tuple] = child()
+    otherwise: Node = child()
+
+
+@node
 class RowsProduct(Node):
     """The whole-array form of a monad taking a row x to its products with the rows of
     `matrix` (x{+/x*y}:/m and its spellings): x @ m^T. `dot`, when not None, is a
     function that must be an inner product at run time for this to hold."""
-    same: frozenset
-    matrix: Node
-    dot: Optional[Node] = None
+    matrix: Node = child()
+    dot: Optional[Node] = child(default=None)
 
 
-@dataclass(eq=False)
+@node
 class RowsDot(Node):
     """The whole-array form of a monad {+/x*u}: the matrix-vector product x @ u."""
-    same: frozenset
-    vector: Node
+    vector: Node = child()
+
+
+@node
+class Batched(Node):
+    """The batched form of a monad (passes/batching.py): Each over the rows of a matrix
+    evaluates its body once for all rows. `plan` is the body as data (nested tuples, read
+    by verbs/batching.py, which holds the rules); the names it reads around the literal are
+    `reads`, evaluated when it runs, ("read", i) in the plan. `first`: the literal's other
+    whole form (a Whole), tried first, where it has one."""
+    plan: tuple
+    reads: List[Node] = child()
+    first: Optional[Node] = child(default=None)
 
 
 def children(n):
-    """The IR nodes directly below `n` (a Function's: its statements)."""
-    if isinstance(n, Call):
-        return [n.fn, *n.args]
-    if isinstance(n, Project):
-        return [n.fn] + [s for s in n.slots if s is not None]
-    if isinstance(n, Verb):
-        return [n.fn] if n.fn is not None else []
-    if isinstance(n, Monad):
-        return [n.verb, n.arg]
-    if isinstance(n, (Dyad, Differentiate)):
-        return ([n.verb] if isinstance(n, Dyad) else []) + [n.left, n.right]
-    if isinstance(n, (SetLocal, SetGlobal)):
-        return [n.value]
-    if isinstance(n, Cond):
-        return [x for pair in n.clauses for x in pair] + [n.otherwise]
-    if isinstance(n, Seq):
-        return n.exprs
-    if isinstance(n, Function):
-        return n.body
-    if isinstance(n, Chunk):
-        return [n.body]
-    if isinstance(n, SumOfProducts):
-        return [n.left, n.right]
-    if isinstance(n, While):
-        return [n.predicate, n.body, n.init]
-    if isinstance(n, Converge):
-        return [n.body, n.init]
-    if isinstance(n, Iterate):
-        return [n.count, n.body, n.init]
-    return []
+    """The IR nodes directly below `n`, in the order its fields declare them (a literal's:
+    its statements)."""
+    found = []
+    for name in n.CHILDREN:
+        _collect(getattr(n, name), found)
+    return found
+
+
+def _collect(value, found):
+    if isinstance(value, Node):
+        found.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _collect(v, found)
+
+
+def map_children(n, f):
+    """`n` with each node directly below it replaced by f(that node), in place; the lists
+    and tuples holding them are made anew."""
+    for name in n.CHILDREN:
+        setattr(n, name, _mapped(getattr(n, name), f))
+    return n
+
+
+def _mapped(value, f):
+    if isinstance(value, Node):
+        return f(value)
+    if isinstance(value, list):
+        return [_mapped(v, f) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_mapped(v, f) for v in value)
+    return value
 
 
 def walk(node, enter=True):
-    """`node` and every node below it, not entering the Functions nested in it (they are
-    given, not their insides); `node` itself, a Function, is entered unless not `enter`."""
-    return syntax_walk(node, enter, children, Function)
+    """`node` and every node below it, not entering the Lambdas nested in it (they are
+    given, not their insides); `node` itself, a Lambda, is entered unless not `enter`."""
+    return syntax_walk(node, enter, children, Lambda)

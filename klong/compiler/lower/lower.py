@@ -3,23 +3,42 @@
 Names are resolved here, statically: a parameter or declared local of a function literal
 around the name becomes a `Local` so many literals out, anything else a `Global` under the
 name modules give it (language.md 6.5). Constants are put on the interpreter's backend, the
-verbs' error labels are settled, and each function literal gets its `Facts`: whether it has
+verbs' error labels are settled, and each function literal gets its facts: whether it has
 effects, which globals it reads, whether it names itself.
 
-A chunk is lowered for one interpreter (its modules and backend), when it is about to run.
+A chunk is lowered for one interpreter, when it is about to run: what lowering needs of it
+(which key a global is stored under, constants on its backend) it asks through
+`Surroundings`, which the engine gives (compiler/engine.py).
 """
+from typing import Protocol
+
 from ...verbs import adverbs as adv
 from ...errors import KlongError
 from ..syntax import ast
-from ...runtime.values import on_backend
+from ...runtime.functions import LambdaFacts
 from ...verbs import VERBS
 from . import ir
 from .scope import Scope
 
 
-def lower(node, interp):
-    """The IR of the parsed chunk `node`, for the interpreter `interp`."""
-    return Lowering(interp).chunk(node)
+class Surroundings(Protocol):
+    """What lowering needs of the interpreter it lowers for."""
+
+    globals: dict       # where the globals live (a lambda's facts look its reads up there)
+
+    def global_key(self, name):
+        """The key the global `name`, read here, is stored under (modules rename names)."""
+
+    def assignment_keys(self, name, top_level):
+        """The keys an assignment of the global `name` stores its value under."""
+
+    def constant(self, value):
+        """The constant `value` of the source on the interpreter's backend."""
+
+
+def lower(node, surroundings):
+    """The IR of the parsed chunk `node`, for the interpreter `surroundings` speaks for."""
+    return Lowering(surroundings).chunk(node)
 
 
 def verb_label(verb, arity):
@@ -29,8 +48,8 @@ def verb_label(verb, arity):
         words.append(adv.NAMES.get(a, (a, a))[arity - 1] or a)
         arity = (adv.MONADIC_USE if arity == 1 else adv.DYADIC_USE).get(a, arity)
     if verb.op is not None:
-        facts = VERBS.get(verb.op)
-        base = facts.name(arity) if facts else verb.op
+        entry = VERBS.get(verb.op)
+        base = entry.name(arity) if entry else verb.op
     else:
         base = verb.fn.name if isinstance(verb.fn, ast.Name) else None
     return " ".join(([base] if base else []) + words[::-1]) or "call"
@@ -52,14 +71,13 @@ class _Literal:
 
 
 class Lowering:
-    def __init__(self, interp):
-        self.modules = interp.modules
-        self.backend = interp.backend
+    def __init__(self, surroundings):
+        self.surroundings = surroundings
         self.literals = []          # the function literals around the node, outermost first
-        self.functions = []         # every one lowered, each after those nested in it
+        self.lambdas = []           # every one lowered, each after those nested in it
 
     def chunk(self, node):
-        return ir.Chunk(self.lower(node), self.functions, **_at(node))
+        return ir.Chunk(self.lower(node), self.lambdas, **_at(node))
 
     def lower(self, node):
         return getattr(self, "l_" + type(node).__name__)(node)
@@ -70,17 +88,16 @@ class Lowering:
 
     def resolve(self, name):
         """(depth, name) for a variable of a literal around here, or (None, the global)."""
-        if self.literals:
-            return self.literals[-1].scope.resolve(name, self.modules)
-        return None, self.modules.resolve(name, defining=False)
+        depth = self.literals[-1].scope.depth_of(name) if self.literals else None
+        return (depth, name) if depth is not None else (None, self.surroundings.global_key(name))
 
     # -- leaves
     def l_Const(self, node):
-        return ir.Const(on_backend(node.value, self.backend), **_at(node))
+        return ir.Const(self.surroundings.constant(node.value), **_at(node))
 
     def l_DictLit(self, node):
-        pairs = [(on_backend(k, self.backend), on_backend(v, self.backend))
-                 for k, v in node.pairs]
+        constant = self.surroundings.constant
+        pairs = [(constant(k), constant(v)) for k, v in node.pairs]
         return ir.DictLit(pairs, **_at(node))
 
     def l_Name(self, node):
@@ -111,41 +128,40 @@ class Lowering:
         that form (a compile-time syntax error otherwise)."""
         op = verb.op
         if op is not None and not verb.adverbs:
-            facts = VERBS.get(op)
-            if arity == 1 and (facts is None or facts.monad is None and not facts.host_monad):
+            entry = VERBS.get(op)
+            if arity == 1 and (entry is None or entry.monad is None and entry.host_monad is None):
                 raise KlongError("syntax", f"{op} has no monadic form", verb.line, verb.column)
-            if arity == 2 and (facts is None or facts.dyad is None):
+            if arity == 2 and (entry is None or entry.dyad is None):
                 raise KlongError("syntax", f"{op} has no dyadic form", verb.line, verb.column)
         fn = self.lower(verb.fn) if verb.fn is not None else None
         return ir.Verb(op, fn, list(verb.adverbs), **_at(verb))
 
     def l_Monad(self, node):
         verb = self.verb(node.verb, 1)
-        return ir.Monad(verb, self.lower(node.arg), verb_label(node.verb, 1), **_at(node))
+        return ir.Monad(verb, self.lower(node.arg), label=verb_label(node.verb, 1), **_at(node))
 
     def l_Dyad(self, node):
         verb = node.verb
         if verb.op == "::" and not verb.adverbs:
             return self.assignment(node)
-        facts = VERBS.get(verb.op) if verb.op is not None and not verb.adverbs else None
-        if facts is not None and facts.host_dyad:
-            return self.differentiation(node)
+        entry = VERBS.get(verb.op) if verb.op is not None and not verb.adverbs else None
+        if entry is not None and entry.host_dyad is not None:
+            return self.differentiation(node, entry.host_dyad)
         lowered = self.verb(verb, 2)
         return ir.Dyad(lowered, self.lower(node.left), self.lower(node.right),
-                       verb_label(verb, 2), **_at(node))
+                       label=verb_label(verb, 2), **_at(node))
 
-    def differentiation(self, node):
-        """f:>p, p∇f and p∂f. A bare global name as the point of :> or ∇ selects variable
-        mode (system.md B.2): the variable itself is rebound while differentiating."""
-        op = node.verb.op
-        point = node.right if op == ":>" else node.left if op == "\u2207" else None
+    def differentiation(self, node, host):
+        """f:>p, p∇f and p∂f, applied as the registry's HostForm `host` says. A bare global
+        name as its point selects variable mode (system.md B.2)."""
+        point = getattr(node, host.point) if host.point is not None else None
         variable = None
         if isinstance(point, ast.Name) and point.name != ".f":
             depth, key = self.resolve(point.name)
             if depth is None:
                 variable = key
-        return ir.Differentiate(op, self.lower(node.left), self.lower(node.right), variable,
-                                **_at(node.verb))
+        return ir.Differentiate(node.verb.op, self.lower(node.left), self.lower(node.right),
+                                variable, **_at(node.verb))
 
     # -- structure
     def l_Seq(self, node):
@@ -163,11 +179,12 @@ class Lowering:
             body = [self.lower(s) for s in node.body]
         finally:
             self.literals.pop()
-        facts = ir.Facts(effects=literal.effects, reads=frozenset(literal.reads),
-                         names_self=literal.names_self)
-        fn = ir.Function(node.arity, list(node.locals), body, node.source, name, defined_as,
-                         list(node.outer_params), facts, **_at(node))
-        self.functions.append(fn)
+        facts = LambdaFacts(node.arity, node.source, name, effects=literal.effects,
+                            reads=frozenset(literal.reads), names_self=literal.names_self,
+                            globals=self.surroundings.globals)
+        fn = ir.Lambda(facts, list(node.locals), body, defined_as, list(node.outer_params),
+                       **_at(node))
+        self.lambdas.append(fn)
         return fn
 
     # -- assignment
@@ -186,5 +203,5 @@ class Lowering:
             return ir.SetLocal(key, depth, value, **_at(node))
         for literal in self.literals:
             literal.effects = True
-        keys = self.modules.assignment_targets(name, top_level=not self.in_function)
+        keys = self.surroundings.assignment_keys(name, top_level=not self.in_function)
         return ir.SetGlobal(name, keys, value, self.in_function, **_at(node))

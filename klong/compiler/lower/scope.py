@@ -1,8 +1,8 @@
 """What a function literal binds, and what a name means where it is read.
 
 Names are resolved statically: a name that a literal around it binds is a variable of that
-literal, `depth` literals out; anything else is a global, under the name modules give it
-(language.md 6.5).
+literal, `depth` literals out; anything else is a global (lower.py asks the interpreter
+which key it is stored under: modules rename names, language.md 6.5).
 """
 from ..syntax.ast import PARAMS
 
@@ -22,12 +22,12 @@ class Scope:
         self.parent = parent
         self.bound = bound_names(node)
 
-    def resolve(self, name, modules):
-        """(depth, name) for a variable of this literal or one around it, or (None, the
-        global it names)."""
+    def depth_of(self, name):
+        """How many literals out the one binding `name` is (0: this one), or None when no
+        literal here or around binds it (it is a global)."""
         scope, depth = self, 0
         while scope is not None:
             if name in scope.bound:
-                return depth, name
+                return depth
             scope, depth = scope.parent, depth + 1
-        return None, modules.resolve(name, defining=False)
+        return None

@@ -1,20 +1,23 @@
 """Passes over the IR, shared by both renderers: facts about each function literal first
-(facts.py, wholes.py: read from the IR as lowered), then rewrites by rules (loops.py), then
+(facts.py, wholes.py, batching.py: read from the IR as lowered), then rewrites by rules (loops.py), then
 the verbs applied to values known to be plain numbers (numbers.py)."""
-from . import facts, loops, numbers, wholes
+from . import batching, facts, loops, numbers, wholes
 from .rewrite import rewrite
 
 REWRITES = (loops.inline_loop, loops.sum_of_products)
 
 
-def run(chunk):
-    """The lowered chunk, its function literals' facts settled and its nodes rewritten."""
-    for fn in chunk.functions:
+def run(chunk, batch=True):
+    """The lowered chunk, its function literals' facts settled and its nodes rewritten.
+    `batch`: monads get batched forms (the interpreter's; KLONG_BATCH=0 turns it off)."""
+    for fn in chunk.lambdas:
         facts.settle(fn)
         wholes.settle(fn)
+        if batch:
+            batching.settle(fn)
     chunk = rewrite(chunk, REWRITES)
-    if chunk.functions:     # (a chunk without one runs once: marks would not pay)
+    if chunk.lambdas:     # (a chunk without one runs once: marks would not pay)
         numbers.settle(chunk)
-        for fn in chunk.functions:      # nested ones first: a copy keeps what they got
+        for fn in chunk.lambdas:      # nested ones first: a copy keeps what they got
             numbers.integer_entry(fn)
     return chunk

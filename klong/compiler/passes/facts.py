@@ -1,5 +1,5 @@
-"""Facts about function literals that let adverbs take shortcuts (ir.Facts): the verb a
-dyad's body is, whether a monad is element-wise, whether a dyad is an inner product."""
+"""Facts about function literals that let adverbs take shortcuts (in their LambdaFacts): the
+verb a dyad's body is, whether a monad is element-wise, whether a dyad is an inner product."""
 from ..lower import ir
 from .shapes import is_dot_literal, is_local, is_number, is_plain, numeric_verb
 

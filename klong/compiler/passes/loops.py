@@ -6,26 +6,29 @@ from .shapes import plus_over_times
 def inlinable(fn):
     """A monadic literal whose body can run inline, in the code that applies it: it has no
     locals (fresh in every call) and does not name itself (.f)."""
-    return isinstance(fn, ir.Function) and fn.arity == 1 and not fn.locals \
+    return isinstance(fn, ir.Lambda) and fn.arity == 1 and not fn.locals \
         and not fn.outer_params and not fn.facts.names_self
+
+
+# (the node's class, its one adverb) -> the loop it becomes, given the node, the literal f
+# run inline and the node's position
+_LOOPS = {
+    (ir.Dyad, ":~"): lambda n, f, at: ir.While(n.left, f, n.right, n.verb, inlinable(n.left), **at),
+    (ir.Monad, ":~"): lambda n, f, at: ir.Converge(f, n.arg, n.verb, **at),
+    (ir.Dyad, ":*"): lambda n, f, at: ir.Iterate(n.left, f, n.right, n.verb, **at),
+}
 
 
 def inline_loop(node):
     """While (p f:~a), Converge (f:~a) and Iterate (n f:*a) of a function literal f as a
-    loop running f's body inline."""
-    if not isinstance(node, (ir.Monad, ir.Dyad)):
+    loop running f's body inline (and p's, when p is a literal that can run inline)."""
+    if not isinstance(node, ir.Applied):
         return None
     verb = node.verb
     if len(verb.adverbs) != 1 or not inlinable(verb.fn):
         return None
-    adverb, at = verb.adverbs[0], {"line": node.line, "column": node.column}
-    if isinstance(node, ir.Dyad) and adverb == ":~":
-        return ir.While(node.left, verb.fn, node.right, verb, **at)
-    if isinstance(node, ir.Monad) and adverb == ":~":
-        return ir.Converge(verb.fn, node.arg, verb, **at)
-    if isinstance(node, ir.Dyad) and adverb == ":*":
-        return ir.Iterate(node.left, verb.fn, node.right, verb, **at)
-    return None
+    make = _LOOPS.get((type(node), verb.adverbs[0]))
+    return None if make is None else make(node, verb.fn, {"line": node.line, "column": node.column})
 
 
 def sum_of_products(node):

@@ -8,7 +8,7 @@ is a known number and the literal's body keeps it the same kind: the loop in
 anywhere in the code that reads it is never assumed to keep its kind.
 
 A function literal whose parameters are used that way gets a second body for integer
-arguments (`integer_entry`, Facts.integer_body): there its parameters are known integers,
+arguments (`integer_entry`, Lambda.integer_body): there its parameters are known integers,
 and a call of itself with integers (through `.f`, or the global it is defined under when
 it has no effects and reads no other global) gives what that body gives, an integer when
 every branch does. `fib::{:[x<2;x;fib(x-1)+fib(x-2)]}` then runs without a type test.
@@ -65,8 +65,8 @@ def integer_entry(fn):
     calls = [n for s in body for n in ir.walk(s, enter=False)
              if isinstance(n, ir.Call) and n.to_self]
     if calls:
-        facts.integer_body = body
-        facts.integer_key = key if any(isinstance(c.fn, ir.Global) for c in calls) else None
+        fn.integer_body = body
+        fn.integer_key = key if any(isinstance(c.fn, ir.Global) for c in calls) else None
 
 
 def _assigned(fn):
@@ -77,7 +77,7 @@ def _assigned(fn):
         node, depth = stack.pop()
         if isinstance(node, ir.SetLocal) and node.depth == depth:
             names.add(node.name)
-        inner = depth + 1 if isinstance(node, ir.Function) else depth
+        inner = depth + 1 if isinstance(node, ir.Lambda) else depth
         stack.extend((c, inner) for c in ir.children(node))
     return names
 
@@ -107,7 +107,7 @@ class _Kinds:
     def k_Local(self, node):
         return self.known.get(node.name) if node.depth == 0 else None
 
-    def k_Function(self, node):
+    def k_Lambda(self, node):
         _Kinds({}).body(node)           # its parameters could be anything
         return None
 
@@ -167,7 +167,7 @@ class _Kinds:
     def k_While(self, node):
         start = self.kind(node.init)
         kind = self.loop(node.body, start)
-        if isinstance(node.predicate, ir.Function):
+        if node.inline_predicate:
             self.inline(node.predicate, kind)
         else:
             self.kind(node.predicate)
@@ -203,7 +203,7 @@ class _Kinds:
 class _Probe(_Kinds):
     """Kinds without marking: for asking what a loop's body would give."""
 
-    def k_Function(self, node):
+    def k_Lambda(self, node):
         return None
 
     def inline(self, fn, kind):
@@ -217,7 +217,7 @@ class _Probe(_Kinds):
 
 
 def _scalar_form(node):
-    facts = VERBS.get(node.verb.op)
-    if facts is None:
+    entry = VERBS.get(node.verb.op)
+    if entry is None:
         return False
-    return bool(facts.scalar_monad if isinstance(node, ir.Monad) else facts.scalar_dyad)
+    return bool(entry.scalar_monad if isinstance(node, ir.Monad) else entry.scalar_dyad)

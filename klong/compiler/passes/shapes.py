@@ -19,7 +19,7 @@ def plus_over_times(node):
 
 def is_plain(fn):
     """A literal of one expression, without locals, taking its own parameters."""
-    return isinstance(fn, ir.Function) and len(fn.body) == 1 and not fn.locals \
+    return isinstance(fn, ir.Lambda) and len(fn.body) == 1 and not fn.locals \
         and not fn.outer_params
 
 
@@ -33,12 +33,12 @@ def is_dot_literal(fn):
 
 
 def numeric_verb(node):
-    """The verb facts of a numeric atomic primitive applied in `node`, else None."""
-    if isinstance(node, (ir.Monad, ir.Dyad)) and node.verb.primitive:
-        facts = VERBS.get(node.verb.op)
-        if facts is not None and (facts.numeric_monad if isinstance(node, ir.Monad)
-                                  else facts.numeric_dyad):
-            return facts
+    """The registry entry of a numeric atomic primitive applied in `node`, else None."""
+    if isinstance(node, ir.Applied) and node.verb.primitive:
+        entry = VERBS.get(node.verb.op)
+        if entry is not None and (entry.numeric_monad if isinstance(node, ir.Monad)
+                                  else entry.numeric_dyad):
+            return entry
     return None
 
 

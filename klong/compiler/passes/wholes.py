@@ -1,31 +1,32 @@
-"""Whole-array forms of function literals (Facts.whole): what Each runs instead of a loop.
+"""Whole-array forms of function literals (Lambda.whole): what Each runs instead of a loop.
 
 Three shapes of a monad's body have one (the statements before the last may only copy x
 into locals, which then stand for x too):
 
 - element-wise: x, numbers, numbers read from other names, numeric atomic verbs and
-  conditionals (`Whole`): every branch of a conditional is evaluated on every element and
-  the results picked by a mask, so a renderer gives None (the loop runs) on any failure;
+  conditionals (`Whole`, its expression made of ir.Elements, Const, Scalar, Map and Select,
+  decided here once: renderers only render it): every branch of a conditional is evaluated
+  on every element and the results picked by a mask, so a renderer gives None (the loop
+  runs) on any failure;
 - `+/x*u` for a vector u (`RowsDot`): one matrix-vector product;
 - a row's products with the rows of a matrix m, `x{+/x*y}:/m`, `x{+/x*y}:\\m` or
   `{+/r*x}'m` with r a copy of x (`RowsProduct`): Each of it over a matrix is a matrix
   product.
 
 A dyad {x+g(y)} or {x*g(y)} (either order) with an element-wise g gets g's whole form and
-Facts.fold_op: Over and Scan then fold g of the elements with the library.
+a fold_op in its facts: Over and Scan then fold g of the elements with the library.
 """
 from ..lower import ir
-from ..syntax.ast import PARAMS
 from .shapes import is_dot_literal, is_local, is_number, numeric_verb, plus_over_times
 
 
 def settle(fn):
     if fn.arity == 1:
-        fn.facts.whole = monad_whole(fn)
+        fn.whole = monad_whole(fn)
     elif fn.arity == 2 and fn.facts.dyad_op is None:
         found = fold_whole(fn)
         if found is not None:
-            fn.facts.whole, fn.facts.fold_op = found
+            fn.whole, fn.facts.fold_op = found
 
 
 def monad_whole(fn):
@@ -33,14 +34,15 @@ def monad_whole(fn):
     if found is None:
         return None
     same, expr = found
-    at = {"line": fn.line, "column": fn.column}
+    at = _at(fn)
     rows = _row_products(expr, same)
     if rows is not None:
-        return ir.RowsProduct(same, *rows, **at)
+        return ir.RowsProduct(*rows, **at)
     vector = _row_dot(expr, same)
     if vector is not None:
-        return ir.RowsDot(same, vector, **at)
-    return ir.Whole(same, expr, **at) if _mappable(expr, same) else None
+        return ir.RowsDot(vector, **at)
+    elementwise = _elementwise(expr, same)
+    return None if elementwise is None else ir.Whole(elementwise, **at)
 
 
 def fold_whole(fn):
@@ -51,11 +53,15 @@ def fold_whole(fn):
     if not (isinstance(body, ir.Dyad) and body.verb.primitive and body.verb.op in ("+", "*")):
         return None
     for mine, mapped in ((body.left, body.right), (body.right, body.left)):
-        if is_local(mine, ("x",)) and not is_local(mapped, ("y",)) \
-                and _reads_only(mapped, "y") and _mappable(mapped, frozenset("y")):
-            return ir.Whole(frozenset("y"), mapped, line=fn.line, column=fn.column), \
-                body.verb.op
+        if is_local(mine, ("x",)) and not is_local(mapped, ("y",)) and _reads_only(mapped, "y"):
+            elementwise = _elementwise(mapped, frozenset("y"))
+            if elementwise is not None:
+                return ir.Whole(elementwise, **_at(fn)), body.verb.op
     return None
+
+
+def _at(node):
+    return {"line": node.line, "column": node.column}
 
 
 def _aliases(fn):
@@ -73,21 +79,28 @@ def _aliases(fn):
     return frozenset(same), fn.body[-1]
 
 
-def _mappable(node, same):
-    """Whether `node` has an element-wise form over the array the names `same` stand for."""
-    if is_number(node) or is_local(node, same):
-        return True
+def _elementwise(node, same):
+    """`node` as the expression of a Whole over the array the names `same` stand for, or
+    None where it has no element-wise form."""
+    if is_number(node):
+        return ir.Const(node.value, **_at(node))
+    if is_local(node, same):
+        return ir.Elements(**_at(node))
     if isinstance(node, ir.Global) or isinstance(node, ir.Local) and node.depth > 0:
-        return True             # a number, checked when it runs
-    if isinstance(node, ir.Monad):
-        return numeric_verb(node) is not None and _mappable(node.arg, same)
-    if isinstance(node, ir.Dyad):
-        return numeric_verb(node) is not None and _mappable(node.left, same) \
-            and _mappable(node.right, same)
+        return ir.Scalar(node, **_at(node))         # a number, checked when it runs
+    if isinstance(node, ir.Applied):
+        if numeric_verb(node) is None:
+            return None
+        operands = [node.arg] if isinstance(node, ir.Monad) else [node.left, node.right]
+        args = [_elementwise(n, same) for n in operands]
+        return None if None in args else ir.Map(node.verb.op, args, **_at(node))
     if isinstance(node, ir.Cond):
-        return all(_mappable(n, same) for pair in node.clauses for n in pair) \
-            and _mappable(node.otherwise, same)
-    return False
+        clauses = [(_elementwise(p, same), _elementwise(c, same)) for p, c in node.clauses]
+        otherwise = _elementwise(node.otherwise, same)
+        if otherwise is None or any(None in pair for pair in clauses):
+            return None
+        return ir.Select(clauses, otherwise, **_at(node))
+    return None
 
 
 def _free_of(node, same):
@@ -107,7 +120,7 @@ def _free_of(node, same):
 
 def _reads_only(node, param):
     """Whether the only parameter `node` reads is `param` (it may read none)."""
-    return not any(isinstance(n, ir.Local) and n.depth == 0 and n.name in PARAMS
+    return not any(isinstance(n, ir.Local) and n.depth == 0 and n.name in ir.PARAMS
                    and n.name != param for n in ir.walk(node))
 
 
@@ -126,7 +139,7 @@ def _row_products(expr, same):
     if isinstance(expr, ir.Monad) and expr.verb.op is None and expr.verb.adverbs == ["'"] \
             and _free_of(expr.arg, same):
         inner = expr.verb.fn
-        if isinstance(inner, ir.Function) and inner.arity == 1 and not inner.locals \
+        if isinstance(inner, ir.Lambda) and inner.arity == 1 and not inner.locals \
                 and len(inner.body) == 1:
             pair = plus_over_times(inner.body[0])
             copies = same - {"x"}        # inside the inner literal, x is its own

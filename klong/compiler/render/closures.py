@@ -8,19 +8,20 @@ lexical chain (PARENT), which the IR settled when it was lowered.
 
 A literal run inline by a loop (While, Converge, Iterate) gets a frame of its own per run,
 as a call would give it, and errors leaving it name it as a call would. A function literal's
-whole-array form (Facts.whole) becomes `Lambda.whole`, made with the function value, so the
+whole-array form (Lambda.whole) becomes `Lambda.whole`, made with the function value, so the
 adverbs take the same shortcuts as in generated code.
 """
 from ...verbs import adverbs as adv
-from ...errors import KlongError, from_python, undefined, undefined_assignment
+from ...backends import has_math_function
+from ...errors import KlongError, undefined, undefined_assignment
 from ...runtime.functions import PARENT, SELF, Lambda, call_value, frame_runner, project
 from ..lower import ir
 from ...runtime.match import match
-from ..passes.loops import inlinable
 from ...runtime.values import Dict, Function, is_true
 from ...verbs import VERBS
 from . import common
-from ...verbs import wholearray
+from ...verbs import batching, wholearray
+from ...verbs.compiled import frame_out, verb_failure
 from ...verbs.forms import derived_forms, function_forms, op_forms
 
 
@@ -55,7 +56,7 @@ class Renderer:
         def read_global(fr):
             value = g.get(key, _UNSET)
             if value is _UNSET:
-                raise undefined(name, g, line, column)
+                raise undefined(name, g, line, column, has_math_function)
             return value
         return read_global
 
@@ -70,7 +71,7 @@ class Renderer:
         if depth == 0:
             return read_local
 
-        return lambda fr: read_local(_frame_out(fr, depth))
+        return lambda fr: read_local(frame_out(fr, depth))
 
     def r_Self(self, node):
         return lambda fr: fr[SELF]
@@ -91,21 +92,21 @@ class Renderer:
             return otherwise(fr)
         return run
 
-    def r_Function(self, node):
+    def r_Lambda(self, node):
         body = _sequence([self.render(s) for s in node.body])
-        info = common.lambda_info(node, self.interp)
+        facts = node.facts
         backend = self.interp.backend
-        whole = self.whole_maker(node.facts.whole)
+        whole = self.whole_maker(node.whole)
 
         if whole is None:
             def make(fr):
-                lam = Lambda(None, info, None, backend)
+                lam = Lambda(None, facts, None, backend)
                 lam.run = frame_runner(body, lam, fr)
                 return lam
             return make
 
         def make_with_whole(fr):
-            lam = Lambda(None, info, whole(fr), backend)
+            lam = Lambda(None, facts, whole(fr), backend)
             lam.run = frame_runner(body, lam, fr)
             return lam
         return make_with_whole
@@ -164,7 +165,7 @@ class Renderer:
                     raise e.at_verb(line, column, label, a)
             return run_dynamic
         if verb.adverbs:
-            f = derived_forms(op_forms(verb.op), verb.adverbs).monad
+            f = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs).monad
         else:
             f = _SCALAR_MONADS.get(verb.op) or common.monad(verb.op, self.interp)
 
@@ -192,7 +193,7 @@ class Renderer:
                     raise e.at_verb(line, column, label, [a, b])
             return run_dynamic
         if verb.adverbs:
-            f = derived_forms(op_forms(verb.op), verb.adverbs).dyad
+            f = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs).dyad
         else:
             number = isinstance(node.right, ir.Const) \
                 and wholearray.is_python_number(node.right.value)
@@ -221,7 +222,7 @@ class Renderer:
 
         def set_local(fr):
             v = value(fr)
-            _frame_out(fr, depth)[name] = v
+            frame_out(fr, depth)[name] = v
             if hooks:
                 hooks.fire(name, v)
             return v
@@ -275,8 +276,8 @@ class Renderer:
         gives step(v), the literal's body run on v in a frame of its own inside `fr`,
         failing as if the literal had been called."""
         body = _sequence([self.render(s) for s in fn.body])
-        label = common.lambda_info(fn, self.interp).label()
-        fresh = any(isinstance(n, ir.Function) for s in fn.body for n in ir.walk(s))
+        label = fn.facts.label()
+        fresh = any(isinstance(n, ir.Lambda) for s in fn.body for n in ir.walk(s))
 
         def start(fr):
             if fresh:               # a function value made in the body keeps its frame
@@ -300,7 +301,7 @@ class Renderer:
     def r_While(self, node):
         init, body = self.render(node.init), self.inline(node.body)
         line, column = node.verb.line, node.verb.column
-        if inlinable(node.predicate):
+        if node.inline_predicate:
             test = self.inline(node.predicate)
 
             def run_inline(fr):
@@ -363,19 +364,12 @@ class Renderer:
     def whole_maker(self, form):
         """make(fr), giving the whole-array form of a function value made in the frame fr
         (a Python function of the array, None where it declines), or None: no form."""
-        try:
-            if isinstance(form, ir.Whole):
-                return self.whole_elementwise(form)
-            if isinstance(form, ir.RowsProduct):
-                return self.whole_rows_product(form)
-            if isinstance(form, ir.RowsDot):
-                return self.whole_rows_dot(form)
-        except _NotMappable:
-            pass
-        return None
+        if form is None:
+            return None
+        return getattr(self, "whole_" + type(form).__name__)(form)
 
-    def whole_elementwise(self, form):
-        expr = self.elementwise(form.expr, form.same)
+    def whole_Whole(self, form):
+        expr = self.elementwise(form.expr)
 
         def make(fr):
             outer = {PARENT: fr}        # where the literal's outer names are read
@@ -388,7 +382,7 @@ class Renderer:
             return whole
         return make
 
-    def whole_rows_product(self, form):
+    def whole_RowsProduct(self, form):
         matrix = self.render(form.matrix)
         dot = None if form.dot is None else self.render(form.dot)
 
@@ -405,7 +399,7 @@ class Renderer:
             return whole
         return make
 
-    def whole_rows_dot(self, form):
+    def whole_RowsDot(self, form):
         vector = self.render(form.vector)
 
         def make(fr):
@@ -419,48 +413,67 @@ class Renderer:
             return whole
         return make
 
-    def elementwise(self, node, same):
-        """f(a, outer): `node` evaluated on all of the numeric array a at once, the names
-        `same` standing for a and other names read from the frame `outer`; it raises
-        _Declined (or anything else) where that gives no whole-array result."""
-        if isinstance(node, ir.Const):
-            value = node.value
-            if not wholearray.is_python_number(value):
-                raise _NotMappable
-            return lambda a, outer: value
-        if isinstance(node, ir.Local) and node.depth == 0:
-            if node.name not in same:
-                raise _NotMappable
-            return lambda a, outer: a
-        if isinstance(node, (ir.Local, ir.Global)):
-            read = self.render(node)
+    def whole_Batched(self, form):
+        reads = [self.render(n) for n in form.reads]
+        plan = form.plan
+        first = self.whole_maker(form.first)
 
-            def number(a, outer):
-                v = read(outer)
-                if not wholearray.is_python_number(v):
-                    raise _Declined
-                return v
-            return number
-        if isinstance(node, ir.Monad) and node.verb.primitive:
-            m, arg = VERBS[node.verb.op].monad, self.elementwise(node.arg, same)
+        def make(fr):
+            outer = {PARENT: fr}
+            tried = None if first is None else first(fr)
+
+            def whole(a):
+                if tried is not None:
+                    r = tried(a)
+                    if r is not None:
+                        return r
+                try:
+                    names = [read(outer) for read in reads]
+                except Exception:       # (a name not defined: the loop says so)
+                    return None
+                return batching.each(plan, a, names)
+            return whole
+        return make
+
+    def elementwise(self, node):
+        """f(a, outer): the node `node` of a Whole's expression evaluated on all of the
+        numeric array a at once, names around the literal read from the frame `outer`; it
+        raises _Declined (or anything else) where that gives no whole-array result."""
+        return getattr(self, "e_" + type(node).__name__)(node)
+
+    def e_Const(self, node):
+        value = node.value
+        return lambda a, outer: value
+
+    def e_Elements(self, node):
+        return lambda a, outer: a
+
+    def e_Scalar(self, node):
+        read = self.render(node.read)
+
+        def number(a, outer):
+            v = read(outer)
+            if not wholearray.is_python_number(v):
+                raise _Declined
+            return v
+        return number
+
+    def e_Map(self, node):
+        if len(node.args) == 1:
+            m, arg = VERBS[node.op].monad, self.elementwise(node.args[0])
             return lambda a, outer: m(arg(a, outer))
-        if isinstance(node, ir.Dyad) and node.verb.primitive:
-            d = VERBS[node.verb.op].dyad
-            left, right = self.elementwise(node.left, same), self.elementwise(node.right, same)
+        d = VERBS[node.op].dyad
+        left, right = (self.elementwise(n) for n in node.args)
 
-            def dyad(a, outer):
-                r = right(a, outer)
-                return d(left(a, outer), r)
-            return dyad
-        if isinstance(node, ir.Cond):
-            return self.conditional(node, same)
-        raise _NotMappable
+        def dyad(a, outer):
+            r = right(a, outer)
+            return d(left(a, outer), r)
+        return dyad
 
-    def conditional(self, node, same):
-        """:[c;a;b] as select(c, a, b), clause by clause from the last."""
-        otherwise = self.elementwise(node.otherwise, same)
-        clauses = [(self.elementwise(p, same), self.elementwise(c, same))
-                   for p, c in reversed(node.clauses)]
+    def e_Select(self, node):
+        """select(c, a, b), clause by clause from the last."""
+        otherwise = self.elementwise(node.otherwise)
+        clauses = [(self.elementwise(p), self.elementwise(c)) for p, c in reversed(node.clauses)]
 
         def run(a, outer):
             result = otherwise(a, outer)
@@ -479,43 +492,31 @@ class _Declined(Exception):
     """A whole-array form gives no result for this array: the loop runs."""
 
 
-class _NotMappable(Exception):
-    """A whole form with a node no element-wise rule covers: the function gets none."""
-
-
-def _scalar_monad_form(facts):
+def _scalar_monad_form(entry):
     """The monad with the verb's own expression for a plain Python number (its
     `scalar_monad`) tried first."""
-    fast = facts.scalar_monad.format(a="a")
+    fast = entry.scalar_monad.format(a="a")
     return eval(f"lambda a: ({fast}) if type(a) is int or type(a) is float else monad(a)",
-                {"monad": facts.monad})
+                {"monad": entry.monad})
 
 
-def _scalar_dyad_form(facts, number_right):
+def _scalar_dyad_form(entry, number_right):
     """The dyad with the verb's own expression for two plain Python numbers (its
     `scalar_dyad`, under its `scalar_guard`) tried first. `number_right`: the right
     operand is always one (a constant)."""
     test = "(type(a) is int or type(a) is float)"
     if not number_right:
         test += " and (type(b) is int or type(b) is float)"
-    if facts.scalar_guard:
-        test += " and " + facts.scalar_guard.format(a="a", b="b")
-    fast = facts.scalar_dyad.format(a="a", b="b")
-    return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": facts.dyad})
+    if entry.scalar_guard:
+        test += " and " + entry.scalar_guard.format(a="a", b="b")
+    fast = entry.scalar_dyad.format(a="a", b="b")
+    return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": entry.dyad})
 
 
 # made once, when the module loads: op -> the form, for the verbs that declare one
 _SCALAR_MONADS = {op: _scalar_monad_form(f) for op, f in VERBS.items() if f.scalar_monad}
 _SCALAR_DYADS = {(op, number): _scalar_dyad_form(f, number)
                  for op, f in VERBS.items() if f.scalar_dyad for number in (False, True)}
-
-
-def _at_verb(e, line, column, label, operands):
-    """The KlongError for `e`, raised by a verb (an OverflowError: a number too large for
-    the verb's scalar form), located at the verb and naming it."""
-    if isinstance(e, OverflowError):
-        e = from_python(e)
-    return e.at_verb(line, column, label, operands)
 
 
 def _local_dyad_of_constant(f, local, b, line, column, label):
@@ -531,7 +532,7 @@ def _local_dyad_of_constant(f, local, b, line, column, label):
         try:
             return f(a, b)
         except (KlongError, OverflowError) as e:
-            raise _at_verb(e, line, column, label, [a, b]) from None
+            raise verb_failure(e, line, column, label, [a, b]) from None
     return run
 
 
@@ -544,15 +545,8 @@ def _dyad(f, left, right, line, column, label):
         try:
             return f(a, b)
         except (KlongError, OverflowError) as e:
-            raise _at_verb(e, line, column, label, [a, b]) from None
+            raise verb_failure(e, line, column, label, [a, b]) from None
     return run
-
-
-def _frame_out(fr, depth):
-    """The frame of the literal `depth` literals out from the one whose frame is fr."""
-    for _ in range(depth):
-        fr = fr[PARENT]
-    return fr
 
 
 def _sequence(stmts):

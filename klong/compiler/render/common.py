@@ -1,18 +1,15 @@
-"""What both renderers take from the IR the same way: a primitive's implementation, the
-action of a differentiation operator, and a function literal's run-time facts."""
-from ...runtime.functions import LambdaInfo
+"""What both renderers take from the IR the same way: a primitive verb's Python function,
+from the verb registry (verbs/), which says how the differentiation operators are applied."""
 from ...verbs import VERBS
 
 
 def monad(op, interp):
-    """The Python function of the monad `op`: the verb's, or one the interpreter provides
-    (∇f, the gradient function of f, and ˙x, x tracked)."""
-    facts = VERBS[op]
-    if facts.monad is not None:
-        return facts.monad
-    if op == "\u2207":
-        return interp.differentiation.gradient_function
-    return lambda x: x
+    """The Python function of the monad `op`: the verb's, or the one the interpreter
+    applies (∇f, the gradient function of f, and ˙x)."""
+    entry = VERBS[op]
+    if entry.monad is not None:
+        return entry.monad
+    return entry.host_monad.action(interp.differentiation, None)
 
 
 def dyad(op):
@@ -21,19 +18,4 @@ def dyad(op):
 
 def differentiation(node, interp):
     """f:>p, p∇f and p∂f (an ir.Differentiate) as a Python function of the two operands."""
-    diff, name = interp.differentiation, node.variable
-    if node.op == ":>":
-        return lambda f, p: diff.gradient(f, p, name)
-    if node.op == "\u2207":
-        return lambda p, f: diff.numeric(p, f, name)
-    return diff.jacobian
-
-
-def lambda_info(fn, interp):
-    """The LambdaInfo shared by every function value the literal `fn` (an ir.Function)
-    makes in `interp`."""
-    facts = fn.facts
-    info = LambdaInfo(fn.arity, fn.source, fn.name, facts.dyad_op, facts.elementwise, facts.dot)
-    info.fold_op = facts.fold_op
-    info.effects, info.reads, info.globals = facts.effects, facts.reads, interp.globals
-    return info
+    return VERBS[node.op].host_dyad.action(interp.differentiation, node.variable)

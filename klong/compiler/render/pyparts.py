@@ -1,23 +1,11 @@
-"""What generated Python source (pysource.py) is made of and runs with.
-
-The pieces it is built from: `Operand` (a Python expression for a value, and what kind of
-thing it is), `Line` (one line of source and the Klong position it stands for) and `Level`
-(a function literal being rendered, with the Python names of its variables). And the run
-time of the generated code: the names its namespace starts with (`RUNTIME`), and `failure`,
-which turns an exception escaping a generated function into the Klong error to report,
-located by the table of `Where`s the renderer writes beside the source.
+"""What generated Python source (pysource.py) is made of: `Operand` (a Python expression
+for a value, and what kind of thing it is), `Line` (one line of source and the Klong
+position it stands for), `Where` (what the line table says of a line: the run time's
+`failure`, verbs/compiled.py, reads it when the line fails) and `Level` (a function literal
+being rendered, with the Python names of its variables). The code runs with
+verbs/compiled.py: nothing here runs when it does.
 """
-import re
 
-from ...verbs import adverbs as adv
-from ...errors import KlongError, from_python, undefined, undefined_assignment
-from ...runtime.functions import Lambda, call_value, project
-from ...runtime.match import match
-from ...runtime.values import Dict, is_true
-from ...verbs import wholearray
-
-
-# ------------------------------------------------------------------ errors
 
 class Where:
     """The Klong source position of one generated line, and what to say if it fails:
@@ -33,66 +21,6 @@ class Where:
         self.operands = None if operands is None else [o.text for o in operands]
         self.inlined = ()       # labels of the literals inlined here (a loop's), innermost first
 
-
-_PYTHON_NAME = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
-
-
-def failure(e, table, function):
-    """The exception a generated function raises when `e` escapes from it: a KlongError
-    located at the failing line's Klong position, named after the failing verb, with the
-    function recorded on its way out; NameError and KeyError raised by the generated code
-    itself (an unbound local, a missing global) become 'undefined' errors."""
-    tb = e.__traceback__
-    where = table.get(tb.tb_lineno) if tb is not None else None
-    if not isinstance(e, KlongError):
-        if where is None or tb.tb_next is not None:
-            return e                 # from deeper Python code: not ours to translate
-        if isinstance(e, (NameError, KeyError)):
-            e = _undefined(e, where, tb.tb_frame)
-        elif isinstance(e, OverflowError):
-            e = from_python(e)
-        else:
-            return e
-    if where is not None:
-        e.at_verb(where.line, where.column, where.verb,
-                  read=lambda: _operands(where, tb.tb_frame))
-        for label in where.inlined:      # as if each literal had run as a function
-            e.within(label)
-    if function is not None:
-        e.within(function.info.label())
-    return e
-
-
-def _operands(where, frame):
-    if where.operands is None:
-        return None
-    try:
-        got = [eval(expr, frame.f_globals, frame.f_locals) for expr in where.operands]
-    except Exception:
-        return None
-    return got[0] if len(got) == 1 else got
-
-
-def _undefined(e, where, frame):
-    """The error for the NameError or KeyError `e` of the generated code at `where`."""
-    if isinstance(e, NameError):          # an unbound local: find which from the message
-        m = _PYTHON_NAME.search(str(e))
-        python_names = frame.f_globals.get("PYNAMES", {})
-        if m and m.group(1) in python_names:
-            return undefined(python_names[m.group(1)])
-    return undefined(where.name or "a name", frame.f_globals["G"])
-
-
-RUNTIME = {
-    "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
-    "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
-    "UNDEFINED_ASSIGNMENT": undefined_assignment,
-    "ITERATIONS": adv.iterations,
-    **wholearray.RUNTIME,
-}
-
-
-# ------------------------------------------------------------------ pieces of source
 
 class Operand:
     """A Python expression for a value that is cheap to read twice and free of effects,

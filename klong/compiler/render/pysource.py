@@ -10,10 +10,10 @@ each time the literal is evaluated, so its closure cells are its own), which Pyt
   numbers, behind a type test that hands anything else to the verb itself;
 - a conditional is a Python `if`, its predicate tested without building a Klong value;
 - a call of a lambda calls its Python function directly, and a function calling the global
-  it is being defined under (Function.defined_as) calls itself without a lookup;
+  it is being defined under (Lambda.defined_as) calls itself without a lookup;
 - the loops the passes made inline (While, Converge, Iterate) are Python loops with the
   literal's body inline, +/a*b (SumOfProducts) the library's inner product, and a function
-  literal's whole-array form (Facts.whole) a second Python function beside it (pywhole.py).
+  literal's whole-array form (Lambda.whole) a second Python function beside it (pywhole.py).
 
 The source is built from structured pieces, never edited afterwards: a block is a list of
 lines and nested blocks (indented one more), an operand knows what it is (`Operand`), and
@@ -23,18 +23,19 @@ predicate needs statements of its own) is found out from the IR first.
 Errors keep their Klong kind and position at no cost to code that does not fail: every verb
 call, name lookup and function call is on a line of its own, a table maps the generated
 line to the Klong source position (`Where`), and each generated function has one exception
-handler that looks the failing line up (`failure`).
+handler that looks the failing line up (`failure`). What the code calls when it runs is in
+verbs/compiled.py.
 """
 import re
 from contextlib import contextmanager
-from functools import lru_cache
+from ..syntax.cache import TextCache
 
 from ..lower import ir
-from ..passes.loops import inlinable
 from ...verbs import VERBS
 from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms
-from .pyparts import LITERAL, LOCAL, NAME, RUNTIME, TEMP, VARIABLE, Level, Line, Operand, Where
+from ...verbs import compiled
+from .pyparts import LITERAL, LOCAL, NAME, TEMP, VARIABLE, Level, Line, Operand, Where
 
 
 def render(chunk, interp):
@@ -50,11 +51,18 @@ def source(chunk, interp):
     return Renderer(interp).chunk(chunk)[0]
 
 
-@lru_cache(maxsize=2048)
+# compiled code by its source, across interpreters: bounded by the source's length too
+_compiled_code = TextCache(max_chars=2**21, max_entries=2048)
+
+
 def _compiled(text):
     """Python source to a code object, once: the same Klong text renders the same source,
     its constants live in the namespace it runs in."""
-    return compile(text, "<klong>", "exec")
+    code = _compiled_code.get(text)
+    if code is None:
+        code = compile(text, "<klong>", "exec")
+        _compiled_code.put(text, code, len(text))
+    return code
 
 
 def _klong_name(node):
@@ -82,18 +90,6 @@ def _truth(v):
     return f"(({v} != 0) if type({v}) is int else TRUTH({v}))"
 
 
-def _loop_functions(node):
-    """The function literals of a loop node that run inline (their bodies are part of the
-    code around them), and its other parts."""
-    if isinstance(node, ir.While):
-        if inlinable(node.predicate):
-            return [node.predicate, node.body], [node.init]
-        return [node.body], [node.predicate, node.init]
-    if isinstance(node, ir.Converge):
-        return [node.body], [node.init]
-    return [node.body], [node.count, node.init]
-
-
 def nonlocals(fn, level):
     """The Python names the Python function of the literal `fn` (rendered at `level`, whose
     outer levels are named) must declare nonlocal: the variables of the literals around it
@@ -104,12 +100,14 @@ def nonlocals(fn, level):
         node, inlined = stack.pop()
         if isinstance(node, ir.SetLocal) and node.depth > inlined:
             found.add(level.at(node.depth - inlined).names[node.name].text)
-        if isinstance(node, (ir.While, ir.Converge, ir.Iterate)):
-            inline, rest = _loop_functions(node)
-            stack.extend((s, inlined + 1) for f in inline for s in f.body)
-            stack.extend((n, inlined) for n in rest)
-        elif not isinstance(node, ir.Function):        # a literal of its own: its own def
-            stack.extend((n, inlined) for n in ir.children(node))
+        if isinstance(node, ir.Lambda):
+            continue                # a literal of its own: its own def
+        inline = node.inlined if isinstance(node, ir.Loop) else ()
+        for c in ir.children(node):
+            if any(c is f for f in inline):
+                stack.extend((s, inlined + 1) for s in c.body)
+            else:
+                stack.append((c, inlined))
     return sorted(found)
 
 
@@ -120,7 +118,7 @@ class Renderer:
 
     def __init__(self, interp):
         self.interp = interp
-        self.namespace = dict(RUNTIME)
+        self.namespace = dict(compiled.NAMES)
         self.namespace.update(G=interp.globals, INTERP=interp, HOOKS=interp.value_hooks,
                               BACKEND=interp.backend)
         self.python_names = {}          # the Python names of declared locals -> Klong names
@@ -246,7 +244,7 @@ class Renderer:
 
     def effect(self, node):
         """Emit code that evaluates `node` for its effects only."""
-        if isinstance(node, (ir.Const, ir.Function, ir.Self)):
+        if isinstance(node, (ir.Const, ir.Lambda, ir.Self)):
             return
         value = self.expr(node)
         if value.kind == LOCAL and isinstance(node, ir.Local):
@@ -318,12 +316,12 @@ class Renderer:
         verb = node.verb
         if not verb.primitive:
             return self.derived(node, [self.expr(node.arg)])
-        facts = VERBS[verb.op]
+        entry = VERBS[verb.op]
         a = self.expr(node.arg)
         where = Where(verb, verb=node.label, operands=[a])
         f = self.bind(common.monad(verb.op, self.interp), "M")
-        if facts.scalar_monad:
-            fast = facts.scalar_monad.format(a=a)
+        if entry.scalar_monad:
+            fast = entry.scalar_monad.format(a=a)
             if node.numbers:                # a known number: no test (passes/numbers.py)
                 return self.assign(fast, where)
             return self.assign(f"({fast}) if {_number_test(a)} else {f}({a})", where)
@@ -335,14 +333,14 @@ class Renderer:
         a = self.expr(node.left)
         if not verb.primitive:
             return self.derived(node, [a, b])
-        facts = VERBS[verb.op]
+        entry = VERBS[verb.op]
         where = Where(verb, verb=node.label, operands=[a, b])
         f = self.bind(common.dyad(verb.op), "V")
-        if facts.scalar_dyad:
+        if entry.scalar_dyad:
             guard = None if node.numbers else _are_numbers(a, b)
-            fast = facts.scalar_dyad.format(a=a, b=b)
-            if facts.scalar_guard:
-                extra = facts.scalar_guard.format(a=a, b=b)
+            fast = entry.scalar_dyad.format(a=a, b=b)
+            if entry.scalar_guard:
+                extra = entry.scalar_guard.format(a=a, b=b)
                 guard = extra if guard is None else f"{guard} and {extra}"
             if guard is None:
                 return self.assign(fast, where)
@@ -356,7 +354,7 @@ class Renderer:
         where = Where(verb, verb=node.label, operands=operands)
         listed = ", ".join(o.text for o in operands)
         if verb.op is not None:
-            forms = derived_forms(op_forms(verb.op), verb.adverbs)
+            forms = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs)
             f = self.bind(forms.monad if arity == 1 else forms.dyad, "D")
             return self.assign(f"{f}({listed})", where)
         fn = self.expr(verb.fn)
@@ -389,11 +387,11 @@ class Renderer:
         true, and the Where of the line that must hold it (None: any line). Comparisons of
         plain numbers are tested directly, the general verb only runs for other values."""
         if isinstance(node, ir.Dyad) and node.verb.primitive and VERBS[node.verb.op].compare:
-            facts = VERBS[node.verb.op]
+            entry = VERBS[node.verb.op]
             b = self.stable(node.left, self.expr(node.right))
             a = self.expr(node.left)
             guard = None if node.numbers else _are_numbers(a, b)
-            fast = f"{a} {facts.compare} {b}"
+            fast = f"{a} {entry.compare} {b}"
             if guard is None:
                 return fast, None
             f = self.bind(common.dyad(node.verb.op), "V")
@@ -447,10 +445,10 @@ class Renderer:
         else:
             self.emit(f"{result} = {self.expr(node)}", Where(node, name=_klong_name(node)))
 
-    def r_Function(self, fn):
+    def r_Lambda(self, fn):
         """Emit a factory for the literal's function values and call it: a function literal
         is evaluated each time control reaches it (so its closure cells are its own)."""
-        info = self.bind(common.lambda_info(fn, self.interp), "INFO")
+        facts = self.bind(fn.facts, "FACTS")
         factory = self.fresh("make")
         level = Level(self.level, fn)
         for p in fn.params:
@@ -461,7 +459,7 @@ class Renderer:
             self.python_names[python] = name
         body = self.function_body(fn, level, fn.body)
         params = ", ".join(fn.params)
-        integers = fn.facts.integer_body
+        integers = fn.integer_body
         self.emit(f"def {factory}():")
         with self.indented():
             if integers is not None:
@@ -474,12 +472,12 @@ class Renderer:
             with self.indented():
                 if integers is not None:
                     test = " and ".join(f"type({p}) is int" for p in fn.params)
-                    if fn.facts.integer_key is not None:
-                        test += f" and G.get({fn.facts.integer_key!r}) is self_"
+                    if fn.integer_key is not None:
+                        test += f" and G.get({fn.integer_key!r}) is self_"
                     self.emit(f"if {test}: return run_integers({params})")
                 self.guarded(body, "self_")     # (which makes self_ a local the frame shows)
-            whole = pywhole.write(self, fn) if fn.facts.whole is not None else None
-            self.emit(f"self_ = LAMBDA(run, {info}, {whole or 'None'}, BACKEND)")
+            whole = pywhole.write(self, fn) if fn.whole is not None else None
+            self.emit(f"self_ = LAMBDA(run, {facts}, {whole or 'None'}, BACKEND)")
             self.emit("return self_")
         return self.assign(f"{factory}()")
 
@@ -502,7 +500,7 @@ class Renderer:
     def inline_body(self, fn, args, as_condition=False):
         """Emit the body of the function literal `fn` with its parameters bound to the
         Operands `args`; returns its value (or, as_condition, the pair condition() gives)."""
-        label = common.lambda_info(fn, self.interp).label()
+        label = fn.facts.label()
         level = Level(self.level, fn, owner=self.level.function, label=label)
         level.names.update(zip(fn.params, args))
         with self.at_level(level):
@@ -523,7 +521,7 @@ class Renderer:
     def r_While(self, node):
         """p f:~b as `while p(v): v = f(v)`."""
         b = self.stable(node.predicate, self.expr(node.init))
-        inline = inlinable(node.predicate)
+        inline = node.inline_predicate
         predicate = None if inline else self.expr(node.predicate)
         v = self.loop_variable(b)
         self.emit("while True:")

@@ -1,38 +1,44 @@
-"""The whole-array form of a function literal (Facts.whole, settled by passes/wholes.py)
+"""The whole-array form of a function literal (Lambda.whole, settled by passes/wholes.py)
 rendered as Python source: `def wholeN(x)` beside the literal's `run`, in its factory,
 which applies the literal to every element of a numeric array at once, or gives None where
-it cannot (Each then loops; see render/wholes.py for what the helpers it calls do).
+it cannot (Each then loops; see verbs/wholearray.py for what the helpers it calls do).
 
-The passes decide which literals have one, so writing it never fails midway: an element-wise
-body (ir.Whole) evaluates every branch of a conditional on all elements and picks with a
-mask, and any failure at run time (a zero divisor in a branch not taken, say) or a result
+The passes decide which literals have one and what it is, so writing it never fails midway
+and decides nothing: an element-wise body (ir.Whole) evaluates every branch of a
+conditional on all elements and picks with a mask, and any failure at run time (a zero divisor in a branch not taken, say) or a result
 that is not one number per element gives None; ir.RowsDot and ir.RowsProduct are the
-library's matrix products.
+library's matrix products; ir.Batched, a body evaluated once for all rows of a matrix
+(verbs/batching.py).
 """
 from ..lower import ir
 from ...verbs import VERBS
 from .pyparts import VARIABLE, Level, Operand
 
 
-def write(r, fn):
+def write(r, fn, form=None):
     """Emit `def wholeN(x)` for the literal `fn` with the Renderer `r`, at its current
-    place (the literal's factory); returns its name."""
-    form = fn.facts.whole
+    place (the literal's factory); returns its name. `form`: the literal's whole form
+    (fn.whole), or the one a Batched form tries first."""
+    form = form or fn.whole
+    first = write(r, fn, form.first) if isinstance(form, ir.Batched) and form.first else None
     name = r.fresh("whole")
-    # the literal's level again, its variables that equal the array (form.same) being x
-    level = Level(r.level, fn)
-    for n in form.same:
-        level.names[n] = Operand("x", VARIABLE)
     body = []
-    with r.at_level(level), r.writing(body):
+    # at the literal's level (its outer names read as from its body), x being the array
+    with r.at_level(Level(r.level, fn)), r.writing(body):
         if isinstance(form, ir.RowsProduct):
             if form.dot is not None:
                 r.emit(f"if not IS_DOT({r.expr(form.dot)}): return None")
             r.emit(f"return ROWS_PRODUCT(x, {r.expr(form.matrix)})")
         elif isinstance(form, ir.RowsDot):
             r.emit(f"return ROWS_DOT(x, {r.expr(form.vector)})")
+        elif isinstance(form, ir.Batched):
+            if first is not None:
+                tried = r.assign(f"{first}(x)")
+                r.emit(f"if {tried} is not None: return {tried}")
+            names = ", ".join(str(r.expr(n)) for n in form.reads)
+            r.emit(f"return BATCH_EACH({r.const(form.plan)}, x, [{names}])")
         else:
-            r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr, form.same)}, x)")
+            r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr)}, x)")
     r.emit(f"def {name}(x):")
     with r.indented():
         r.emit("try:")
@@ -43,34 +49,44 @@ def write(r, fn):
     return name
 
 
-def elementwise(r, node, same):
-    """Emit the element-wise evaluation of `node` over the array x (the names `same`);
+def elementwise(r, node):
+    """Emit the evaluation of the node `node` of a Whole's expression over the array x;
     returns the Operand of its value."""
-    if isinstance(node, ir.Const):
-        return r.const(node.value)
-    if isinstance(node, ir.Local) and node.depth == 0 and node.name in same:
-        return r.expr(node)
-    if isinstance(node, (ir.Local, ir.Global)):
-        value = r.expr(node)
-        r.emit(f"if not IS_NUMBER({value}): return None")
-        return value
-    if isinstance(node, ir.Monad):
-        a = elementwise(r, node.arg, same)
-        return r.assign(f"{r.bind(VERBS[node.verb.op].monad, 'M')}({a})")
-    if isinstance(node, ir.Dyad):
-        b = elementwise(r, node.right, same)
-        a = elementwise(r, node.left, same)
-        return r.assign(f"{r.bind(VERBS[node.verb.op].dyad, 'V')}({a}, {b})")
-    return conditional(r, node, same)
+    return _RULES[type(node)](r, node)
 
 
-def conditional(r, node, same):
-    """:[c;a;b] as select(c, a, b), clause by clause from the last."""
-    result = elementwise(r, node.otherwise, same)
+def _scalar(r, node):
+    value = r.expr(node.read)
+    r.emit(f"if not IS_NUMBER({value}): return None")
+    return value
+
+
+def _map(r, node):
+    if len(node.args) == 1:
+        a = elementwise(r, node.args[0])
+        return r.assign(f"{r.bind(VERBS[node.op].monad, 'M')}({a})")
+    b = elementwise(r, node.args[1])
+    a = elementwise(r, node.args[0])
+    return r.assign(f"{r.bind(VERBS[node.op].dyad, 'V')}({a}, {b})")
+
+
+def _select(r, node):
+    """select(c, a, b), clause by clause from the last."""
+    result = elementwise(r, node.otherwise)
     for predicate, consequent in reversed(node.clauses):
-        choice = r.assign(f"MASK({elementwise(r, predicate, same)}, x)")
+        choice = r.assign(f"MASK({elementwise(r, predicate)}, x)")
         r.emit(f"if {choice} is None: return None")
-        value = elementwise(r, consequent, same)
+        value = elementwise(r, consequent)
         result = r.assign(f"SELECT({choice}, {value}, {result})")
         r.emit(f"if {result} is None: return None")
     return result
+
+
+# one rule per node of a Whole's expression
+_RULES = {
+    ir.Const: lambda r, node: r.const(node.value),
+    ir.Elements: lambda r, node: Operand("x", VARIABLE),
+    ir.Scalar: _scalar,
+    ir.Map: _map,
+    ir.Select: _select,
+}

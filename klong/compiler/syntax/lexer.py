@@ -23,6 +23,12 @@ COLON_VERBS = set(":=-_#$@%+^>")          # ::  :=  :-  ...  :>
 COLON_ADVERBS = set("'/\\~*")
 NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
 NAME_CHARS = NAME_START | set("0123456789")
+
+
+def is_name(text):
+    """Whether `text` is a name as Klong reads one: a letter or a dot, then letters, digits
+    and dots."""
+    return bool(text) and text[0] in NAME_START and all(c in NAME_CHARS for c in text)
 DIGITS = set("0123456789")
 BLANKS = set(" \t\r\f\n\v")
 PUNCTUATION = {"(": "LPAR", ")": "RPAR", "{": "LBRACE", "}": "RBRACE", "]": "RBRACK", ";": "SEMI"}

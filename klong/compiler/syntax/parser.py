@@ -8,6 +8,7 @@ from functools import lru_cache
 from ...errors import SHOWN_WIDTH, KlongError, one_line
 from ...runtime.values import Symbol, is_list, items
 from . import ast, lalr
+from .cache import TextCache
 from .lexer import Lexer, Token, tokenize
 
 # after the first adverb of a chain the derived verb is a monad: only these can follow
@@ -223,9 +224,25 @@ def _parse_text(text):
     return _lark().parse(tokenize(text))
 
 
-def _describe(err):
+# what may close an expression: after a verb, its operand is missing
+_CLOSERS = {"RPAR", "RBRACE", "RBRACK", "SEMI", "$END"}
+
+
+def _missing_operand(tokens, tok):
+    """Whether the parser stopped at a closing bracket, a ; or the end right after a verb (or
+    adverb), which has no operand then. Said here for every nesting: lark's examples match
+    parser states, and the same mistake gives other states inside `a::` or `f::{...}`."""
+    if getattr(tok, "type", "$END") not in _CLOSERS:
+        return False
+    index = next((i for i, t in enumerate(tokens) if t is tok), len(tokens))
+    return index > 0 and tokens[index - 1].type in ("VERB", "ADVERB")
+
+
+def _describe(err, tokens):
     from lark.exceptions import UnexpectedEOF
 
+    if _missing_operand(tokens, getattr(err, "token", None)):
+        return "missing operand"
     try:
         label = err.match_examples(_parse_text, _EXAMPLES, use_accepts=True)
     except Exception:
@@ -241,12 +258,31 @@ def _describe(err):
     return f"unexpected {one_line(tok, SHOWN_WIDTH)}"     # the token as written
 
 
-@lru_cache(maxsize=4096)
+# Parses are kept by text for the text that runs again, across interpreters: a tree takes
+# 30 to 200 bytes per character of its source, so what is kept is bounded by the source's
+# length (256K characters: at most some 50 MB of trees), as well as by count.
+_parsed = TextCache(max_chars=2**18, max_entries=4096)
+
+
 def parse(text, line_offset=0, line_comments=False, filename=None):
     """Parse a chunk of Klong source into an AST node (an expression or a Seq).
     `line_offset` is the number of lines before the chunk; `line_comments` selects the
     interactive rule for comments (see lexer.py); `filename` goes with the line numbers.
-    Raises KlongError('syntax') with the position and source line of the problem."""
+    Raises KlongError('syntax') with the position and source line of the problem. The
+    same text gives the same (shared) node while it is kept."""
+    key = (text, line_offset, line_comments, filename)
+    node = _parsed.get(key)
+    if node is None:
+        node = _parse(text, line_offset, line_comments, filename)
+        if node is not None:
+            _parsed.put(key, node, len(text))
+    return node
+
+
+parse.cache_clear = _parsed.clear
+
+
+def _parse(text, line_offset, line_comments, filename):
     lexer = Lexer(text, line_offset, line_comments, filename)
     tokens = []
     try:                                    # the tables: lark is not needed
@@ -276,18 +312,19 @@ def parse(text, line_offset=0, line_comments=False, filename=None):
     except UnexpectedInput as e:
         tok = getattr(e, "token", None)
         line, column = getattr(tok, "line", None), getattr(tok, "column", None)
+        failed_at = getattr(tok, "start_pos", None)
         if line is None or getattr(tok, "type", "") == "$END":
+            # the end: lark's $END token borrows the position of the last token
             line, column = _end_position(text, line_offset)
-        message = _describe(e) + _assignment_hint(text, tokens, tok)
-        raise _explained(KlongError("syntax", message, line, column), text, lexer,
-                         tokens) from None
+            failed_at = None
+        err = KlongError("syntax", _describe(e, tokens), line, column)
+        raise _explained(err, text, lexer, tokens, failed_at) from None
 
 
-def _assignment_hint(text, tokens, tok):
+def _assignment_hint(text, tokens, start):
     """`x:1` reads as x followed by the number :1, `f:{x}` as f and a dictionary: when the
-    offending token starts with the shift character right after a name, the writer most
-    likely meant to assign."""
-    start = getattr(tok, "start_pos", None)
+    text that failed at `start` begins with the shift character right after a name, the
+    writer most likely meant to assign."""
     if start is None or not text.startswith(":", start):
         return ""
     before = [t for t in tokens if t.end_pos is not None and t.end_pos <= start]
@@ -330,17 +367,15 @@ def _end_position(text, line_offset):
     return len(lines) + line_offset, len(lines[-1]) + 1
 
 
-def _explained(err, text, lexer, tokens):
+def _explained(err, text, lexer, tokens, failed_at=None):
     """The error with its source line and, when a comment that ran over several lines ends on
-    the line of the error, where that comment opened: it has most likely swallowed code."""
-    if err.line is not None and err.source_line is None:
-        lines = text.split("\n")
-        index = err.line - lexer.line_offset - 1
-        if 0 <= index < len(lines):
-            err.source_line = lines[index]
+    the line of the error, where that comment opened: it has most likely swallowed code.
+    `failed_at`: where in `text` the parser stopped; a dictionary the lexer could not read
+    starts where the tokens end. Either may be a mistyped assignment (see _assignment_hint)."""
+    err.in_chunk(text, lexer.line_offset)
     if err.line is not None:
         err.message += _comment_hint(lexer, err.line)
-    if err.kind == "syntax" and "malformed dictionary" in err.message and tokens \
-            and tokens[-1].type == "NAME" and text.startswith(":{", tokens[-1].end_pos):
-        err.message += f" (assignment is ::, as in {tokens[-1]}::...)"
+    if failed_at is None and "malformed dictionary" in err.message and tokens:
+        failed_at = tokens[-1].end_pos
+    err.message += _assignment_hint(text, tokens, failed_at)
     return err

@@ -1,0 +1,102 @@
+"""Batched forms of monads (ir.Batched): whether Each over the rows of a matrix may evaluate
+a monad's body once for all rows, decided here once, from the verbs in it.
+
+A body batches when it is made of nothing but x, numbers, names read around the literal,
+its own locals assigned (at the top of a statement) before they are read, conditionals, and
+verbs whose registry entry has a batching rule for the form applied (batch_monad,
+batch_dyad; Over and Scan of the verbs in batching.ADVERBS). Such a body has no effects and
+calls nothing, so evaluating it once on all rows does nothing the loop would not; what it
+gives is the loop's value or nothing (verbs/batching.py: the rules decline at run time
+wherever a row's result could differ, and then the loop runs).
+
+A literal whose other whole form is a product (passes/wholes.py) keeps it, and so does an
+element-wise one (ir.Whole) of x and numbers only; one that reads names around the literal
+is tried first, the batched form where it declines (a name holding a vector, say). KLONG_BATCH=0 (the interpreter's `batch`) makes none.
+"""
+from ..lower import ir
+from ...runtime import values
+from ...verbs import VERBS, batching
+
+
+def settle(fn):
+    if fn.arity != 1 or fn.outer_params or "x" in fn.locals:
+        return
+    if fn.whole is not None and not (isinstance(fn.whole, ir.Whole) and any(
+            isinstance(n, ir.Scalar) for n in ir.walk(fn.whole.expr))):
+        return      # a product, or element-wise with nothing but x and numbers: as it is
+    found = _Plan(fn).body()
+    if found is not None:
+        plan, reads = found
+        fn.whole = ir.Batched(plan, reads, fn.whole, line=fn.line, column=fn.column)
+
+
+class _Plan:
+    """The plan of one literal's body (see verbs/batching.py for what its tuples mean),
+    with the nodes it reads around the literal."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.reads = []
+        self.assigned = set()
+
+    def body(self):
+        statements = []
+        for s in self.fn.body:
+            if isinstance(s, ir.SetLocal) and s.depth == 0 and s.name in self.fn.locals:
+                value = self.expr(s.value)
+                if value is None:
+                    return None
+                self.assigned.add(s.name)
+                statements.append(("set", s.name, value))
+            else:
+                value = self.expr(s)
+                if value is None:
+                    return None
+                statements.append(value)
+        return ("seq", tuple(statements)), self.reads
+
+    def expr(self, node):
+        """`node` as a plan, or None where it does not batch."""
+        if isinstance(node, ir.Const):
+            v = node.value
+            if type(v) in (int, float) or values.is_array(v) and v.ndim \
+                    and values.array_kind(v) in ("i", "f"):
+                return ("const", v)
+            return None
+        if isinstance(node, ir.Local) and node.depth == 0:
+            if node.name == "x":
+                return ("x",)
+            return ("get", node.name) if node.name in self.assigned else None
+        if isinstance(node, (ir.Global, ir.Local)):
+            self.reads.append(node)
+            return ("read", len(self.reads) - 1)
+        if isinstance(node, ir.Monad):
+            return self._applied(node, [node.arg])
+        if isinstance(node, ir.Dyad):
+            return self._applied(node, [node.left, node.right])
+        if isinstance(node, ir.Cond):
+            clauses = tuple((self.expr(p), self.expr(c)) for p, c in node.clauses)
+            otherwise = self.expr(node.otherwise)
+            if otherwise is None or any(None in pair for pair in clauses):
+                return None
+            return ("cond", clauses, otherwise)
+        return None
+
+    def _applied(self, node, operands):
+        verb = node.verb
+        if verb.op is None or verb.fn is not None:
+            return None
+        entry = VERBS.get(verb.op)
+        if entry is None:
+            return None
+        if verb.adverbs:
+            if len(verb.adverbs) != 1 or len(operands) != 1 \
+                    or verb.op not in batching.ADVERBS.get(verb.adverbs[0], ()):
+                return None
+            head = ("adverb", verb.adverbs[0], verb.op)
+        elif (entry.batch_monad if len(operands) == 1 else entry.batch_dyad) is None:
+            return None
+        else:
+            head = ("monad" if len(operands) == 1 else "dyad", verb.op)
+        args = [self.expr(n) for n in operands]
+        return None if None in args else head + tuple(args)

@@ -1,0 +1,392 @@
+"""Each over the rows of a matrix, evaluated once for all rows: the batching rules of the
+verbs and adverbs, and the evaluator of a batched body (compiler/passes/batching.py decides
+which bodies have one and writes their plan; both renderers call `each` with it).
+
+While a batched body runs, a value is either `Rows` (one value per row, stacked: the batch
+axis first) or a plain value, the same for every row (a constant, a name read around the
+literal, the tally of a row). A verb applied to plain values only is the verb itself, once;
+a verb applied to Rows is its batching rule (the registry's `batch_monad`, `batch_dyad`;
+Over and Scan in ADVERBS below), which gives what the verb gives on each row, stacked, or
+raises Declined.
+
+The same answer or none: a rule declines (and `each` gives None, so that the loop runs)
+wherever the loop's result could differ in a digit or an element type, and any failure at
+all (an error a row would raise, a branch not taken that fails) ends the batched run the
+same way: the loop then gives the error, as it would have. The checks the array verbs make
+(integer magnitudes that could leave int64, mixed results) are made on the whole batch,
+which is bounded by what each row has, so a batch passes only where every row would; where
+a verb gives a mixed list instead of an array, the batch declines.
+"""
+from .. import backends
+from . import folds
+from ..runtime import kinds, limits, values
+from ..runtime.limits import magnitude
+from ..runtime.match import REAL_TOLERANCE
+from ..runtime.values import MAX_DIMS
+
+
+class Declined(Exception):
+    """The batched evaluation gives no result for these rows: the loop runs."""
+
+
+class Rows:
+    """One value per row, stacked: `a` is a numeric array whose first axis is the batch."""
+    __slots__ = ("a",)
+
+    def __init__(self, a):
+        if not (values.is_array(a) and a.ndim and values.array_kind(a) in ("i", "f")):
+            raise Declined      # a mixed list, an overflow to big integers, ...
+        self.a = a
+
+    @property
+    def rank(self):
+        """The rank of each row's value (0: a number)."""
+        return self.a.ndim - 1
+
+
+# integers below this convert to reals exactly (Python's int/int rounds once, the library's
+# division converts first)
+_EXACT = 2 ** 53
+
+
+def _number(v):
+    t = type(v)
+    return t is int or t is float
+
+
+def _rank(v):
+    """The rank of a plain value a rule accepts: 0 for a number, its rank for a numeric
+    array; anything else declines."""
+    if _number(v):
+        return 0
+    if values.is_array(v) and v.ndim and values.array_kind(v) in ("i", "f"):
+        return v.ndim
+    raise Declined
+
+
+def _kind(v):
+    return values.array_kind(v.a) if isinstance(v, Rows) else kinds.kind(v)
+
+
+def _stacked(v, n):
+    """v as an operand of an array verb over the batch: Rows as they are, a number as it
+    is (it pairs with every element), a plain array repeated for every row."""
+    if isinstance(v, Rows):
+        return v.a
+    if _rank(v) == 0:
+        return v
+    return _repeated(v, n)
+
+
+def _repeated(v, n):
+    """The plain value v (a number or a numeric array) once for every row."""
+    backend = backends.current()
+    if _rank(v) == 0:
+        return backend.full((n,), v, kinds.kind(v))
+    limits.check_elements(n * limits.elements_of(v))     # (over the size guard: the loop)
+    return backend.repeat(v.reshape((1,) + tuple(v.shape)), n)
+
+
+def _small(v):
+    """Whether every integer in v converts to a real exactly."""
+    a = v.a if isinstance(v, Rows) else v
+    if _kind(v) != "i":
+        return True
+    return (magnitude(a) if values.is_array(a) else abs(a)) < _EXACT
+
+
+# ------------------------------------------------------------------ atomic verbs
+
+# The loop applies a verb to two numbers (a row's sum and its tally, say) as Python does; the
+# batch, as the library does. They agree for these verbs (IEEE operations on reals, exact
+# integers checked by the array verbs); Divide and Reciprocal only while the integers convert
+# exactly; Power not at all (libraries' pow and Python's may differ in the last digit).
+_NUMBER_SAFE = {"+", "-", "*", "<", ">", "=", "|", "&", "!", ":%", "_", "~"}
+
+
+def atomic_monad(op, monad):
+    """The batching rule of an atomic numeric monad: the monad on the whole batch."""
+    def rule(x, n):
+        if x.rank == 0 and op not in _NUMBER_SAFE and not (op == "%" and _small(x)):
+            raise Declined
+        return Rows(monad(x.a))
+    return rule
+
+
+def atomic_dyad(op, dyad):
+    """The batching rule of an atomic numeric dyad: the dyad on the whole batch, a plain
+    array operand repeated for every row (Klong pairs arrays along their first axis, so
+    the batch axes pair, and then what each row pairs)."""
+    def rule(a, b, n):
+        ra = a.rank if isinstance(a, Rows) else _rank(a)
+        rb = b.rank if isinstance(b, Rows) else _rank(b)
+        if ra == 0 and rb == 0 and op not in _NUMBER_SAFE \
+                and not (op == "%" and _small(a) and _small(b)):
+            raise Declined
+        return Rows(dyad(_stacked(a, n), _stacked(b, n)))
+    return rule
+
+
+# ------------------------------------------------------------------ structural verbs
+
+def _columns(a, fn):
+    """fn applied to `a` with its first two axes exchanged (the batch axis second), the
+    result's exchanged back: the verbs along a row work along the first axis."""
+    backend = backends.current()
+    return backend.swap01(fn(backend.swap01(a)))
+
+
+def first(x, n):
+    """*x: each row's first element (a number row is its own first)."""
+    if x.rank == 0:
+        return x
+    if x.a.shape[1] == 0:
+        raise Declined
+    return Rows(backends.current().copy(x.a[:, 0]))     # (a result holds no view of x)
+
+
+def reverse(x, n):
+    """|x: each row reversed."""
+    if x.rank == 0:
+        return x
+    backend = backends.current()
+    return Rows(backend.copy(_columns(x.a, backend.flip)))
+
+
+def size(x, n):
+    """#x: the length of a row, the same for every row."""
+    if x.rank == 0:
+        raise Declined      # the magnitude of each number: not batched yet
+    return x.a.shape[1]
+
+
+def at(a, b, n):
+    """x@i: each row indexed by the plain integer i, or a plain vector of them."""
+    if not isinstance(a, Rows) or isinstance(b, Rows) or a.rank == 0:
+        raise Declined
+    k = a.a.shape[1]
+    if type(b) is int:
+        if not 0 <= b < k:
+            raise Declined
+        return Rows(backends.current().copy(a.a[:, b]))
+    if values.is_array(b) and b.ndim == 1 and b.shape[0] and values.array_kind(b) == "i" \
+            and 0 <= int(b.min()) and int(b.max()) < k:
+        return Rows(a.a[:, b])
+    raise Declined
+
+
+def join(a, b, n):
+    """x,y: a row of numbers joined to a number or a row of numbers of its kind."""
+    if _kind(a) != _kind(b) or _kind(a) not in ("i", "f"):
+        raise Declined
+    backend = backends.current()
+    parts = []
+    for v in (a, b):
+        if isinstance(v, Rows):
+            if v.rank > 1:
+                raise Declined
+            parts.append(v.a.reshape(n, 1) if v.rank == 0 else v.a)
+        elif _number(v):
+            parts.append(backend.full((n, 1), v, _kind(v)))
+        else:
+            raise Declined
+    return Rows(backend.swap01(backend.concat([backend.swap01(p) for p in parts])))
+
+
+def match(a, b, n):
+    """x~y: whether each row's value matches the other's, as Match (runtime/match.py) says:
+    numbers and arrays of one shape element by element, reals within its tolerance; a
+    number never matches an array, nor arrays of two shapes."""
+    ra = a.rank if isinstance(a, Rows) else _rank(a)
+    rb = b.rank if isinstance(b, Rows) else _rank(b)
+    if (ra == 0) != (rb == 0):
+        return 0
+    x, y = _stacked(a, n), _stacked(b, n)
+    if ra and tuple(x.shape[1:]) != tuple(y.shape[1:]):
+        return 0
+    ka, kb = _kind(a), _kind(b)
+    if ra == 0 and ka != kb and not (_small(a) and _small(b)):
+        raise Declined          # Python compares an integer and a real exactly
+    backend = backends.current()
+    if "f" in (ka, kb):
+        same = backend.close(x, y, REAL_TOLERANCE)
+    else:
+        same = x == y
+    same = backend.astype(same.reshape(n, -1), "i")
+    if same.shape[1] == 0:
+        raise Declined
+    return Rows(folds.fold("&", backend.swap01(same)))
+
+
+# ------------------------------------------------------------------ adverbs
+
+def _fast_fold(op, a):
+    """op/ along each row of the batch a (rows of one or more elements): the loop's own
+    fold (folds.fold) along the first axis of the columns, which makes the same steps, in
+    the same order, for every row at once."""
+    if op in ("|", "&") and values.array_kind(a) == "f" and backends.current().any(a == 0):
+        raise Declined          # which zero (0.0 or -0.0) a max keeps may differ
+    return folds.fold(op, backends.current().swap01(a))
+
+
+def over(op, dyad):
+    """op/x along each row: +/ */ |/ &/ as the loop folds them (folds.fold, which for reals
+    is Backend.fold_reals, the same steps for each column as for one row); -/ left to right,
+    column by column, as the loop folds it."""
+    def rule(x, n):
+        if x.rank == 0:
+            return x                # a number is its own fold
+        a = x.a
+        k = a.shape[1]
+        if k == 0:
+            raise Declined
+        if op == "-":
+            acc = a[:, 0]
+            for j in range(1, k):
+                acc = Rows(dyad(acc, a[:, j])).a
+            return Rows(acc)
+        return Rows(_fast_fold(op, a))
+    return rule
+
+
+def scan(op, dyad):
+    """op\\x along each row of numbers: the loop's running fold (folds.running_fold), along
+    the columns; integer sums and products only where no step can leave int64."""
+    def rule(x, n):
+        if x.rank == 0:
+            raise Declined          # the loop makes a one-element list of a number
+        if x.rank != 1 or x.a.shape[1] == 0:
+            raise Declined
+        a = backends.current().swap01(x.a)
+        if op in ("+", "*") and values.array_kind(a) == "i" and not folds.fold_fits(op, a):
+            raise Declined          # the loop's Python integers, row by row
+        if op in ("|", "&") and values.array_kind(a) == "f" and backends.current().any(a == 0):
+            raise Declined
+        return Rows(backends.current().swap01(backends.current().accumulate(op, a)))
+    return rule
+
+
+# which adverbs batch, and with which verbs: adverb -> {op: rule maker}
+ADVERBS = {
+    "/": {op: over for op in ("+", "*", "|", "&", "-")},
+    "\\": {op: scan for op in ("+", "*", "|", "&")},
+}
+
+
+# ------------------------------------------------------------------ the evaluator
+
+def each(plan, a, reads):
+    """f'a for the monad whose batched body is `plan` (passes/batching.py), the names it
+    reads around it already read (`reads`), on a matrix of numbers a: the stacked results
+    of every row, or None (the loop runs)."""
+    if not (values.is_array(a) and a.ndim == 2 and a.shape[0] and a.shape[1]
+            and values.array_kind(a) in ("i", "f")):
+        return None
+    backend = backends.current()
+    if backend.is_tracked(a) or any(backend.is_tracked(v) for v in reads):
+        return None         # differentiated: the loop's steps are the graph's
+    if backend.dtype != "float64":
+        return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
+    n = a.shape[0]
+    x = Rows(a)
+    try:
+        with backend.quiet():
+            r = _Run(x, reads, n).eval(plan)
+            return backend.copy(a) if r is x else _results(r, n)
+    except Exception:       # Declined, or an error some row raises: the loop says which
+        return None
+
+
+def _results(r, n):
+    """The list the loop would make of every row's result r."""
+    if isinstance(r, Rows):
+        a = r.a
+        if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
+            raise Declined
+        return a
+    _rank(r)                # a number or a numeric array, the same for every row
+    return values.make_list([r] * n)
+
+
+class _Run:
+    """One batched evaluation: the rows, the names read around the literal, its locals."""
+
+    def __init__(self, x, reads, n):
+        self.x = x
+        self.reads = reads
+        self.n = n
+        self.locals = {}
+
+    def eval(self, node):
+        return getattr(self, "_" + node[0])(*node[1:])
+
+    def _x(self):
+        return self.x
+
+    def _const(self, value):
+        return value
+
+    def _read(self, i):
+        return self.reads[i]
+
+    def _get(self, name):
+        return self.locals[name]
+
+    def _set(self, name, expr):
+        v = self.locals[name] = self.eval(expr)
+        return v
+
+    def _seq(self, exprs):
+        v = None
+        for e in exprs:
+            v = self.eval(e)
+        return v
+
+    def _monad(self, op, arg):
+        from . import VERBS         # (the registry imports this module)
+        x = self.eval(arg)
+        entry = VERBS[op]
+        if not isinstance(x, Rows):
+            return entry.monad(x)
+        return entry.batch_monad(x, self.n)
+
+    def _dyad(self, op, left, right):
+        from . import VERBS
+        b = self.eval(right)        # the right operand first, as Klong evaluates them
+        a = self.eval(left)
+        entry = VERBS[op]
+        if not isinstance(a, Rows) and not isinstance(b, Rows):
+            return entry.dyad(a, b)
+        return entry.batch_dyad(a, b, self.n)
+
+    def _adverb(self, adverb, op, arg):
+        from . import VERBS
+        x = self.eval(arg)
+        if not isinstance(x, Rows):
+            raise Declined          # (a plain operand: not batched yet)
+        return ADVERBS[adverb][op](op, VERBS[op].dyad)(x, self.n)
+
+    def _cond(self, clauses, otherwise):
+        """:[p;c;...;a]: a plain predicate picks a branch, as for each row; a predicate of
+        one number per row evaluates every branch on every row and picks by mask."""
+        for i, (predicate, consequent) in enumerate(clauses):
+            p = self.eval(predicate)
+            if isinstance(p, Rows):
+                return self._select(p, consequent, clauses[i + 1:], otherwise)
+            if values.is_true(p):
+                return self.eval(consequent)
+        return self.eval(otherwise)
+
+    def _select(self, p, consequent, rest, otherwise):
+        if p.rank != 0:
+            raise Declined          # a list as a predicate: the loop's rule, row by row
+        backend = backends.current()
+        chosen = self._stacked_rows(self.eval(consequent))
+        other = self._stacked_rows(self._cond(rest, otherwise))
+        if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
+            raise Declined          # a mixed list in the loop
+        mask = (p.a != 0).reshape((self.n,) + (1,) * (chosen.ndim - 1))
+        return Rows(backend.select(mask, chosen, other))
+
+    def _stacked_rows(self, v):
+        return v.a if isinstance(v, Rows) else _repeated(v, self.n)

@@ -1,0 +1,178 @@
+"""Each over the rows of a matrix evaluated once for all rows (verbs/batching.py, decided by
+compiler/passes/batching.py) gives exactly what the loop gives: the same written value, the
+same element type all the way down, the same error (kind, message, line), on numpy and
+torch, through generated code and closures. Each program runs in an interpreter that
+batches and in one that loops (batch=False, as KLONG_BATCH=0 makes it), and for the
+programs that should batch, the test also checks that the batched evaluation gave the result
+(not the loop after a decline)."""
+import os
+
+import pytest
+
+from klong import KlongError, KlongInterpreter
+from klong.backends import list_backends
+from klong.runtime.display import write
+from klong.verbs import batching
+
+from differential.harness import signature
+
+BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
+MODES = [(b, c) for b in BACKENDS for c in (True, False)]
+
+SETUP = """
+r::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]]
+i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]]
+one::[[0.1 0.2 0.3]]
+big::[[4611686018427387904 4611686018427387904] [1 2]]
+huge::[[9007199254740993 0] [1 2]]
+rag::[[1 2 3] [4 5]]
+q::[3 130]:^(!390)%7.0
+u::[1 2 3 4]
+c::10
+"""
+
+# (program, batched): batched says whether the batched evaluation gives the result (True),
+# declines so that the loop runs (False), or is not asked (None: the matrix is not one)
+PROGRAMS = [
+    # Over and Scan along each row
+    ("+/'r", True), ("+/'i", True), ("*/'r", True), ("*/'i", True), ("|/'r", True),
+    ("&/'i", True), ("-/'r", True), ("-/'i", True), ("+\\'r", True), ("+\\'i", True),
+    ("*\\'r", True), ("|\\'i", True), ("&\\'r", True), ("+/'q", True), ("*/'q", True),
+    ("+\\'q", True), ("{+/x}'q", True),
+    # first, last, reverse, tally, index, join
+    ("*'r", True), ("*'i", True), ("|'r", True), ("#'i", True), ("{*|x}'r", True),
+    ("{x@2}'i", True), ("{x@[3 0 0]}'r", True), ("{x,0.0}'r", True), ("{0,x}'i", True),
+    ("{x,x}'r", True), ("{(*x),*|x}'i", True), ("{#x}'r", True),
+    # atomic verbs around them
+    ("{x-(+/x)%#x}'r", True), ("{x-(+/x)%#x}'i", True), ("{+/x>0}'r", True),
+    ("{(+/x)%#x}'i", True), ("{%+/x}'i", True), ("{_(+/x)%3}'r", True), ("{~x}'i", None),
+    ("{x=|x}'i", True), ("{x!3}'i", None), ("{x:%2}'i", None), ("{(|/x)-&/x}'r", True),
+    ("{x*u}'i", True), ("{(+/x)+c}'i", True), ("{[s];s::+/x;x%s}'r", True),
+    ("{[s];s::+/x;s*s}'i", True), ("{[v];v::x;{x-v}'i}([1 2 3 4])", True),
+    ("{[v];v::x;{(+/x)*v}'r}(2)", True), ("{x+nope}'i", None), ("{(+/x)+nope}'i", False),
+    # match: Match's tolerance for reals, shapes, numbers against arrays
+    ("{x~[0 -4 7 1]}'i", True), ("{x~|x}'r", True), ("{(*x)~3}'i", True), ("{x~1}'i", True),
+    ("{x~[1 2]}'i", True), ("{(x*3)~x+x+x}'r", True), ("{(+/x)~1.25}'r", True),
+    ("{(*x)~1}'[[1.0 2.0] [1.00000000000000001 3.0]]", True),
+    ("{(*x)~9007199254740993.0}'[[9007199254740993 0] [1 2]]", False),
+    # conditionals: a mask over the rows
+    ("{:[(+/x)>0;1;-1]}'r", True), ("{:[(*x)>1;x;-x]}'i", True),
+    ("{:[(*x)>1;+/x:|(*x)>0;0;-1]}'i", True), ("{:[c>5;+/x;*x]}'i", True),
+    ("{:[(*x)>1;x;0.0]}'i", False),                  # a mixed list in the loop
+    ("{:[(*x)=0;0;(+/x)%*x]}'i", False),             # a branch not taken divides by 0
+    # integers that leave int64, or reals that Python divides exactly
+    ("+/'big", False), ("*/'big", False), ("+\\'big", False), ("{x*x}'big", None),
+    ("{(+/x)*4611686018427387904}'i", False), ("{(+/x)%3}'huge", False),
+    # the library's power is not Python's on numbers: the loop
+    ("{(+/x*x)^0.5}'r", False),
+    # which zero a maximum keeps
+    ("|/'[[0.0 -0.0] [1.0 2.0]]", False),
+    # errors a row raises: the loop raises them
+    ("{x@7}'i", False), ("{x@-1}'r", False), ("{x+[1 2]}'i", False),
+    ("{(+/x)@0}'i", False),
+    # not a matrix, or no rule: the loop
+    ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),
+    ("+/'[[] [] []]", None), ("{+/x}'[[] []]", None), ("+/'one", True),
+    ("{x-(+/x)%#x}'one", True), ("{x,\"a\"}'i", None), ("{?x}'i", None),
+    ("{x@<x}'i", None), ("+/'!3", None), ("{+/x}'[1.5 2.5]", None),
+]
+
+
+@pytest.fixture(params=MODES, ids=[f"{b}-{'codegen' if c else 'closures'}" for b, c in MODES])
+def mode(request):
+    return request.param
+
+
+def outcome(k, program):
+    try:
+        v = k(program)
+        return ("value", write(v), signature(v))
+    except KlongError as e:
+        return ("error", e.kind, e.message, e.line)
+
+
+def interpreter(mode, batch):
+    backend, codegen = mode
+    k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
+    k(SETUP)
+    return k
+
+
+@pytest.mark.parametrize("program, batched", PROGRAMS, ids=[p for p, _ in PROGRAMS])
+def test_batched_rows_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    looped = outcome(interpreter(mode, False), program)
+    gave = []
+    results = batching._results
+
+    def spy(r, n):
+        found = results(r, n)
+        gave.append(found)
+        return found
+    monkeypatch.setattr(batching, "_results", spy)
+    assert outcome(interpreter(mode, True), program) == looped
+    if batched is True:
+        assert gave, "the batched evaluation gave no result"
+    elif batched is False:
+        assert not gave, "the batched evaluation should have declined"
+
+
+def test_a_batched_result_is_exact_and_its_element_type_is_kept(mode):
+    k = interpreter(mode, True)
+    assert write(k("{x-(+/x)%#x}'i")) == \
+        "[[0.25 -1.75 -0.75 2.25] [-1.0 -5.0 6.0 0.0] [4.25 4.25 -6.75 -1.75]]"
+    assert signature(k("+/'i")) == "Li"
+    assert write(k("+/'big")) == "[9223372036854775808 3]"
+
+
+def test_switching_batching_off(monkeypatch):
+    """KLONG_BATCH=0 (read when an interpreter is made) and batch=False run the loop."""
+    monkeypatch.setenv("KLONG_BATCH", "0")
+    assert KlongInterpreter().batch is False
+    assert KlongInterpreter(batch=True).batch is True
+    monkeypatch.setenv("KLONG_BATCH", "1")
+    assert KlongInterpreter().batch is True
+    assert KlongInterpreter(batch=False).batch is False
+    k = KlongInterpreter(batch=False)
+    k("f::{x-(+/x)%#x}")
+    assert k.globals["f"].whole is None
+    k = KlongInterpreter(batch=True)
+    k("f::{x-(+/x)%#x}")
+    assert k.globals["f"].whole is not None
+
+
+def test_a_batched_body_names_its_rows_failure_like_the_loop(mode):
+    """The loop's error, with its position and the function it passed through."""
+    for batch in (True, False):
+        k = interpreter(mode, batch)
+        with pytest.raises(KlongError) as e:
+            k("f::{x@4}\nf'i")
+        assert (e.value.kind, e.value.message) == ("index", "index 4 out of range 0..3")
+        assert "f" in str(e.value)
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+def test_differentiated_rows_run_the_loop():
+    """Under :> the rows are tracked: the batched form declines and the loop's gradient
+    is the result."""
+    k = KlongInterpreter(backend="torch", batch=True)
+    k("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
+    batched = write(k("{+/+/{x*w}'m}:>w"))
+    loop = KlongInterpreter(backend="torch", batch=False)
+    loop("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
+    assert batched == write(loop("{+/+/{x*w}'m}:>w")) == "[5.0 7.0 9.0]"
+
+
+
+def test_a_narrow_real_interpreter_runs_the_loop(monkeypatch):
+    """In a float32 interpreter a row's single reals are 64-bit (docs/numbers.md): the
+    batch, in float32 throughout, could differ in the last digit, so the loop runs."""
+    program = "{((+/x)%3)%7}'r"
+    looped = KlongInterpreter(dtype="float32", batch=False)
+    looped(SETUP)
+    gave = []
+    results = batching._results
+    monkeypatch.setattr(batching, "_results", lambda r, n: gave.append(1) or results(r, n))
+    k = KlongInterpreter(dtype="float32", batch=True)
+    k(SETUP)
+    assert outcome(k, program) == outcome(looped, program)
+    assert not gave
