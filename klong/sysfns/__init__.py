@@ -1,8 +1,8 @@
 """The dot-functions and system variables, grouped by topic, one module each.
 
 Each system function is a module-level function that takes the interpreter first, then its
-Klong arguments. A module lists its own in FUNCTIONS: name -> (arity, function), the arity
-a number or, for a function taking from m to n arguments, the pair (m, n). A module whose
+Klong arguments, registered with its Klong name and arity where it is defined
+(`@register(".name", arity)`, table.py) in its module's FUNCTIONS table. A module whose
 functions keep something for one interpreter (channels, a process group) makes it in
 `start(interp)`, which returns the module's system variables, name -> value. `install`
 binds them all as globals of a new interpreter, in one loop."""

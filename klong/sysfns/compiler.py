@@ -10,6 +10,9 @@ from ..errors import KlongError
 from ..runtime.functions import Builtin, call_value
 from ..runtime.values import Dict, Function, is_true
 from .graph import Graph
+from .table import table
+
+FUNCTIONS, register = table()
 
 
 def _dict(mapping):
@@ -75,18 +78,22 @@ def _compiled(interp, f, p, opts, what):
     return call, compiled
 
 
+@register(".compile", 2)
 def compile_function(interp, f, p):
     return _compiled(interp, f, p, None, ".compile")[0]
 
 
+@register(".compilex", 3)
 def compile_with_options(interp, f, p, opts):
     return _compiled(interp, f, p, opts, ".compilex")[0]
 
 
+@register(".cmodes", 0)
 def compile_modes(interp):
     return _dict(_compiler(interp, ".cmodes()").compile_modes())
 
 
+@register(".export", 3)
 def export(interp, f, p, path):
     if not values.is_string(path):
         raise KlongError("type", ".export: the path must be a string")
@@ -96,18 +103,10 @@ def export(interp, f, p, path):
     return _dict(result)
 
 
+@register(".graph", (2, 3))
 def graph(interp, f, p, path=None):
     if path is not None and not values.is_string(path):
         raise KlongError("type", ".graph: the path must be a string")
     fn = _monad(f)
     picture = Graph(*_compiler(interp, ".graph").traced_graph(fn, p, _quiet(interp)))
     return picture if path is None else picture.save(path)
-
-
-FUNCTIONS = {
-    ".compile": (2, compile_function),
-    ".compilex": (3, compile_with_options),
-    ".cmodes": (0, compile_modes),
-    ".export": (3, export),
-    ".graph": ((2, 3), graph),
-}

@@ -6,6 +6,9 @@ import time
 from ..errors import KlongError
 from .io import read_source
 from ..runtime.values import EOF, Symbol, is_string, is_symbol, is_true
+from .table import table
+
+FUNCTIONS, register = table()
 
 DEFAULT_KLONGPATH = ".:lib"
 
@@ -32,6 +35,7 @@ def start(interp):
             ".fastpow": 0, ".helpdb": []}
 
 
+@register(".l", 1)
 def load(interp, name):
     if not is_string(name):
         raise KlongError("type", ".l: file name must be a string")
@@ -44,6 +48,7 @@ def load(interp, name):
     return [] if result is None else result
 
 
+@register(".E", 1)
 def evaluate(interp, text):
     if not is_string(text):
         raise KlongError("type", ".E: string expected")
@@ -51,6 +56,7 @@ def evaluate(interp, text):
     return EOF if result is None else result
 
 
+@register(".module", 1)
 def module(interp, x):
     if is_symbol(x):
         interp.modules.open(x)
@@ -61,6 +67,7 @@ def module(interp, x):
     return x
 
 
+@register(".comment", 1)
 def comment(interp, marker):
     if not is_string(marker):
         raise KlongError("type", ".comment: string expected")
@@ -68,15 +75,18 @@ def comment(interp, marker):
     return marker
 
 
+@register(".x", 1)
 def leave(interp, x):
     sys.stdout.flush()
     raise SystemExit(1 if is_true(x) else 0)
 
 
+@register(".pc", 0)
 def process_time(interp):
     return time.process_time()
 
 
+@register(".sys", 1)
 def system(interp, command):
     if not is_string(command):
         raise KlongError("type", ".sys: string expected")
@@ -84,6 +94,7 @@ def system(interp, command):
     return os.system(command)
 
 
+@register(".df", 1)
 def delete_file(interp, name):
     if not is_string(name):
         raise KlongError("type", ".df: string expected")
@@ -96,25 +107,13 @@ def delete_file(interp, name):
     return name
 
 
+@register(".strict", 0)
 def strict(interp):
     interp.strict = True
     return 1
 
 
+@register(".unsafe", 0)
 def unsafe(interp):
     interp.strict = False
     return 0
-
-
-FUNCTIONS = {
-    ".l": (1, load),
-    ".E": (1, evaluate),
-    ".module": (1, module),
-    ".comment": (1, comment),
-    ".x": (1, leave),
-    ".pc": (0, process_time),
-    ".sys": (1, system),
-    ".df": (1, delete_file),
-    ".strict": (0, strict),
-    ".unsafe": (0, unsafe),
-}

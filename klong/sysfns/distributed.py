@@ -19,6 +19,9 @@ from ..backends.group import ALONE
 from ..errors import KlongError
 from ..runtime.limits import INT64_MAX
 from .io import display_line
+from .table import table
+
+FUNCTIONS, register = table()
 
 # a header is [collective, root, real type, kind, count, digest]; collective 0: the rank refused
 # its call
@@ -255,51 +258,47 @@ def start(interp):
     return {}
 
 
+@register(".rank", 0)
 def rank(interp):
     return interp.distributed.group.rank
 
 
+@register(".world", 0)
 def world(interp):
     return interp.distributed.group.size
 
 
+@register(".allsum", 1)
 def all_sum(interp, x):
     return interp.distributed.reduce(lambda: x, ".allsum", False)
 
 
+@register(".allmean", 1)
 def all_mean(interp, x):
     return interp.distributed.reduce(lambda: x, ".allmean", True)
 
 
+@register(".allgather", 1)
 def all_gather(interp, x):
     return interp.distributed.gather(x)
 
 
+@register(".bcast", 2)
 def broadcast(interp, x, root):
     return interp.distributed.broadcast(x, root)
 
 
+@register(".barrier", 0)
 def barrier(interp):
     return interp.distributed.barrier()
 
 
+@register(".allgrad", 2)
 def all_gradient(interp, f, p):
     return interp.distributed.mean_gradient(f, p)
 
 
+@register(".p0", 1)
 def print_on_rank_0(interp, x):
     """.p0: .p on rank 0; elsewhere x, unprinted."""
     return display_line(interp, x) if interp.distributed.group.rank == 0 else x
-
-
-FUNCTIONS = {
-    ".rank": (0, rank),
-    ".world": (0, world),
-    ".allsum": (1, all_sum),
-    ".allmean": (1, all_mean),
-    ".allgather": (1, all_gather),
-    ".bcast": (2, broadcast),
-    ".barrier": (0, barrier),
-    ".allgrad": (2, all_gradient),
-    ".p0": (1, print_on_rank_0),
-}

@@ -9,6 +9,9 @@ from ..runtime.display import show, write
 from ..errors import KlongError
 from ..compiler.syntax.lexer import Incomplete, Lexer
 from ..runtime.values import EOF, UNDEFINED, is_string, is_true, on_backend
+from .table import table
+
+FUNCTIONS, register = table()
 
 
 def _latin1_fallback(error):
@@ -186,18 +189,22 @@ def _open(interp, name, mode, is_input):
     return channel
 
 
+@register(".ic", 1)
 def input_channel(interp, name):
     return _open(interp, name, "r", True)
 
 
+@register(".oc", 1)
 def output_channel(interp, name):
     return _open(interp, name, "w", False)
 
 
+@register(".ac", 1)
 def append_channel(interp, name):
     return _open(interp, name, "a", False)
 
 
+@register(".fc", 1)
 def from_channel(interp, x):
     """.fc: read from x (0: the standard input); the channel read from before."""
     channels = interp.channels
@@ -205,6 +212,7 @@ def from_channel(interp, x):
     return previous
 
 
+@register(".tc", 1)
 def to_channel(interp, x):
     """.tc: write to x (0: the standard output); the channel written to before."""
     channels = interp.channels
@@ -220,6 +228,7 @@ def _selected(x, default, want_input):
     raise KlongError("type", f"{'input' if want_input else 'output'} channel expected")
 
 
+@register(".cc", 1)
 def close(interp, x):
     if not isinstance(x, Channel):
         raise KlongError("type", "channel expected")
@@ -227,6 +236,7 @@ def close(interp, x):
     return []
 
 
+@register(".fl", 0)
 def flush(interp):
     interp.channels.target.flush()
     return []
@@ -242,34 +252,44 @@ def emit(interp, form, x, end=""):
     return x
 
 
+@register(".w", 1)
 def write_value(interp, x):
     return emit(interp, write, x)
 
 
+@register(".bkd", 1)
+@register(".d", 1)
 def display(interp, x):
     return emit(interp, show, x)
 
 
+@register(".bkp", 1)
+@register(".p", 1)
 def display_line(interp, x):
     return emit(interp, show, x, "\n")
 
 
+@register(".r", 0)
 def read_object(interp):
     return on_backend(interp.channels.source.read_object(), interp.backend)
 
 
+@register(".rl", 0)
 def read_line(interp):
     return interp.channels.source.read_line()
 
 
+@register(".rls", 0)
 def read_lines(interp):
     return interp.channels.source.read_lines()
 
 
+@register(".mi", 1)
 def more_input(interp, x):
     return 0 if interp.channels.source.eof else 1
 
 
+@register(".rs", 1)
 def read_string(interp, x):
     if not is_string(x):
         raise KlongError("type", ".rs: string expected")
@@ -283,24 +303,3 @@ def read_string(interp, x):
     except KlongError:
         return UNDEFINED
     return on_backend(value, interp.backend) if lexer.pos >= len(x) else UNDEFINED
-
-
-FUNCTIONS = {
-    ".ic": (1, input_channel),
-    ".oc": (1, output_channel),
-    ".ac": (1, append_channel),
-    ".fc": (1, from_channel),
-    ".tc": (1, to_channel),
-    ".cc": (1, close),
-    ".fl": (0, flush),
-    ".w": (1, write_value),
-    ".d": (1, display),
-    ".p": (1, display_line),
-    ".bkd": (1, display),
-    ".bkp": (1, display_line),
-    ".r": (0, read_object),
-    ".rl": (0, read_line),
-    ".rls": (0, read_lines),
-    ".mi": (1, more_input),
-    ".rs": (1, read_string),
-}

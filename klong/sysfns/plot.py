@@ -18,6 +18,9 @@ from .. import backends
 from ..backends import arrays
 from ..errors import KlongError
 from ..runtime.values import Dict, is_string, is_symbol
+from .table import table
+
+FUNCTIONS, register = table()
 
 MISSING = "needs matplotlib: pip install -e '.[plot]'"
 OPTIONS = ("title", "xlabel", "ylabel", "labels", "bins", "file")
@@ -182,14 +185,17 @@ def _drawn(interp, name, draw, most, args):
     return _window(name, draw, data, options)
 
 
+@register(".plot", (1, 3))
 def plot(interp, *args):
     return _drawn(interp, ".plot", draw_lines, 2, args)
 
 
+@register(".hist", (1, 3))
 def hist(interp, *args):
     return _drawn(interp, ".hist", draw_histogram, 1, args)
 
 
+@register(".imshow", (1, 3))
 def imshow(interp, *args):
     return _drawn(interp, ".imshow", draw_image, 1, args)
 
@@ -210,8 +216,3 @@ def _window(name, draw, data, options):
 
 
 # each takes data, then options or a file name: 1 to 3 arguments
-FUNCTIONS = {
-    ".plot": ((1, 3), plot),
-    ".hist": ((1, 3), hist),
-    ".imshow": ((1, 3), imshow),
-}

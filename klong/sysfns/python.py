@@ -13,6 +13,9 @@ from ..runtime import values
 from ..errors import KlongError
 from ..runtime.pyconv import PyFunction, to_klong, to_python
 from ..runtime.values import Dict, Function, is_string
+from .table import table
+
+FUNCTIONS, register = table()
 
 
 def _import(spec, folders=()):
@@ -116,6 +119,7 @@ def _load(interp, spec):
     return _import(spec, _module_folders(interp))
 
 
+@register(".py", 1)
 def py(interp, spec):
     module = _load(interp, spec)
     for name, value in _exports(module).items():
@@ -128,6 +132,7 @@ def py(interp, spec):
     return 1
 
 
+@register(".pyf", 2)
 def pyf(interp, spec, names):
     module = _load(interp, spec)
     wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else None
@@ -145,6 +150,7 @@ def pyf(interp, spec, names):
     return 1
 
 
+@register(".pyc", 3)
 def pyc(interp, target, args, kwargs):
     if not isinstance(kwargs, Dict):
         raise KlongError("type", ".pyc: z must be a dictionary")
@@ -174,6 +180,7 @@ def pyc(interp, target, args, kwargs):
     return to_klong(result, interp)
 
 
+@register(".pya", 2)
 def pya(interp, obj, name):
     if not is_string(name):
         raise KlongError("type", ".pya: attribute name must be a string")
@@ -184,6 +191,7 @@ def pya(interp, obj, name):
         raise KlongError("undefined", f".pya: attribute {name} not found") from None
 
 
+@register(".bkf", 1)
 def bkf(interp, names):
     wanted = [names] if is_string(names) else values.items(names) if values.is_seq(names) else []
     if not wanted or not all(is_string(n) for n in wanted):
@@ -201,6 +209,7 @@ def bkf(interp, names):
     return None
 
 
+@register(".pyiter", 1)
 def pyiter(interp, obj):
     obj = _target(interp, obj)
     if isinstance(obj, (list, str)) or values.is_array(obj):
@@ -222,16 +231,6 @@ def start(interp):
     """The name klong is the running interpreter, for Python code that works with it:
     SGDOptimizer(klong;["w"];:{["lr" 0.1]})"""
     return {"klong": to_klong(interp, interp)}
-
-
-FUNCTIONS = {
-    ".py": (1, py),
-    ".pyf": (2, pyf),
-    ".pyc": (3, pyc),
-    ".pya": (2, pya),
-    ".bkf": (1, bkf),
-    ".pyiter": (1, pyiter),
-}
 
 
 class BackendFunction(Function):

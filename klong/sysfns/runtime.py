@@ -3,12 +3,17 @@ memory.py, randomness.py)."""
 from ..errors import KlongError
 from ..runtime.settings import MAX_SEED
 from ..runtime.values import Dict
+from .table import table
+
+FUNCTIONS, register = table()
 
 
+@register(".rn", 0)
 def random_real(interp):
     return interp.random.real()
 
 
+@register(".srn", 1)
 def reseed(interp, n):
     if type(n) is not int or not 0 <= n <= MAX_SEED:
         raise KlongError("type" if type(n) is not int else "range",
@@ -17,24 +22,18 @@ def reseed(interp, n):
     return n
 
 
+@register(".mem", 0)
 def memory_stats(interp):
     return Dict(interp.memory.stats().items())
 
 
+@register(".memreset", 0)
 def reset_peak(interp):
     interp.memory.reset_peak()
     return memory_stats(interp)
 
 
+@register(".memclear", 0)
 def clear_memory(interp):
     interp.memory.clear()
     return memory_stats(interp)
-
-
-FUNCTIONS = {
-    ".rn": (0, random_real),
-    ".srn": (1, reseed),
-    ".mem": (0, memory_stats),
-    ".memreset": (0, reset_peak),
-    ".memclear": (0, clear_memory),
-}
