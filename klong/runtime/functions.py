@@ -57,7 +57,18 @@ class LambdaFacts:
         return text if len(text) <= 24 else text[:20] + "...}"
 
 
-class Lambda(Function):
+class _Positional(Function):
+    """A function of a fixed arity whose `run` takes the arguments positionally; what a
+    call with the wrong number of them is told, `wrong_arity(n)`, is each kind's own."""
+    __slots__ = ()
+
+    def call(self, args):
+        if len(args) != self.arity:
+            raise KlongError("arity", "wrong arity: " + self.wrong_arity(len(args)))
+        return self.run(*args)
+
+
+class Lambda(_Positional):
     """A function literal evaluated in some scope: a function value. `run` takes the
     arguments positionally (exactly `arity` of them) and runs the body; `facts` (LambdaFacts)
     are its literal's. `whole`, when set, is an array operation (compiler/passes/wholes.py,
@@ -73,10 +84,8 @@ class Lambda(Function):
         self.whole = whole
         self.backend = backend      # the interpreter's, for calls made from Python
 
-    def call(self, args):
-        if len(args) != self.arity:
-            raise KlongError("arity", f"wrong arity: function of {self.arity} called with {len(args)}")
-        return self.run(*args)
+    def wrong_arity(self, n):
+        return f"function of {self.arity} called with {n}"
 
     def __repr__(self):
         return self.facts.source or "{...}"
@@ -157,20 +166,18 @@ class Projection(Function):
         return f"{self.fn!r}({slots})"
 
 
-class Builtin(Function):
-    """A function written in Python. `impl` takes the arguments positionally."""
-    __slots__ = ("impl", "arity", "name", "backend")
+class Builtin(_Positional):
+    """A function written in Python. `run` takes the arguments positionally."""
+    __slots__ = ("run", "arity", "name", "backend")
 
-    def __init__(self, name, arity, impl, backend=None):
+    def __init__(self, name, arity, run, backend=None):
         self.name = name
         self.arity = arity
-        self.impl = impl
+        self.run = run
         self.backend = backend      # the interpreter's, for calls made from Python
 
-    def call(self, args):
-        if len(args) != self.arity:
-            raise KlongError("arity", f"wrong arity: {self.name} takes {self.arity} argument(s)")
-        return self.impl(*args)
+    def wrong_arity(self, n):
+        return f"{self.name} takes {self.arity} argument(s)"
 
     def __repr__(self):
         return self.name
@@ -194,12 +201,12 @@ class Variadic(Builtin):
     """A function written in Python taking from `least` to `most` arguments."""
     __slots__ = ("least", "most")
 
-    def __init__(self, name, least, most, impl, backend=None):
-        super().__init__(name, least, impl, backend)
+    def __init__(self, name, least, most, run, backend=None):
+        super().__init__(name, least, run, backend)
         self.least, self.most = least, most
 
     def call(self, args):
         if not self.least <= len(args) <= self.most:
             raise KlongError("arity", f"wrong arity: {self.name} takes {self.least} to "
                                       f"{self.most} arguments")
-        return self.impl(*args)
+        return self.run(*args)
