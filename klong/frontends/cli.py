@@ -39,28 +39,30 @@ def _parser():
     return p
 
 
-# options of settings.py: each defaults to its environment variable, read by the interpreter
-_SETTINGS = ("--seed", "--memory-limit", "--memory-hook-threshold", "--amp-dtype")
+# options of settings.py, each defaulting to its environment variable (which the
+# interpreter reads): the option, what its value is (None: a switch), and its help
+_SETTING_OPTIONS = [
+    ("--seed", "N", "seed of the random numbers (.rn): the same draws every run (KLONG_SEED)"),
+    ("--deterministic", None, "torch's deterministic algorithms, bit-identical runs; seeds "
+                              "with 0 unless --seed (KLONG_DETERMINISTIC)"),
+    ("--memory-limit", "SIZE", "the most memory one result may take: bytes, or with a unit "
+                               "B, KB, MB, GB (KLONG_MEMORY_LIMIT)"),
+    ("--memory-hook-threshold", "SIZE", "the change of memory that memory hooks are told of "
+                                        "(default 1MB; KLONG_MEMORY_HOOK_THRESHOLD)"),
+    ("--amp", None, "torch: mixed precision (autocast) around evaluation, reals float32 "
+                    "(KLONG_AMP)"),
+    ("--amp-dtype", "TYPE", "reduced precision of --amp: bfloat16 (default on the CPU) or "
+                            "float16 (default on GPUs) (KLONG_AMP_DTYPE)"),
+]
+_SETTINGS = tuple(option for option, value, _ in _SETTING_OPTIONS if value is not None)
 
 
 def _add_settings(p):
-    p.add_argument("--seed", metavar="N",
-                   help="seed of the random numbers (.rn): the same draws every run (KLONG_SEED)")
-    p.add_argument("--deterministic", action="store_true", default=None,
-                   help="torch's deterministic algorithms, bit-identical runs; seeds with 0 "
-                        "unless --seed (KLONG_DETERMINISTIC)")
-    p.add_argument("--memory-limit", metavar="SIZE",
-                   help="the most memory one result may take: bytes, or with a unit B, KB, MB, "
-                        "GB (KLONG_MEMORY_LIMIT)")
-    p.add_argument("--memory-hook-threshold", metavar="SIZE",
-                   help="the change of memory that memory hooks are told of (default 1MB; "
-                        "KLONG_MEMORY_HOOK_THRESHOLD)")
-    p.add_argument("--amp", action="store_true", default=None,
-                   help="torch: mixed precision (autocast) around evaluation, reals float32 "
-                        "(KLONG_AMP)")
-    p.add_argument("--amp-dtype", metavar="TYPE",
-                   help="reduced precision of --amp: bfloat16 (default on the CPU) or float16 "
-                        "(default on GPUs) (KLONG_AMP_DTYPE)")
+    for option, value, text in _SETTING_OPTIONS:
+        if value is None:
+            p.add_argument(option, action="store_true", default=None, help=text)
+        else:
+            p.add_argument(option, metavar=value, help=text)
 
 
 def _settings(args):

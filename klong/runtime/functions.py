@@ -59,8 +59,12 @@ class LambdaFacts:
 
 class _Positional(Function):
     """A function of a fixed arity whose `run` takes the arguments positionally; what a
-    call with the wrong number of them is told, `wrong_arity(n)`, is each kind's own."""
-    __slots__ = ()
+    call with the wrong number of them is told, `wrong_arity(n)`, is each kind's own.
+    `backend` is the interpreter's, for calls made from Python."""
+    __slots__ = ("run", "arity", "backend")
+
+    def __init__(self, run, arity, backend):
+        self.run, self.arity, self.backend = run, arity, backend
 
     def call(self, args):
         if len(args) != self.arity:
@@ -75,14 +79,12 @@ class Lambda(_Positional):
     rendered by compiler/render/) that returns None where it cannot help: for a monad, the
     function applied to every element of a numeric array at once; for a dyad with a
     `fold_op`, the g of its body x+g(y) applied to every element."""
-    __slots__ = ("run", "arity", "facts", "whole", "backend")
+    __slots__ = ("facts", "whole")
 
     def __init__(self, run, facts, whole=None, backend=None):
-        self.run = run
-        self.arity = facts.arity
+        super().__init__(run, facts.arity, backend)
         self.facts = facts
         self.whole = whole
-        self.backend = backend      # the interpreter's, for calls made from Python
 
     def wrong_arity(self, n):
         return f"function of {self.arity} called with {n}"
@@ -168,13 +170,11 @@ class Projection(Function):
 
 class Builtin(_Positional):
     """A function written in Python. `run` takes the arguments positionally."""
-    __slots__ = ("run", "arity", "name", "backend")
+    __slots__ = ("name",)
 
     def __init__(self, name, arity, run, backend=None):
+        super().__init__(run, arity, backend)
         self.name = name
-        self.arity = arity
-        self.run = run
-        self.backend = backend      # the interpreter's, for calls made from Python
 
     def wrong_arity(self, n):
         return f"{self.name} takes {self.arity} argument(s)"

@@ -3,6 +3,8 @@ about a verb (its name in each form, its implementation, whether adverbs and com
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
 import operator
+from dataclasses import dataclass, field
+from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
@@ -17,6 +19,7 @@ DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts rep
 INLINE_FACTOR = 2**31
 
 
+@dataclass(slots=True, eq=False)
 class Verb:
     """One verb's entry in the registry: what is known of the verb symbol.
 
@@ -45,46 +48,47 @@ class Verb:
                        it gives what the form gives on each row, stacked, or raises
                        batching.Declined. Numeric atomic forms get theirs by default
     """
-    __slots__ = ("symbol", "monad", "dyad", "monad_name", "dyad_name", "atomic_monad",
-                 "atomic_dyad", "numeric_monad", "numeric_dyad", "reduce", "fold", "each", "scalar_monad",
-                 "scalar_dyad", "scalar_guard", "shortcuts", "compare", "host_monad", "host_dyad",
-                 "batch_monad", "batch_dyad")
+    symbol: str
+    monad_name: Optional[str] = None
+    dyad_name: Optional[str] = None
+    atomic: str = ""
+    numeric: str = ""
+    reduce: Optional[Callable] = None
+    fold: Optional[Callable] = None
+    each: Optional[Callable] = None
+    scalar_monad: Optional[str] = None
+    scalar_dyad: Optional[str] = None
+    scalar_guard: Optional[str] = None
+    shortcuts: tuple = ()
+    compare: Optional[str] = None
+    host_monad: Optional["HostForm"] = None
+    host_dyad: Optional["HostForm"] = None
+    batch_monad: Optional[Callable] = None
+    batch_dyad: Optional[Callable] = None
+    # made from the above
+    monad: Optional[Callable] = field(init=False)
+    dyad: Optional[Callable] = field(init=False)
+    atomic_monad: bool = field(init=False)
+    atomic_dyad: bool = field(init=False)
+    numeric_monad: bool = field(init=False)
+    numeric_dyad: bool = field(init=False)
 
-    def __init__(self, symbol, monad_name=None, dyad_name=None, atomic="", numeric="",
-                 reduce=None, fold=None, each=None, scalar_monad=None, scalar_dyad=None, scalar_guard=None,
-                 shortcuts=(), compare=None, host_monad=None, host_dyad=None, batch_monad=None,
-                 batch_dyad=None):
-        self.symbol = symbol
-        self.monad = MONADS.get(symbol)
-        self.dyad = DYADS.get(symbol)
-        self.monad_name = monad_name
-        self.dyad_name = dyad_name
-        self.atomic_monad = "m" in atomic
-        self.atomic_dyad = "d" in atomic
-        self.numeric_monad = "m" in numeric
-        self.numeric_dyad = "d" in numeric
-        self.reduce = reduce
-        self.fold = fold
-        self.each = each
-        self.scalar_monad = scalar_monad
-        self.scalar_dyad = scalar_dyad
-        self.scalar_guard = scalar_guard
+    def __post_init__(self):
+        symbol = self.symbol
+        self.monad, self.dyad = MONADS.get(symbol), DYADS.get(symbol)
+        self.atomic_monad, self.atomic_dyad = "m" in self.atomic, "d" in self.atomic
+        self.numeric_monad, self.numeric_dyad = "m" in self.numeric, "d" in self.numeric
         parts = DYAD_PARTS.get(symbol)
         if parts is not None and self.numeric_dyad:
             # after the verb's own: those take real arrays (a training step) without delay
-            shortcuts = tuple(shortcuts) + (differentiated(parts[0]),)
-        self.shortcuts = tuple(shortcuts)
+            self.shortcuts = tuple(self.shortcuts) + (differentiated(parts[0]),)
+        self.shortcuts = tuple(self.shortcuts)
         if self.shortcuts:
             self.dyad = atomic_dyad(*parts, shortcuts=self.shortcuts)
-        self.compare = compare
-        self.host_monad = host_monad
-        self.host_dyad = host_dyad
-        if batch_monad is None and self.atomic_monad and self.numeric_monad:
-            batch_monad = batching.atomic_monad(symbol, self.monad)
-        if batch_dyad is None and self.atomic_dyad and self.numeric_dyad:
-            batch_dyad = batching.atomic_dyad(symbol, self.dyad)
-        self.batch_monad = batch_monad
-        self.batch_dyad = batch_dyad
+        if self.batch_monad is None and self.atomic_monad and self.numeric_monad:
+            self.batch_monad = batching.atomic_monad(symbol, self.monad)
+        if self.batch_dyad is None and self.atomic_dyad and self.numeric_dyad:
+            self.batch_dyad = batching.atomic_dyad(symbol, self.dyad)
 
     def name(self, arity):
         return (self.monad_name if arity == 1 else self.dyad_name) or self.symbol
