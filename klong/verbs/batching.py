@@ -18,7 +18,7 @@ which is bounded by what each row has, so a batch passes only where every row wo
 a verb gives a mixed list instead of an array, the batch declines.
 """
 from .. import backends
-from . import folds
+from . import folds, ordering
 from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
 from ..runtime.match import REAL_TOLERANCE
@@ -100,15 +100,31 @@ def _small(v):
 # The loop applies a verb to two numbers (a row's sum and its tally, say) as Python does; the
 # batch, as the library does. They agree for these verbs (IEEE operations on reals, exact
 # integers checked by the array verbs); Divide and Reciprocal only while the integers convert
-# exactly; Power not at all (libraries' pow and Python's may differ in the last digit).
+# exactly; the others (Power: the library's pow and Python's may differ in the last digit)
+# are the verb itself on each row's Python numbers, as the loop calls it.
 _NUMBER_SAFE = {"+", "-", "*", "<", ">", "=", "|", "&", "!", ":%", "_", "~"}
 
 
+def _numbers(v, n):
+    """The Python numbers of one number per row (Rows of rank 0, or a plain number)."""
+    return v.a.tolist() if isinstance(v, Rows) else [v] * n
+
+
+def _per_number(results):
+    """The loop's results of a verb on each row's numbers, stacked: where they are all
+    integers or all reals (else a mixed list, or :undefined: declined)."""
+    if not all(type(r) is int for r in results) and not all(type(r) is float for r in results):
+        raise Declined
+    return Rows(values.make_list(results))
+
+
 def atomic_monad(op, monad):
-    """The batching rule of an atomic numeric monad: the monad on the whole batch."""
+    """The batching rule of an atomic numeric monad: the monad on the whole batch; on one
+    number per row, where the library could differ from Python, the monad itself on each
+    row's number, as the loop calls it."""
     def rule(x, n):
         if x.rank == 0 and op not in _NUMBER_SAFE and not (op == "%" and _small(x)):
-            raise Declined
+            return _per_number([monad(v) for v in _numbers(x, n)])
         return Rows(monad(x.a))
     return rule
 
@@ -122,7 +138,8 @@ def atomic_dyad(op, dyad):
         rb = b.rank if isinstance(b, Rows) else _rank(b)
         if ra == 0 and rb == 0 and op not in _NUMBER_SAFE \
                 and not (op == "%" and _small(a) and _small(b)):
-            raise Declined
+            # the loop's own dyad on each row's two numbers (Python's a**b for ^, say)
+            return _per_number([dyad(p, q) for p, q in zip(_numbers(a, n), _numbers(b, n))])
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
 
@@ -161,10 +178,13 @@ def size(x, n):
 
 
 def at(a, b, n):
-    """x@i: each row indexed by the plain integer i, or a plain vector of them."""
-    if not isinstance(a, Rows) or isinstance(b, Rows) or a.rank == 0:
+    """x@i: each row indexed by the plain integer i, or a plain vector of them, or by its
+    own integer (or vector of integers) i (as `x@<x` indexes each row by its grade)."""
+    if not isinstance(a, Rows) or a.rank == 0:
         raise Declined
     k = a.a.shape[1]
+    if isinstance(b, Rows):
+        return _at_rows(a, b, n, k)
     if type(b) is int:
         if not 0 <= b < k:
             raise Declined
@@ -173,6 +193,151 @@ def at(a, b, n):
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
     raise Declined
+
+
+def _at_rows(a, b, n, k):
+    """Each row of numbers a indexed by the same row's integers b: a gather from the flat
+    batch, each row's positions offset by where its row starts."""
+    i = b.a
+    if a.rank != 1 or b.rank > 1 or values.array_kind(i) != "i" \
+            or b.rank == 1 and i.shape[1] == 0:
+        raise Declined          # (an index out of range, an empty index: the loop)
+    if int(i.min()) < 0 or int(i.max()) >= k:
+        raise Declined
+    backend = backends.current()
+    start = (backend.arange(n) * k).reshape((n,) + (1,) * b.rank)
+    return Rows(backend.take(a.a.reshape(-1), i + start))
+
+
+def take(a, b, n):
+    """c#x: the first c (or last -c) elements of each row, a plain integer count c; more
+    than a row holds cycles through it, as the loop does."""
+    if type(a) is not int or not isinstance(b, Rows) or b.rank == 0 or a == 0:
+        raise Declined          # (0#x is an empty row; an atom or a real count: an error)
+    backend = backends.current()
+    k = b.a.shape[1]
+    if 0 < a <= k:
+        return Rows(backend.copy(b.a[:, :a]))
+    if -k <= a < 0:
+        return Rows(backend.copy(b.a[:, k + a:]))
+    limits.check_elements(n * abs(a) * limits.elements_of(b.a[0]) // k)
+    start = 0 if a > 0 else k + a
+    positions = (backend.arange(abs(a)) + start) % k
+    return Rows(backend.swap01(backend.take(backend.swap01(b.a), positions)))
+
+
+def drop(a, b, n):
+    """c_x: each row without its first c (or last -c) elements, a plain integer count c."""
+    if type(a) is not int or not isinstance(b, Rows) or b.rank == 0:
+        raise Declined
+    k = b.a.shape[1]
+    kept = b.a[:, a:] if a >= 0 else b.a[:, :max(k + a, 0)]
+    return Rows(backends.current().copy(kept))
+
+
+def rotate(a, b, n):
+    """c:+x: each row rotated by the plain integer c (a number row is its own rotation,
+    whatever c is)."""
+    if not isinstance(b, Rows) or isinstance(a, Rows):
+        raise Declined
+    if b.rank == 0:
+        return b
+    if type(a) is not int:
+        raise Declined          # a real count: the loop's error
+    r = a % b.a.shape[1]
+    if r == 0:
+        return b
+    backend = backends.current()
+    return Rows(backend.copy(_columns(b.a, lambda c: backend.roll(c, r))))
+
+
+def shape(x, n):
+    """^x: the shape of a row, the same for every row (the verb on the first row)."""
+    from .structural import shape as shape_of
+    return shape_of(x.a[0]) if x.rank else 0
+
+
+def find(a, b, n):
+    """x?c: the positions in each row of numbers where a number (plain, or one per row)
+    matches; only where every row has as many of them, and some."""
+    if not isinstance(a, Rows) or a.rank != 1:
+        raise Declined
+    if isinstance(b, Rows):
+        if b.rank != 0:
+            raise Declined
+        c = b.a.reshape(n, 1)
+    elif _number(b):
+        if type(b) is int and not -2 ** 63 <= b < 2 ** 63:
+            raise Declined      # beyond 64 bits: the loop finds nothing
+        c = b
+    else:
+        raise Declined
+    backend = backends.current()
+    if _kind(a) == "i" and _kind(b) == "i":
+        hits = a.a == c
+    else:
+        with backend.quiet():
+            hits = backend.close(backend.astype(a.a, "f"),
+                                 backend.astype(c, "f") if values.is_array(c) else float(c),
+                                 REAL_TOLERANCE)
+    counts = backend.astype(hits, "i").sum(1)
+    m = int(counts[0])
+    if m == 0 or backend.any(counts != m):
+        raise Declined          # rows with no match, or different counts: a ragged result
+    # every row has m: the hits in row-major order are each row's, in order
+    return Rows((backend.where(hits.reshape(-1)) % a.a.shape[1]).reshape(n, m))
+
+
+def grade(descending):
+    """<x, >x: the order of each row of numbers, as Grade orders one (ordering.py): the
+    reference's Shell sort, which puts equal elements in an order of its own, made for every
+    row at once (each pass sorts the chains of every row together)."""
+    def rule(x, n):
+        if x.rank != 1:
+            raise Declined          # a number: the loop's error; rows of rows: not yet
+        backend = backends.current()
+        a = x.a
+        if values.array_kind(a) == "f" and backend.any(a != a):
+            raise Declined          # where a NaN goes is the library's choice
+        ranks = _dense_ranks(backend, backend.swap01(a))
+        if descending:
+            ranks = int(ranks.max()) - ranks
+        return Rows(backend.copy(backend.swap01(_shell_columns(backend, ranks))))
+    return rule
+
+
+def _dense_ranks(backend, c):
+    """Ranks 0, 1, ... of the elements of each column of c (equal elements, equal ranks)."""
+    k, n = c.shape
+    positions = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
+    order = backend.sort_columns(c, positions)      # (ties in any order: their rank is one)
+    s = backend.sort_columns(c, c)
+    ranked = backend.concat((backend.full((1, n), 0, "i"),
+                             backend.accumulate("+", backend.astype(s[1:] != s[:-1], "i"))))
+    # back to each element's own place: sorting by the (unique) positions undoes the order
+    return backend.sort_columns(order, ranked)
+
+
+def _shell_columns(backend, ranks):
+    """ordering._shell_order for every column of ranks at once: a pass with gap g lays each
+    column's positions out in g chains and sorts every chain of every column by (rank, the
+    reversed place in its chain), the chains of all columns side by side."""
+    k, n = ranks.shape
+    # position k stands for the slots after the end of the last chain: it ranks above all
+    flat = backend.concat((ranks, backend.full((1, n), int(ranks.max()) + 1, "i"))).reshape(-1)
+    column = backend.arange(n).reshape(1, 1, n)
+    p = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
+    gap = ordering._fix_gap(k // 2)
+    while gap > 0:
+        rows = -(-k // gap)
+        grid = backend.concat((p, backend.full((rows * gap - k, n), k, "i")))
+        grid = grid.reshape(rows, gap, n)
+        below = (rows - 1 - backend.arange(rows)).reshape(rows, 1, 1)
+        keys = backend.take(flat, grid * n + column) * rows + below
+        p = backend.sort_columns(keys.reshape(rows, gap * n), grid.reshape(rows, gap * n))
+        p = p.reshape(rows * gap, n)[:k]
+        gap = ordering._fix_gap(gap // 2)
+    return p
 
 
 def join(a, b, n):
