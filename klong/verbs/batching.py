@@ -290,8 +290,9 @@ def find(a, b, n):
 
 def grade(descending):
     """<x, >x: the order of each row of numbers, as Grade orders one (ordering.py): the
-    reference's Shell sort, which puts equal elements in an order of its own, made for every
-    row at once (each pass sorts the chains of every row together)."""
+    library's sort where a row's elements are distinct (there is one order), and where some
+    are equal the reference's Shell sort, which puts them in an order of its own, made for
+    all such rows at once (each pass sorts the chains of every row together)."""
     def rule(x, n):
         if x.rank != 1:
             raise Declined          # a number: the loop's error; rows of rows: not yet
@@ -299,23 +300,46 @@ def grade(descending):
         a = x.a
         if values.array_kind(a) == "f" and backend.any(a != a):
             raise Declined          # where a NaN goes is the library's choice
-        ranks = _dense_ranks(backend, backend.swap01(a))
+        c = backend.swap01(a)       # one row per column
+        order, s = _sorted_columns(backend, c)
         if descending:
-            ranks = int(ranks.max()) - ranks
-        return Rows(backend.copy(backend.swap01(_shell_columns(backend, ranks))))
+            order = backend.flip(order)
+        k = a.shape[1]
+        result = backend.copy(backend.swap01(order).reshape(-1))     # (fresh: written below)
+        tied = backend.where(backend.astype(s[1:] == s[:-1], "i").sum(0) > 0)
+        if tied.shape[0]:
+            some = backend.swap01(backend.take(a, tied))
+            ranks = _dense_ranks(backend, some)
+            if descending:
+                ranks = int(ranks.max()) - ranks
+            places = tied.reshape(-1, 1) * k + backend.arange(k).reshape(1, k)
+            backend.put(result, places.reshape(-1),
+                        backend.swap01(_shell_columns(backend, ranks)).reshape(-1))
+        return Rows(result.reshape(n, k))
     return rule
+
+
+def _sorted_columns(backend, c):
+    """The positions that sort each column of c ascending (ties in any order), and the
+    sorted columns."""
+    k, n = c.shape
+    positions = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
+    order = backend.sort_columns(c, positions)
+    flat = backend.copy(c).reshape(-1)
+    return order, backend.take(flat, order * n + backend.arange(n).reshape(1, n))
 
 
 def _dense_ranks(backend, c):
     """Ranks 0, 1, ... of the elements of each column of c (equal elements, equal ranks)."""
     k, n = c.shape
-    positions = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
-    order = backend.sort_columns(c, positions)      # (ties in any order: their rank is one)
-    s = backend.sort_columns(c, c)
+    order, s = _sorted_columns(backend, c)
     ranked = backend.concat((backend.full((1, n), 0, "i"),
                              backend.accumulate("+", backend.astype(s[1:] != s[:-1], "i"))))
-    # back to each element's own place: sorting by the (unique) positions undoes the order
-    return backend.sort_columns(order, ranked)
+    # back to each element's own place
+    ranks = backend.full((k * n,), 0, "i")
+    backend.put(ranks, (order * n + backend.arange(n).reshape(1, n)).reshape(-1),
+                ranked.reshape(-1))
+    return ranks.reshape(k, n)
 
 
 def _shell_columns(backend, ranks):
