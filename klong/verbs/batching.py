@@ -464,10 +464,10 @@ ADVERBS = {
 
 # ------------------------------------------------------------------ the evaluator
 
-def each(plan, a, reads):
-    """f'a for the monad whose batched body is `plan` (passes/batching.py), the names it
-    reads around it already read (`reads`), on a matrix of numbers a: the stacked results
-    of every row, or None (the loop runs)."""
+def each(body, a, reads):
+    """f'a for the monad whose batched body is `body` (compiled() of its plan, made by
+    passes/batching.py), the names it reads around it already read (`reads`), on a matrix
+    of numbers a: the stacked results of every row, or None (the loop runs)."""
     if not (values.is_array(a) and a.ndim == 2 and a.shape[0] and a.shape[1]
             and values.array_kind(a) in ("i", "f")):
         return None
@@ -480,7 +480,7 @@ def each(plan, a, reads):
     x = Rows(a)
     try:
         with backend.quiet():
-            r = _Run(x, reads, n).eval(plan)
+            r = body(_Run(x, reads, n))
             return backend.copy(a) if r is x else _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
@@ -493,12 +493,15 @@ def _results(r, n):
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
             raise Declined
         return a
-    _rank(r)                # a number or a numeric array, the same for every row
-    return values.make_list([r] * n)
+    if _rank(r) == 0 and kinds.kind(r) not in ("i", "f") \
+            or _rank(r) and 0 in tuple(r.shape):
+        raise Declined      # an integer beyond int64 (Python integers), an empty list
+    return _repeated(r, n)  # the same number or array for every row
 
 
 class _Run:
     """One batched evaluation: the rows, the names read around the literal, its locals."""
+    __slots__ = ("x", "reads", "n", "locals")
 
     def __init__(self, x, reads, n):
         self.x = x
@@ -506,76 +509,101 @@ class _Run:
         self.n = n
         self.locals = {}
 
-    def eval(self, node):
-        return getattr(self, "_" + node[0])(*node[1:])
 
-    def _x(self):
-        return self.x
+def compiled(plan):
+    """The plan of a batched body (nested tuples: passes/batching.py) as a function of a
+    _Run, made once for the literal (the renderers call this), so that a run interprets
+    nothing: each node is a closure that evaluates its operands and applies its rule."""
+    from . import VERBS         # (the registry imports this module)
+    what = plan[0]
+    if what == "x":
+        return lambda run: run.x
+    if what == "const":
+        value = plan[1]
+        return lambda run: value
+    if what == "read":
+        i = plan[1]
+        return lambda run: run.reads[i]
+    if what == "get":
+        name = plan[1]
+        return lambda run: run.locals[name]
+    if what == "set":
+        name, value = plan[1], compiled(plan[2])
 
-    def _const(self, value):
-        return value
+        def assign(run):
+            v = run.locals[name] = value(run)
+            return v
+        return assign
+    if what == "seq":
+        steps = [compiled(p) for p in plan[1]]
+        if len(steps) == 1:
+            return steps[0]
 
-    def _read(self, i):
-        return self.reads[i]
+        def sequence(run):
+            v = None
+            for step in steps:
+                v = step(run)
+            return v
+        return sequence
+    if what == "monad":
+        entry, arg = VERBS[plan[1]], compiled(plan[2])
+        verb, rule = entry.monad, entry.batch_monad
 
-    def _get(self, name):
-        return self.locals[name]
+        def monad(run):
+            x = arg(run)
+            return rule(x, run.n) if type(x) is Rows else verb(x)
+        return monad
+    if what == "dyad":
+        entry, left, right = VERBS[plan[1]], compiled(plan[2]), compiled(plan[3])
+        verb, rule = entry.dyad, entry.batch_dyad
 
-    def _set(self, name, expr):
-        v = self.locals[name] = self.eval(expr)
-        return v
+        def dyad(run):
+            b = right(run)          # the right operand first, as Klong evaluates them
+            a = left(run)
+            if type(a) is Rows or type(b) is Rows:
+                return rule(a, b, run.n)
+            return verb(a, b)
+        return dyad
+    if what == "adverb":
+        op = plan[2]
+        rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), compiled(plan[3])
 
-    def _seq(self, exprs):
-        v = None
-        for e in exprs:
-            v = self.eval(e)
-        return v
+        def adverb(run):
+            x = arg(run)
+            if type(x) is not Rows:
+                raise Declined      # (a plain operand: not batched yet)
+            return rule(x, run.n)
+        return adverb
+    if what == "cond":
+        clauses = [(compiled(p), compiled(c)) for p, c in plan[1]]
+        return _conditional(clauses, compiled(plan[2]))
+    raise ValueError(f"no such plan node: {what}")
 
-    def _monad(self, op, arg):
-        from . import VERBS         # (the registry imports this module)
-        x = self.eval(arg)
-        entry = VERBS[op]
-        if not isinstance(x, Rows):
-            return entry.monad(x)
-        return entry.batch_monad(x, self.n)
 
-    def _dyad(self, op, left, right):
-        from . import VERBS
-        b = self.eval(right)        # the right operand first, as Klong evaluates them
-        a = self.eval(left)
-        entry = VERBS[op]
-        if not isinstance(a, Rows) and not isinstance(b, Rows):
-            return entry.dyad(a, b)
-        return entry.batch_dyad(a, b, self.n)
-
-    def _adverb(self, adverb, op, arg):
-        from . import VERBS
-        x = self.eval(arg)
-        if not isinstance(x, Rows):
-            raise Declined          # (a plain operand: not batched yet)
-        return ADVERBS[adverb][op](op, VERBS[op].dyad)(x, self.n)
-
-    def _cond(self, clauses, otherwise):
-        """:[p;c;...;a]: a plain predicate picks a branch, as for each row; a predicate of
-        one number per row evaluates every branch on every row and picks by mask."""
-        for i, (predicate, consequent) in enumerate(clauses):
-            p = self.eval(predicate)
-            if isinstance(p, Rows):
-                return self._select(p, consequent, clauses[i + 1:], otherwise)
+def _conditional(clauses, otherwise):
+    """:[p;c;...;a]: a plain predicate picks a branch, as for each row; a predicate of one
+    number per row evaluates every branch on every row and picks by mask."""
+    def cond(run, start=0):
+        for i in range(start, len(clauses)):
+            predicate, consequent = clauses[i]
+            p = predicate(run)
+            if type(p) is Rows:
+                return _select(run, p, consequent(run), cond(run, i + 1))
             if values.is_true(p):
-                return self.eval(consequent)
-        return self.eval(otherwise)
+                return consequent(run)
+        return otherwise(run)
+    return cond
 
-    def _select(self, p, consequent, rest, otherwise):
-        if p.rank != 0:
-            raise Declined          # a list as a predicate: the loop's rule, row by row
-        backend = backends.current()
-        chosen = self._stacked_rows(self.eval(consequent))
-        other = self._stacked_rows(self._cond(rest, otherwise))
-        if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
-            raise Declined          # a mixed list in the loop
-        mask = (p.a != 0).reshape((self.n,) + (1,) * (chosen.ndim - 1))
-        return Rows(backend.select(mask, chosen, other))
 
-    def _stacked_rows(self, v):
-        return v.a if isinstance(v, Rows) else _repeated(v, self.n)
+def _select(run, p, chosen, other):
+    if p.rank != 0:
+        raise Declined          # a list as a predicate: the loop's rule, row by row
+    chosen, other = _stacked_rows(chosen, run.n), _stacked_rows(other, run.n)
+    if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
+        raise Declined          # a mixed list in the loop
+    mask = (p.a != 0).reshape((run.n,) + (1,) * (chosen.ndim - 1))
+    return Rows(backends.current().select(mask, chosen, other))
+
+
+def _stacked_rows(v, n):
+    return v.a if isinstance(v, Rows) else _repeated(v, n)
