@@ -90,6 +90,10 @@ PROGRAMS = [
     ("{1.5:+*x}'i", True), ("{1.5:+x}'i", False), ("{(*x):+x}'i", False),
     # shape: a constant of the batch
     ("{^x}'i", True), ("^'one", True), ("{^*x}'i", True), ("{(^x),#x}'r", True),
+    # a value the same for every row, repeated for them (an empty one: the loop)
+    ("{2#[1 2 3]}'i", None), ("{1.5}'r", None), ("{u}'i", None), ("{(^x)+3}'i", True), ("{(^x)+u}'i", False),
+    ("{0#[1 2]}'i", False),
+    ("{4611686018427387904*4}'i", False),
     # find: as many matches in every row
     ("{x?9}'[[9 1 9] [2 9 9]]", True), ("{x?*x}'[[1.0 2.0 1.0] [3.0 3.0 0.0]]", True),
     ("{x?2}'[[2 2.0] [2.0 2]]", None), ("{x?2.0}'[[2 1] [1 2]]", True),
