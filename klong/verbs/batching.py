@@ -1,6 +1,7 @@
 """Each over the rows of a matrix, evaluated once for all rows: the batching rules of the
 verbs and adverbs, and the evaluator of a batched body (compiler/passes/batching.py decides
-which bodies have one and writes their plan; both renderers call `each` with it).
+which bodies have one and writes their plan; both renderers make it into a function once,
+with `compiled`, and call `each` with that).
 
 While a batched body runs, a value is either `Rows` (one value per row, stacked: the batch
 axis first) or a plain value, the same for every row (a constant, a name read around the
