@@ -29,6 +29,9 @@ rag::[[1 2 3] [4 5]]
 q::[3 130]:^(!390)%7.0
 u::[1 2 3 4]
 c::10
+t::[[3 1 2 3 1] [2 2 2 2 2] [5 -1 5 0 5]]
+z::[[0.0 -0.0 1.0] [-0.0 0.0 -1.0]]
+nm::[3 3]:^[1.0 0.5 2.0 3.0 1.0 0.0 2.0 1.0],(1.0e308*10)-1.0e308*10
 """
 
 # (program, batched): batched says whether the batched evaluation gives the result (True),
@@ -62,9 +65,40 @@ PROGRAMS = [
     ("{:[(*x)=0;0;(+/x)%*x]}'i", False),             # a branch not taken divides by 0
     # integers that leave int64, or reals that Python divides exactly
     ("+/'big", False), ("*/'big", False), ("+\\'big", False), ("{x*x}'big", None),
-    ("{(+/x)*4611686018427387904}'i", False), ("{(+/x)%3}'huge", False),
-    # the library's power is not Python's on numbers: the loop
-    ("{(+/x*x)^0.5}'r", False),
+    ("{(+/x)*4611686018427387904}'i", False), ("{(+/x)%3}'huge", True),
+    # the library's power is not Python's on numbers: the verb itself on each row's numbers
+    ("{(+/x*x)^0.5}'r", True), ("{(+/x*x)^0.5}'q", True), ("{(*x)^2}'i", True),
+    ("{(*x)^0.5}'i", True), ("{(*x)^0}'r", True), ("{%*x}'big", True),
+    ("{(*x)^-1}'i", False),                          # 0^-1 is :undefined: a mixed list
+    ("{(*x)^0.5}'r", False),                         # (-1.0)^0.5 likewise
+    ("{(*x)^3}'big", False),                         # beyond int64
+    # grade and sort along each row: the reference's order of ties, which zero first
+    ("<'i", True), (">'r", True), ("<'t", True), (">'t", True), ("{x@<x}'t", True),
+    ("{x@>x}'t", True), ("{x@<x}'r", True), ("<'z", True), (">'z", True),
+    ("{x@<x}'z", True), ("{x@>x}'z", True), ("<'one", True), ("<'[[5] [3]]", True),
+    ("{*x@>x}'i", True), ("{x@<x}'big", True), ("{(<x)@<x}'t", True),
+    ("<'nm", False),                                 # where a NaN goes: the library's
+    ("{<*x}'i", False),                              # grade of a number: an error
+    # take and drop by a constant
+    ("{2#x}'i", True), ("{(-2)#x}'r", True), ("{9#x}'t", True), ("{(-9)#x}'r", True),
+    ("{4#x}'i", True), ("{+/3#x}'r", True), ("{1_x}'i", True), ("{(-1)_x}'r", True),
+    ("{+/2_x}'r", True), ("{#2_x}'t", True), ("{(-9)_x}'i", False), ("{4_x}'i", False),
+    ("{0#x}'i", False), ("{2.0#x}'i", False), ("{(*x)#x}'i", False),
+    ("{2#*x}'i", False), ("{1_*x}'i", False),
+    # rotate by a constant
+    ("{1:+x}'i", True), ("{(-5):+x}'r", True), ("{(4:+x)+0}'i", True), ("{(*|1:+x)-*x}'t", True),
+    ("{1.5:+*x}'i", True), ("{1.5:+x}'i", False), ("{(*x):+x}'i", False),
+    # shape: a constant of the batch
+    ("{^x}'i", True), ("^'one", True), ("{^*x}'i", True), ("{(^x),#x}'r", True),
+    # a value the same for every row, repeated for them (an empty one: the loop)
+    ("{2#[1 2 3]}'i", None), ("{1.5}'r", None), ("{u}'i", None), ("{(^x)+3}'i", True), ("{(^x)+u}'i", False),
+    ("{0#[1 2]}'i", False),
+    ("{4611686018427387904*4}'i", False),
+    # find: as many matches in every row
+    ("{x?9}'[[9 1 9] [2 9 9]]", True), ("{x?*x}'[[1.0 2.0 1.0] [3.0 3.0 0.0]]", True),
+    ("{x?2}'[[2 2.0] [2.0 2]]", None), ("{x?2.0}'[[2 1] [1 2]]", True),
+    ("{x?1}'i", False), ("{x?*x}'t", False), ("{x?0.5}'r", False),
+    ("{x?99999999999999999999}'i", False),
     # which zero a maximum keeps
     ("|/'[[0.0 -0.0] [1.0 2.0]]", False),
     # errors a row raises: the loop raises them
@@ -73,8 +107,7 @@ PROGRAMS = [
     # not a matrix, or no rule: the loop
     ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),
     ("+/'[[] [] []]", None), ("{+/x}'[[] []]", None), ("+/'one", True),
-    ("{x-(+/x)%#x}'one", True), ("{x,\"a\"}'i", None), ("{?x}'i", None),
-    ("{x@<x}'i", None), ("+/'!3", None), ("{+/x}'[1.5 2.5]", None),
+    ("{x-(+/x)%#x}'one", True), ("{x,\"a\"}'i", None), ("{?x}'i", None), ("+/'!3", None), ("{+/x}'[1.5 2.5]", None),
 ]
 
 

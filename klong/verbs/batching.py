@@ -1,6 +1,7 @@
 """Each over the rows of a matrix, evaluated once for all rows: the batching rules of the
 verbs and adverbs, and the evaluator of a batched body (compiler/passes/batching.py decides
-which bodies have one and writes their plan; both renderers call `each` with it).
+which bodies have one and writes their plan; both renderers make it into a function once,
+with `compiled`, and call `each` with that).
 
 While a batched body runs, a value is either `Rows` (one value per row, stacked: the batch
 axis first) or a plain value, the same for every row (a constant, a name read around the
@@ -18,7 +19,7 @@ which is bounded by what each row has, so a batch passes only where every row wo
 a verb gives a mixed list instead of an array, the batch declines.
 """
 from .. import backends
-from . import folds
+from . import folds, ordering
 from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
 from ..runtime.match import REAL_TOLERANCE
@@ -100,15 +101,31 @@ def _small(v):
 # The loop applies a verb to two numbers (a row's sum and its tally, say) as Python does; the
 # batch, as the library does. They agree for these verbs (IEEE operations on reals, exact
 # integers checked by the array verbs); Divide and Reciprocal only while the integers convert
-# exactly; Power not at all (libraries' pow and Python's may differ in the last digit).
+# exactly; the others (Power: the library's pow and Python's may differ in the last digit)
+# are the verb itself on each row's Python numbers, as the loop calls it.
 _NUMBER_SAFE = {"+", "-", "*", "<", ">", "=", "|", "&", "!", ":%", "_", "~"}
 
 
+def _numbers(v, n):
+    """The Python numbers of one number per row (Rows of rank 0, or a plain number)."""
+    return v.a.tolist() if isinstance(v, Rows) else [v] * n
+
+
+def _per_number(results):
+    """The loop's results of a verb on each row's numbers, stacked: where they are all
+    integers or all reals (else a mixed list, or :undefined: declined)."""
+    if not all(type(r) is int for r in results) and not all(type(r) is float for r in results):
+        raise Declined
+    return Rows(values.make_list(results))
+
+
 def atomic_monad(op, monad):
-    """The batching rule of an atomic numeric monad: the monad on the whole batch."""
+    """The batching rule of an atomic numeric monad: the monad on the whole batch; on one
+    number per row, where the library could differ from Python, the monad itself on each
+    row's number, as the loop calls it."""
     def rule(x, n):
         if x.rank == 0 and op not in _NUMBER_SAFE and not (op == "%" and _small(x)):
-            raise Declined
+            return _per_number([monad(v) for v in _numbers(x, n)])
         return Rows(monad(x.a))
     return rule
 
@@ -122,7 +139,8 @@ def atomic_dyad(op, dyad):
         rb = b.rank if isinstance(b, Rows) else _rank(b)
         if ra == 0 and rb == 0 and op not in _NUMBER_SAFE \
                 and not (op == "%" and _small(a) and _small(b)):
-            raise Declined
+            # the loop's own dyad on each row's two numbers (Python's a**b for ^, say)
+            return _per_number([dyad(p, q) for p, q in zip(_numbers(a, n), _numbers(b, n))])
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
 
@@ -161,10 +179,13 @@ def size(x, n):
 
 
 def at(a, b, n):
-    """x@i: each row indexed by the plain integer i, or a plain vector of them."""
-    if not isinstance(a, Rows) or isinstance(b, Rows) or a.rank == 0:
+    """x@i: each row indexed by the plain integer i, or a plain vector of them, or by its
+    own integer (or vector of integers) i (as `x@<x` indexes each row by its grade)."""
+    if not isinstance(a, Rows) or a.rank == 0:
         raise Declined
     k = a.a.shape[1]
+    if isinstance(b, Rows):
+        return _at_rows(a, b, n, k)
     if type(b) is int:
         if not 0 <= b < k:
             raise Declined
@@ -173,6 +194,175 @@ def at(a, b, n):
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
     raise Declined
+
+
+def _at_rows(a, b, n, k):
+    """Each row of numbers a indexed by the same row's integers b: a gather from the flat
+    batch, each row's positions offset by where its row starts."""
+    i = b.a
+    if a.rank != 1 or b.rank > 1 or values.array_kind(i) != "i" \
+            or b.rank == 1 and i.shape[1] == 0:
+        raise Declined          # (an index out of range, an empty index: the loop)
+    if int(i.min()) < 0 or int(i.max()) >= k:
+        raise Declined
+    backend = backends.current()
+    start = (backend.arange(n) * k).reshape((n,) + (1,) * b.rank)
+    return Rows(backend.take(a.a.reshape(-1), i + start))
+
+
+def take(a, b, n):
+    """c#x: the first c (or last -c) elements of each row, a plain integer count c; more
+    than a row holds cycles through it, as the loop does."""
+    if type(a) is not int or not isinstance(b, Rows) or b.rank == 0 or a == 0:
+        raise Declined          # (0#x is an empty row; an atom or a real count: an error)
+    backend = backends.current()
+    k = b.a.shape[1]
+    if 0 < a <= k:
+        return Rows(backend.copy(b.a[:, :a]))
+    if -k <= a < 0:
+        return Rows(backend.copy(b.a[:, k + a:]))
+    limits.check_elements(n * abs(a) * limits.elements_of(b.a[0]) // k)
+    start = 0 if a > 0 else k + a
+    positions = (backend.arange(abs(a)) + start) % k
+    return Rows(backend.swap01(backend.take(backend.swap01(b.a), positions)))
+
+
+def drop(a, b, n):
+    """c_x: each row without its first c (or last -c) elements, a plain integer count c."""
+    if type(a) is not int or not isinstance(b, Rows) or b.rank == 0:
+        raise Declined
+    k = b.a.shape[1]
+    kept = b.a[:, a:] if a >= 0 else b.a[:, :max(k + a, 0)]
+    return Rows(backends.current().copy(kept))
+
+
+def rotate(a, b, n):
+    """c:+x: each row rotated by the plain integer c (a number row is its own rotation,
+    whatever c is)."""
+    if not isinstance(b, Rows) or isinstance(a, Rows):
+        raise Declined
+    if b.rank == 0:
+        return b
+    if type(a) is not int:
+        raise Declined          # a real count: the loop's error
+    r = a % b.a.shape[1]
+    if r == 0:
+        return b
+    backend = backends.current()
+    return Rows(backend.copy(_columns(b.a, lambda c: backend.roll(c, r))))
+
+
+def shape(x, n):
+    """^x: the shape of a row, the same for every row (the verb on the first row)."""
+    from .structural import shape as shape_of
+    return shape_of(x.a[0]) if x.rank else 0
+
+
+def find(a, b, n):
+    """x?c: the positions in each row of numbers where a number (plain, or one per row)
+    matches; only where every row has as many of them, and some."""
+    if not isinstance(a, Rows) or a.rank != 1:
+        raise Declined
+    if isinstance(b, Rows):
+        if b.rank != 0:
+            raise Declined
+        c = b.a.reshape(n, 1)
+    elif _number(b):
+        if type(b) is int and not -2 ** 63 <= b < 2 ** 63:
+            raise Declined      # beyond 64 bits: the loop finds nothing
+        c = b
+    else:
+        raise Declined
+    backend = backends.current()
+    if _kind(a) == "i" and _kind(b) == "i":
+        hits = a.a == c
+    else:
+        with backend.quiet():
+            hits = backend.close(backend.astype(a.a, "f"),
+                                 backend.astype(c, "f") if values.is_array(c) else float(c),
+                                 REAL_TOLERANCE)
+    counts = backend.astype(hits, "i").sum(1)
+    m = int(counts[0])
+    if m == 0 or backend.any(counts != m):
+        raise Declined          # rows with no match, or different counts: a ragged result
+    # every row has m: the hits in row-major order are each row's, in order
+    return Rows((backend.where(hits.reshape(-1)) % a.a.shape[1]).reshape(n, m))
+
+
+def grade(descending):
+    """<x, >x: the order of each row of numbers, as Grade orders one (ordering.py): the
+    library's sort where a row's elements are distinct (there is one order), and where some
+    are equal the reference's Shell sort, which puts them in an order of its own, made for
+    all such rows at once (each pass sorts the chains of every row together)."""
+    def rule(x, n):
+        if x.rank != 1:
+            raise Declined          # a number: the loop's error; rows of rows: not yet
+        backend = backends.current()
+        a = x.a
+        if values.array_kind(a) == "f" and backend.any(a != a):
+            raise Declined          # where a NaN goes is the library's choice
+        c = backend.swap01(a)       # one row per column
+        order, s = _sorted_columns(backend, c)
+        if descending:
+            order = backend.flip(order)
+        k = a.shape[1]
+        result = backend.copy(backend.swap01(order).reshape(-1))     # (fresh: written below)
+        tied = backend.where(backend.astype(s[1:] == s[:-1], "i").sum(0) > 0)
+        if tied.shape[0]:
+            some = backend.swap01(backend.take(a, tied))
+            ranks = _dense_ranks(backend, some)
+            if descending:
+                ranks = int(ranks.max()) - ranks
+            places = tied.reshape(-1, 1) * k + backend.arange(k).reshape(1, k)
+            backend.put(result, places.reshape(-1),
+                        backend.swap01(_shell_columns(backend, ranks)).reshape(-1))
+        return Rows(result.reshape(n, k))
+    return rule
+
+
+def _sorted_columns(backend, c):
+    """The positions that sort each column of c ascending (ties in any order), and the
+    sorted columns."""
+    k, n = c.shape
+    positions = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
+    order = backend.sort_columns(c, positions)
+    flat = backend.copy(c).reshape(-1)
+    return order, backend.take(flat, order * n + backend.arange(n).reshape(1, n))
+
+
+def _dense_ranks(backend, c):
+    """Ranks 0, 1, ... of the elements of each column of c (equal elements, equal ranks)."""
+    k, n = c.shape
+    order, s = _sorted_columns(backend, c)
+    ranked = backend.concat((backend.full((1, n), 0, "i"),
+                             backend.accumulate("+", backend.astype(s[1:] != s[:-1], "i"))))
+    # back to each element's own place
+    ranks = backend.full((k * n,), 0, "i")
+    backend.put(ranks, (order * n + backend.arange(n).reshape(1, n)).reshape(-1),
+                ranked.reshape(-1))
+    return ranks.reshape(k, n)
+
+
+def _shell_columns(backend, ranks):
+    """ordering._shell_order for every column of ranks at once: a pass with gap g lays each
+    column's positions out in g chains and sorts every chain of every column by (rank, the
+    reversed place in its chain), the chains of all columns side by side."""
+    k, n = ranks.shape
+    # position k stands for the slots after the end of the last chain: it ranks above all
+    flat = backend.concat((ranks, backend.full((1, n), int(ranks.max()) + 1, "i"))).reshape(-1)
+    column = backend.arange(n).reshape(1, 1, n)
+    p = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
+    gap = ordering._fix_gap(k // 2)
+    while gap > 0:
+        rows = -(-k // gap)
+        grid = backend.concat((p, backend.full((rows * gap - k, n), k, "i")))
+        grid = grid.reshape(rows, gap, n)
+        below = (rows - 1 - backend.arange(rows)).reshape(rows, 1, 1)
+        keys = backend.take(flat, grid * n + column) * rows + below
+        p = backend.sort_columns(keys.reshape(rows, gap * n), grid.reshape(rows, gap * n))
+        p = p.reshape(rows * gap, n)[:k]
+        gap = ordering._fix_gap(gap // 2)
+    return p
 
 
 def join(a, b, n):
@@ -275,10 +465,10 @@ ADVERBS = {
 
 # ------------------------------------------------------------------ the evaluator
 
-def each(plan, a, reads):
-    """f'a for the monad whose batched body is `plan` (passes/batching.py), the names it
-    reads around it already read (`reads`), on a matrix of numbers a: the stacked results
-    of every row, or None (the loop runs)."""
+def each(body, a, reads):
+    """f'a for the monad whose batched body is `body` (compiled() of its plan, made by
+    passes/batching.py), the names it reads around it already read (`reads`), on a matrix
+    of numbers a: the stacked results of every row, or None (the loop runs)."""
     if not (values.is_array(a) and a.ndim == 2 and a.shape[0] and a.shape[1]
             and values.array_kind(a) in ("i", "f")):
         return None
@@ -291,7 +481,7 @@ def each(plan, a, reads):
     x = Rows(a)
     try:
         with backend.quiet():
-            r = _Run(x, reads, n).eval(plan)
+            r = body(_Run(x, reads, n))
             return backend.copy(a) if r is x else _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
@@ -304,12 +494,15 @@ def _results(r, n):
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
             raise Declined
         return a
-    _rank(r)                # a number or a numeric array, the same for every row
-    return values.make_list([r] * n)
+    if _rank(r) == 0 and kinds.kind(r) not in ("i", "f") \
+            or _rank(r) and 0 in tuple(r.shape):
+        raise Declined      # an integer beyond int64 (Python integers), an empty list
+    return _repeated(r, n)  # the same number or array for every row
 
 
 class _Run:
     """One batched evaluation: the rows, the names read around the literal, its locals."""
+    __slots__ = ("x", "reads", "n", "locals")
 
     def __init__(self, x, reads, n):
         self.x = x
@@ -317,76 +510,101 @@ class _Run:
         self.n = n
         self.locals = {}
 
-    def eval(self, node):
-        return getattr(self, "_" + node[0])(*node[1:])
 
-    def _x(self):
-        return self.x
+def compiled(plan):
+    """The plan of a batched body (nested tuples: passes/batching.py) as a function of a
+    _Run, made once for the literal (the renderers call this), so that a run interprets
+    nothing: each node is a closure that evaluates its operands and applies its rule."""
+    from . import VERBS         # (the registry imports this module)
+    what = plan[0]
+    if what == "x":
+        return lambda run: run.x
+    if what == "const":
+        value = plan[1]
+        return lambda run: value
+    if what == "read":
+        i = plan[1]
+        return lambda run: run.reads[i]
+    if what == "get":
+        name = plan[1]
+        return lambda run: run.locals[name]
+    if what == "set":
+        name, value = plan[1], compiled(plan[2])
 
-    def _const(self, value):
-        return value
+        def assign(run):
+            v = run.locals[name] = value(run)
+            return v
+        return assign
+    if what == "seq":
+        steps = [compiled(p) for p in plan[1]]
+        if len(steps) == 1:
+            return steps[0]
 
-    def _read(self, i):
-        return self.reads[i]
+        def sequence(run):
+            v = None
+            for step in steps:
+                v = step(run)
+            return v
+        return sequence
+    if what == "monad":
+        entry, arg = VERBS[plan[1]], compiled(plan[2])
+        verb, rule = entry.monad, entry.batch_monad
 
-    def _get(self, name):
-        return self.locals[name]
+        def monad(run):
+            x = arg(run)
+            return rule(x, run.n) if type(x) is Rows else verb(x)
+        return monad
+    if what == "dyad":
+        entry, left, right = VERBS[plan[1]], compiled(plan[2]), compiled(plan[3])
+        verb, rule = entry.dyad, entry.batch_dyad
 
-    def _set(self, name, expr):
-        v = self.locals[name] = self.eval(expr)
-        return v
+        def dyad(run):
+            b = right(run)          # the right operand first, as Klong evaluates them
+            a = left(run)
+            if type(a) is Rows or type(b) is Rows:
+                return rule(a, b, run.n)
+            return verb(a, b)
+        return dyad
+    if what == "adverb":
+        op = plan[2]
+        rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), compiled(plan[3])
 
-    def _seq(self, exprs):
-        v = None
-        for e in exprs:
-            v = self.eval(e)
-        return v
+        def adverb(run):
+            x = arg(run)
+            if type(x) is not Rows:
+                raise Declined      # (a plain operand: not batched yet)
+            return rule(x, run.n)
+        return adverb
+    if what == "cond":
+        clauses = [(compiled(p), compiled(c)) for p, c in plan[1]]
+        return _conditional(clauses, compiled(plan[2]))
+    raise ValueError(f"no such plan node: {what}")
 
-    def _monad(self, op, arg):
-        from . import VERBS         # (the registry imports this module)
-        x = self.eval(arg)
-        entry = VERBS[op]
-        if not isinstance(x, Rows):
-            return entry.monad(x)
-        return entry.batch_monad(x, self.n)
 
-    def _dyad(self, op, left, right):
-        from . import VERBS
-        b = self.eval(right)        # the right operand first, as Klong evaluates them
-        a = self.eval(left)
-        entry = VERBS[op]
-        if not isinstance(a, Rows) and not isinstance(b, Rows):
-            return entry.dyad(a, b)
-        return entry.batch_dyad(a, b, self.n)
-
-    def _adverb(self, adverb, op, arg):
-        from . import VERBS
-        x = self.eval(arg)
-        if not isinstance(x, Rows):
-            raise Declined          # (a plain operand: not batched yet)
-        return ADVERBS[adverb][op](op, VERBS[op].dyad)(x, self.n)
-
-    def _cond(self, clauses, otherwise):
-        """:[p;c;...;a]: a plain predicate picks a branch, as for each row; a predicate of
-        one number per row evaluates every branch on every row and picks by mask."""
-        for i, (predicate, consequent) in enumerate(clauses):
-            p = self.eval(predicate)
-            if isinstance(p, Rows):
-                return self._select(p, consequent, clauses[i + 1:], otherwise)
+def _conditional(clauses, otherwise):
+    """:[p;c;...;a]: a plain predicate picks a branch, as for each row; a predicate of one
+    number per row evaluates every branch on every row and picks by mask."""
+    def cond(run, start=0):
+        for i in range(start, len(clauses)):
+            predicate, consequent = clauses[i]
+            p = predicate(run)
+            if type(p) is Rows:
+                return _select(run, p, consequent(run), cond(run, i + 1))
             if values.is_true(p):
-                return self.eval(consequent)
-        return self.eval(otherwise)
+                return consequent(run)
+        return otherwise(run)
+    return cond
 
-    def _select(self, p, consequent, rest, otherwise):
-        if p.rank != 0:
-            raise Declined          # a list as a predicate: the loop's rule, row by row
-        backend = backends.current()
-        chosen = self._stacked_rows(self.eval(consequent))
-        other = self._stacked_rows(self._cond(rest, otherwise))
-        if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
-            raise Declined          # a mixed list in the loop
-        mask = (p.a != 0).reshape((self.n,) + (1,) * (chosen.ndim - 1))
-        return Rows(backend.select(mask, chosen, other))
 
-    def _stacked_rows(self, v):
-        return v.a if isinstance(v, Rows) else _repeated(v, self.n)
+def _select(run, p, chosen, other):
+    if p.rank != 0:
+        raise Declined          # a list as a predicate: the loop's rule, row by row
+    chosen, other = _stacked_rows(chosen, run.n), _stacked_rows(other, run.n)
+    if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
+        raise Declined          # a mixed list in the loop
+    mask = (p.a != 0).reshape((run.n,) + (1,) * (chosen.ndim - 1))
+    return Rows(backends.current().select(mask, chosen, other))
+
+
+def _stacked_rows(v, n):
+    return v.a if isinstance(v, Rows) else _repeated(v, n)

@@ -147,9 +147,10 @@ def derive(forms, adverb):
     plan = forms.batch
     if plan is not None and adverb == "'":
         # Each over the rows of a matrix: once for all of them, where the rules allow (a
-        # plan of a primitive reads no names)
+        # plan of a primitive reads no names); derived when the code is made
+        body = batching.compiled(plan)
         forms = replace(forms, whole_monad=_first_of(
-            forms.whole_monad, lambda a: batching.each(plan, a, ())))
+            forms.whole_monad, lambda a: batching.each(body, a, ())))
     m = MONADIC_ADVERBS.get(adverb)
     d = DYADIC_ADVERBS.get(adverb)
     derived = VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),

@@ -241,6 +241,31 @@ def _rows(op):
     return baseline
 
 
+ROWS_INT_SETUP = "i::[2000 16]:^{x;_1000*.rn()}'!32000"
+
+
+def _rows_ints(op):
+    """The array library's operation along the rows of a 2000x16 matrix of integers."""
+    def baseline(backend):
+        i = _array(backend, np.random.default_rng(4).integers(0, 1000, (2000, 16)))
+        return lambda: op(i)
+    return baseline
+
+
+def _sort_rows(i):
+    return torch.sort(i, dim=1, stable=True).values if isinstance(i, torch.Tensor) \
+        else np.sort(i, 1, kind="stable")
+
+
+def _grade_rows(i):
+    return torch.argsort(i, dim=1, stable=True) if isinstance(i, torch.Tensor) \
+        else np.argsort(i, 1, kind="stable")
+
+
+def _roll_rows(m):
+    return torch.roll(m, 1, 1) if isinstance(m, torch.Tensor) else np.roll(m, 1, 1)
+
+
 def _rows_max(m):
     r = m.max(1)
     return getattr(r, "values", r)      # (torch gives the values and their positions)
@@ -307,6 +332,18 @@ WORKLOADS = {
     "rows_centre": Workload("`{x-(+/x)%#x}'m`, 2000x16 reals", ROWS_SETUP, "{x-(+/x)%#x}'m",
                             _rows(lambda m: m - m.sum(1)[:, None] / m.shape[1]),
                             "centre each row"),
+    "rows_sort": Workload("`{x@<x}'i`, 2000x16 integers", ROWS_INT_SETUP, "{x@<x}'i",
+                          _rows_ints(_sort_rows), "sort along rows"),
+    "rows_grade": Workload("`<'i`, 2000x16 integers", ROWS_INT_SETUP, "<'i",
+                           _rows_ints(_grade_rows), "argsort along rows"),
+    "rows_take": Workload("`{3#x}'m`, 2000x16 reals", ROWS_SETUP, "{3#x}'m",
+                          _rows(lambda m: m[:, :3] + 0), "first three columns"),
+    "rows_drop": Workload("`{2_x}'m`, 2000x16 reals", ROWS_SETUP, "{2_x}'m",
+                          _rows(lambda m: m[:, 2:] + 0), "all but two columns"),
+    "rows_rotate": Workload("`{1:+x}'m`, 2000x16 reals", ROWS_SETUP, "{1:+x}'m",
+                            _rows(_roll_rows), "roll along rows"),
+    "rows_norm": Workload("`{(+/x*x)^0.5}'m`, 2000x16 reals", ROWS_SETUP, "{(+/x*x)^0.5}'m",
+                          _rows(lambda m: (m * m).sum(1) ** 0.5), "row norms"),
     "matmul": Workload("matrix product in Klong, 200x200 reals",
                        "mm::{[a b];a::x;b::+y;{x{+/x*y}:/b}'a};m::([200 200]:^!40000)%200",
                        "mm(m;m)", _matmul, "the library's matmul", goal=2.0),

@@ -415,7 +415,7 @@ class Renderer:
 
     def whole_Batched(self, form):
         reads = [self.render(n) for n in form.reads]
-        plan = form.plan
+        body = batching.compiled(form.plan)
         first = self.whole_maker(form.first)
 
         def make(fr):
@@ -431,7 +431,7 @@ class Renderer:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)
                     return None
-                return batching.each(plan, a, names)
+                return batching.each(body, a, names)
             return whole
         return make
 

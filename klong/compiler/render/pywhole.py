@@ -11,7 +11,7 @@ library's matrix products; ir.Batched, a body evaluated once for all rows of a m
 (verbs/batching.py).
 """
 from ..lower import ir
-from ...verbs import VERBS
+from ...verbs import VERBS, batching
 from .pyparts import VARIABLE, Level, Operand
 
 
@@ -36,7 +36,8 @@ def write(r, fn, form=None):
                 tried = r.assign(f"{first}(x)")
                 r.emit(f"if {tried} is not None: return {tried}")
             names = ", ".join(str(r.expr(n)) for n in form.reads)
-            r.emit(f"return BATCH_EACH({r.const(form.plan)}, x, [{names}])")
+            rows_body = r.const(batching.compiled(form.plan))
+            r.emit(f"return BATCH_EACH({rows_body}, x, [{names}])")
         else:
             r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr)}, x)")
     r.emit(f"def {name}(x):")
