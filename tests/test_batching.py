@@ -1,10 +1,10 @@
-"""Each over the rows of a matrix evaluated once for all rows (verbs/batching.py, decided by
-compiler/passes/batching.py) gives exactly what the loop gives: the same written value, the
-same element type all the way down, the same error (kind, message, line), on numpy and
-torch, through generated code and closures. Each program runs in an interpreter that
-batches and in one that loops (batch=False, as KLONG_BATCH=0 makes it), and for the
-programs that should batch, the test also checks that the batched evaluation gave the result
-(not the loop after a decline)."""
+"""Each over the rows of a matrix evaluated once for all rows (verbs/batched.py, with the rules
+of verbs/batching.py, decided by compiler/passes/batching.py) gives exactly what the loop
+gives: the same written value, the same element type all the way down, the same error (kind,
+message, line), on numpy and torch, through generated code and closures. Each program runs
+in an interpreter that batches and in one that loops (batch=False, as KLONG_BATCH=0 makes
+it), and for the programs that should batch, the test also checks that the batched
+evaluation gave the result (not the loop after a decline)."""
 import os
 
 import pytest
@@ -12,7 +12,7 @@ import pytest
 from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
 from klong.runtime.display import write
-from klong.verbs import batching
+from klong.verbs import batched as evaluation
 
 from differential.harness import signature
 
@@ -135,13 +135,13 @@ def interpreter(mode, batch):
 def test_batched_rows_give_the_loops_outcome(mode, program, batched, monkeypatch):
     looped = outcome(interpreter(mode, False), program)
     gave = []
-    results = batching._results
+    results = evaluation._results
 
     def spy(r, n):
         found = results(r, n)
         gave.append(found)
         return found
-    monkeypatch.setattr(batching, "_results", spy)
+    monkeypatch.setattr(evaluation, "_results", spy)
     assert outcome(interpreter(mode, True), program) == looped
     if batched is True:
         assert gave, "the batched evaluation gave no result"
@@ -203,8 +203,8 @@ def test_a_narrow_real_interpreter_runs_the_loop(monkeypatch):
     looped = KlongInterpreter(dtype="float32", batch=False)
     looped(SETUP)
     gave = []
-    results = batching._results
-    monkeypatch.setattr(batching, "_results", lambda r, n: gave.append(1) or results(r, n))
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
     k = KlongInterpreter(dtype="float32", batch=True)
     k(SETUP)
     assert outcome(k, program) == outcome(looped, program)

@@ -13,7 +13,7 @@ from ..errors import KlongError
 from ..runtime.functions import Lambda, call_value
 from ..runtime.values import Function
 from . import DYADS, VERBS
-from . import batching, wholearray
+from . import batched, batching, wholearray
 
 
 @dataclass(slots=True)
@@ -148,9 +148,9 @@ def derive(forms, adverb):
     if plan is not None and adverb == "'":
         # Each over the rows of a matrix: once for all of them, where the rules allow (a
         # plan of a primitive reads no names); derived when the code is made
-        body = batching.compiled(plan)
+        body = batched.compiled(plan)
         forms = replace(forms, whole_monad=_first_of(
-            forms.whole_monad, lambda a: batching.each(body, a, ())))
+            forms.whole_monad, lambda a: batched.each(body, a, ())))
     m = MONADIC_ADVERBS.get(adverb)
     d = DYADIC_ADVERBS.get(adverb)
     derived = VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),

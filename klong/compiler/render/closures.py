@@ -20,7 +20,7 @@ from ...runtime.match import match
 from ...runtime.values import Dict, Function, is_true
 from ...verbs import VERBS
 from . import common
-from ...verbs import batching, wholearray
+from ...verbs import batched, wholearray
 from ...verbs.compiled import frame_out, verb_failure
 from ...verbs.forms import derived_forms, function_forms, op_forms
 
@@ -415,7 +415,7 @@ class Renderer:
 
     def whole_Batched(self, form):
         reads = [self.render(n) for n in form.reads]
-        body = batching.compiled(form.plan)
+        body = batched.compiled(form.plan)
         first = self.whole_maker(form.first)
 
         def make(fr):
@@ -431,7 +431,7 @@ class Renderer:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)
                     return None
-                return batching.each(body, a, names)
+                return batched.each(body, a, names)
             return whole
         return make
 

@@ -8,10 +8,10 @@ and decides nothing: an element-wise body (ir.Whole) evaluates every branch of a
 conditional on all elements and picks with a mask, and any failure at run time (a zero divisor in a branch not taken, say) or a result
 that is not one number per element gives None; ir.RowsDot and ir.RowsProduct are the
 library's matrix products; ir.Batched, a body evaluated once for all rows of a matrix
-(verbs/batching.py).
+(verbs/batched.py).
 """
 from ..lower import ir
-from ...verbs import VERBS, batching
+from ...verbs import VERBS, batched
 from .pyparts import VARIABLE, Level, Operand
 
 
@@ -36,7 +36,7 @@ def write(r, fn, form=None):
                 tried = r.assign(f"{first}(x)")
                 r.emit(f"if {tried} is not None: return {tried}")
             names = ", ".join(str(r.expr(n)) for n in form.reads)
-            rows_body = r.const(batching.compiled(form.plan))
+            rows_body = r.const(batched.compiled(form.plan))
             r.emit(f"return BATCH_EACH({rows_body}, x, [{names}])")
         else:
             r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr)}, x)")

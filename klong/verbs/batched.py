@@ -1,0 +1,155 @@
+"""The evaluation of a batched body: Each over the rows of a matrix run once for all rows.
+compiler/passes/batching.py makes a body's plan (nested tuples); `compiled` turns it, once,
+into closures that apply each verb's batching rule (batching.py) to operands holding one
+value per row (`Rows`), and `each` runs them on a matrix, or gives None when the loop must
+run instead. A module apart from the rules because it reads the registry the rules are
+part of."""
+from .. import backends
+from . import VERBS
+from ..runtime import kinds, values
+from ..runtime.values import MAX_DIMS
+from .batching import ADVERBS, Declined, Rows, _rank, _repeated
+
+
+def each(body, a, reads):
+    """f'a for the monad whose batched body is `body` (compiled() of its plan, made by
+    passes/batching.py), the names it reads around it already read (`reads`), on a matrix
+    of numbers a: the stacked results of every row, or None (the loop runs)."""
+    if not (values.is_array(a) and a.ndim == 2 and a.shape[0] and a.shape[1]
+            and values.array_kind(a) in ("i", "f")):
+        return None
+    backend = backends.current()
+    if backend.is_tracked(a) or any(backend.is_tracked(v) for v in reads):
+        return None         # differentiated: the loop's steps are the graph's
+    if backend.dtype != "float64":
+        return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
+    n = a.shape[0]
+    x = Rows(a)
+    try:
+        with backend.quiet():
+            r = body(_Run(x, reads, n))
+            return backend.copy(a) if r is x else _results(r, n)
+    except Exception:       # Declined, or an error some row raises: the loop says which
+        return None
+
+
+def _results(r, n):
+    """The list the loop would make of every row's result r."""
+    if isinstance(r, Rows):
+        a = r.a
+        if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
+            raise Declined
+        return a
+    if _rank(r) == 0 and kinds.kind(r) not in ("i", "f") \
+            or _rank(r) and 0 in tuple(r.shape):
+        raise Declined      # an integer beyond int64 (Python integers), an empty list
+    return _repeated(r, n)  # the same number or array for every row
+
+
+class _Run:
+    """One batched evaluation: the rows, the names read around the literal, its locals."""
+    __slots__ = ("x", "reads", "n", "locals")
+
+    def __init__(self, x, reads, n):
+        self.x = x
+        self.reads = reads
+        self.n = n
+        self.locals = {}
+
+
+def compiled(plan):
+    """The plan of a batched body (nested tuples: passes/batching.py) as a function of a
+    _Run, made once for the literal (the renderers call this), so that a run interprets
+    nothing: each node is a closure that evaluates its operands and applies its rule."""
+    what = plan[0]
+    if what == "x":
+        return lambda run: run.x
+    if what == "const":
+        value = plan[1]
+        return lambda run: value
+    if what == "read":
+        i = plan[1]
+        return lambda run: run.reads[i]
+    if what == "get":
+        name = plan[1]
+        return lambda run: run.locals[name]
+    if what == "set":
+        name, value = plan[1], compiled(plan[2])
+
+        def assign(run):
+            v = run.locals[name] = value(run)
+            return v
+        return assign
+    if what == "seq":
+        steps = [compiled(p) for p in plan[1]]
+        if len(steps) == 1:
+            return steps[0]
+
+        def sequence(run):
+            v = None
+            for step in steps:
+                v = step(run)
+            return v
+        return sequence
+    if what == "monad":
+        entry, arg = VERBS[plan[1]], compiled(plan[2])
+        verb, rule = entry.monad, entry.batch_monad
+
+        def monad(run):
+            x = arg(run)
+            return rule(x, run.n) if type(x) is Rows else verb(x)
+        return monad
+    if what == "dyad":
+        entry, left, right = VERBS[plan[1]], compiled(plan[2]), compiled(plan[3])
+        verb, rule = entry.dyad, entry.batch_dyad
+
+        def dyad(run):
+            b = right(run)          # the right operand first, as Klong evaluates them
+            a = left(run)
+            if type(a) is Rows or type(b) is Rows:
+                return rule(a, b, run.n)
+            return verb(a, b)
+        return dyad
+    if what == "adverb":
+        op = plan[2]
+        rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), compiled(plan[3])
+
+        def adverb(run):
+            x = arg(run)
+            if type(x) is not Rows:
+                raise Declined      # (a plain operand: not batched yet)
+            return rule(x, run.n)
+        return adverb
+    if what == "cond":
+        clauses = [(compiled(p), compiled(c)) for p, c in plan[1]]
+        return _conditional(clauses, compiled(plan[2]))
+    raise ValueError(f"no such plan node: {what}")
+
+
+def _conditional(clauses, otherwise):
+    """:[p;c;...;a]: a plain predicate picks a branch, as for each row; a predicate of one
+    number per row evaluates every branch on every row and picks by mask."""
+    def cond(run, start=0):
+        for i in range(start, len(clauses)):
+            predicate, consequent = clauses[i]
+            p = predicate(run)
+            if type(p) is Rows:
+                return _select(run, p, consequent(run), cond(run, i + 1))
+            if values.is_true(p):
+                return consequent(run)
+        return otherwise(run)
+    return cond
+
+
+def _select(run, p, chosen, other):
+    if p.rank != 0:
+        raise Declined          # a list as a predicate: the loop's rule, row by row
+    chosen, other = _stacked_rows(chosen, run.n), _stacked_rows(other, run.n)
+    if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
+        raise Declined          # a mixed list in the loop
+    mask = (p.a != 0).reshape((run.n,) + (1,) * (chosen.ndim - 1))
+    return Rows(backends.current().select(mask, chosen, other))
+
+
+def _stacked_rows(v, n):
+    return v.a if isinstance(v, Rows) else _repeated(v, n)
