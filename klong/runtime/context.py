@@ -12,7 +12,6 @@ Entering also holds the interpreter's lock (one interpreter shared by threads ru
 evaluation at a time; re-entrant, so a Python callback may call back in) and raises Python's
 recursion limit for deep Klong recursion while any evaluation runs (`Recursion`).
 """
-import contextlib
 import sys
 import threading
 
@@ -75,26 +74,65 @@ def current():
     return running.context
 
 
-@contextlib.contextmanager
-def entered(context):
-    """Run a with-block as `context`'s interpreter: its lock held, its backend active, its
-    limits in force, and, when it starts evaluating (not when it calls itself), its
-    settings held."""
-    with context.lock, recursion:
+class entered:
+    """with entered(context): run the block as `context`'s interpreter: its lock held, its
+    backend active, its limits in force, and, when it starts evaluating (not when it calls
+    itself), its settings held. A class rather than a generator: it is entered around every
+    run and every call from Python, and this is cheaper."""
+    __slots__ = ("context", "using", "held")
+
+    def __init__(self, context):
+        self.context = context
+
+    def __enter__(self):
+        context = self.context
+        context.lock.acquire()
+        recursion.__enter__()
         evaluation = context.evaluation
         starting = evaluation.active and running.backend is not context.backend
-        with backends.using(context.backend, context):
-            if starting:
-                with evaluation.held():
-                    yield context
-            else:
-                yield context
+        self.using = backends.using(context.backend, context)
+        self.using.__enter__()
+        self.held = None
+        if starting:
+            held = evaluation.held()
+            try:
+                held.__enter__()
+            except BaseException:
+                self._leave()
+                raise
+            self.held = held
+        return context
+
+    def __exit__(self, *exc):
+        try:
+            if self.held is not None:
+                self.held.__exit__(*exc)
+        finally:
+            self._leave()
+
+    def _leave(self):
+        self.using.__exit__()
+        recursion.__exit__()
+        self.context.lock.release()
 
 
-@contextlib.contextmanager
-def handing_out(context):
-    """A with-block in which values go from `context`'s interpreter to Python: its context
-    is the current one (a Klong function handed out remembers it), its backend not entered;
-    its lock held (what is handed out is not changed meanwhile by another thread)."""
-    with context.lock, recursion, backends.using(running.backend, context):
-        yield context
+class handing_out:
+    """with handing_out(context): values go from `context`'s interpreter to Python: its
+    context is the current one (a Klong function handed out remembers it), its backend not
+    entered; its lock held (what is handed out is not changed meanwhile by another thread)."""
+    __slots__ = ("context", "using")
+
+    def __init__(self, context):
+        self.context = context
+
+    def __enter__(self):
+        self.context.lock.acquire()
+        recursion.__enter__()
+        self.using = backends.using(running.backend, self.context)
+        self.using.__enter__()
+        return self.context
+
+    def __exit__(self, *exc):
+        self.using.__exit__()
+        recursion.__exit__()
+        self.context.lock.release()
