@@ -16,6 +16,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from ..errors import KlongError
+from . import running, using
 from .numeric_autograd import NOT_FINITE, NumericAutograd, dtype_name
 
 
@@ -201,6 +202,9 @@ class _Custom(torch.autograd.Function):
     @staticmethod
     def forward(ctx, autograd, forward, derivative, *args):
         ctx.autograd, ctx.derivative = autograd, derivative
+        # torch may run backward in a thread of its own (one per GPU): the derivative runs
+        # as the interpreter that called, not as whoever that thread says is running
+        ctx.running = running.backend, running.context
         ctx.tensors = [isinstance(a, torch.Tensor) for a in args]
         ctx.others = [None if t else a for a, t in zip(args, ctx.tensors)]
         ctx.save_for_backward(*[a for a, t in zip(args, ctx.tensors) if t])
@@ -215,7 +219,8 @@ class _Custom(torch.autograd.Function):
         args = [next(saved) if t else a for a, t in zip(ctx.others, ctx.tensors)]
         if not torch.is_grad_enabled():
             args = [a.detach() if isinstance(a, torch.Tensor) else a for a in args]
-        d = ctx.derivative(*args)
+        with using(*ctx.running):
+            d = ctx.derivative(*args)
         parts = [d] if len(args) == 1 else _parts(d, len(args))
         grads = [None if part is None or not (isinstance(a, torch.Tensor) and
                                               ctx.needs_input_grad[3 + i])
