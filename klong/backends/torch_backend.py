@@ -67,7 +67,7 @@ def pick_device(device=None):
     """The device to use: the one named (checked), else the best available."""
     if device is None:
         if torch.cuda.is_available():
-            return torch.device("cuda")
+            return _indexed(torch.device("cuda"))
         mps = getattr(torch.backends, "mps", None)
         if mps is not None and mps.is_available():
             return torch.device("mps")
@@ -82,6 +82,7 @@ def pick_device(device=None):
         if dev.index is not None and dev.index >= torch.cuda.device_count():
             raise ValueError(f"torch device {device!r} is not available "
                              f"({torch.cuda.device_count()} CUDA device(s))")
+        dev = _indexed(dev)
     elif dev.type == "mps":
         mps = getattr(torch.backends, "mps", None)
         if mps is None or not mps.is_available():
@@ -89,6 +90,12 @@ def pick_device(device=None):
     elif dev.type != "cpu":
         raise ValueError(f"unsupported torch device {device!r}; use cpu, cuda, cuda:N or mps")
     return dev
+
+
+def _indexed(device):
+    """A CUDA device with its index ("cuda" is "cuda:N" of the current one): the tensors made
+    there say so, and a device compared with theirs must be equal."""
+    return torch.device("cuda", torch.cuda.current_device()) if device.index is None else device
 
 
 def _pick_dtype(dtype, device):
