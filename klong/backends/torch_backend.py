@@ -79,7 +79,9 @@ def pick_device(device=None):
     if dev.type == "cuda":
         if not torch.cuda.is_available():
             raise ValueError(f"torch device {device!r} is not available (no CUDA)")
-        if dev.index is not None and dev.index >= torch.cuda.device_count():
+        # the index as written: torch keeps it in 8 bits (cuda:999 becomes cuda:-25)
+        index = int(str(device).rpartition(":")[2]) if dev.index is not None else None
+        if index is not None and not 0 <= index < torch.cuda.device_count():
             raise ValueError(f"torch device {device!r} is not available "
                              f"({torch.cuda.device_count()} CUDA device(s))")
         dev = _indexed(dev)
