@@ -155,6 +155,12 @@ class Backend:
         autograd graph of `a`)."""
         raise NotImplementedError
 
+    def writable_alone(self, a):
+        """Whether array a may be written in place when nothing holds it in Python but the
+        caller (verbs/inplace.py counts those references): it owns its memory, which no
+        other array, buffer or autograd graph can reach. False when in doubt."""
+        return False
+
     def codes(self, text):
         """The character codes of a str as an integer vector (the narrowest integer type that
         holds them: only for comparing and ordering, never a Klong value)."""

@@ -122,6 +122,11 @@ class NumpyBackend(Backend):
     def copy(self, a):
         return a.copy()
 
+    def writable_alone(self, a):
+        # a view, or memory lent by someone else (a buffer, a tensor), has a base
+        flags = a.flags
+        return a.base is None and flags.owndata and flags.writeable
+
     def codes(self, text):
         return code_array(text)
 

@@ -19,6 +19,7 @@ from ..runtime import values
 from ..runtime.display import shown
 from ..errors import KlongError
 from .folds import fold
+from ..runtime.limits import current as current_limits
 from ..runtime.limits import check_elements, check_items, elements_of
 from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
@@ -106,13 +107,16 @@ def _int_array(ints):
         raise OverflowError("integer too large for an array") from None
 
 
-def _store(arr, positions, v):
-    """A copy of array `arr` with v written at `positions` (an int, a list of ints or an
-    integer vector of the backend)."""
+def _store(arr, positions, v, in_place=False):
+    """A copy of array `arr` with v written at `positions` (an int, a slice, a list of ints
+    or an integer vector of the backend); `in_place`: `arr` itself, written (verbs/inplace.py has
+    made sure that nothing else holds it)."""
     B = backends.current()
-    r = B.copy(arr)
-    r[positions if type(positions) is int or B.is_array(positions)
+    r = arr if in_place else B.copy(arr)
+    r[positions if type(positions) in (int, slice) or B.is_array(positions)
       else B.asarray(positions, "i")] = v
+    if in_place:
+        current_limits().overwritten(r, v)
     return r
 
 
@@ -548,13 +552,15 @@ def _amend_string(s, v, indices):
     return "".join(chars)
 
 
-def amend(a, b):
+def amend(a, b, in_place=False):
+    """a:=b; `in_place`: an array a may be written instead of copied (verbs/inplace.py
+    decides), once everything is checked, so that a failure leaves it as it was."""
     if not _is_seq(a):
         raise _type_error("amend", "list or string expected on the left")
     if not is_list(b):
         raise _type_error("amend", "list [value index ...] expected on the right")
     if is_array(a) and is_array(b) and b.ndim == 1 and array_kind(b) == "i":
-        r = _amend_array(a, b)
+        r = _amend_array(a, b, in_place)
         if r is not None:
             return r
     parts = items(b)
@@ -568,14 +574,14 @@ def amend(a, b):
         return _amend_string(a, v, indices)
     positions = _amend_positions(indices, length(a))
     if is_array(a) and _fits_row(v, a):
-        return _store(a, positions, v)
+        return _store(a, positions, v, in_place)
     elems = list(items(a))
     for i in positions:
         elems[i] = v
     return make_list(elems)
 
 
-def _amend_array(a, b):
+def _amend_array(a, b, in_place):
     """a:=b for an array a and an integer vector b, when the indices need no walk (in range
     and in ascending order) and the value fits a: checked and written on the device. None
     when the general path has to decide."""
@@ -585,11 +591,19 @@ def _amend_array(a, b):
     v, indices = scalar(b[0]), b[1:]
     if not _fits_row(v, a):
         return None
-    if int(indices.min()) < 0 or int(indices.max()) >= a.shape[0]:
+    first, last = int(indices[0]), int(indices[-1])     # the least and greatest, if ascending
+    if first < 0 or last >= a.shape[0]:
         return None
-    if n > 2 and backends.current().any(indices[1:] < indices[:-1]):
-        return None
-    return _store(a, indices, v)
+    positions = indices
+    if n > 2:
+        B = backends.current()
+        steps = indices[1:] - indices[:-1]
+        step = int(steps[0])
+        if step > 0 and not B.any(steps != step):
+            positions = slice(first, last + 1, step)    # a progression: written as a slice
+        elif B.any(steps < 0):
+            return None
+    return _store(a, positions, v, in_place)
 
 
 def _amend_in(level, path, v):
