@@ -5,7 +5,8 @@ Four sources, in this order:
   - the conformance cases (value and display files of the conformance suite): each case's
     setup and expression as one program, identical programs once;
   - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed; ROW_WISE:
-    Each over the rows of a matrix, batched or not);
+    Each over the rows of a matrix, batched or not; IN_PLACE: Amend into the variable it
+    reads, written in place or not);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -112,6 +113,28 @@ ROW_WISE = [
 ]
 
 
+# Amend of a variable into itself, name::name:=b, which writes the array in place when
+# nothing else holds it (klong/verbs/inplace.py): sieves, and values kept elsewhere first
+SIEVE = ("sieve::{[s n];n::x;s::n:^1;s::s:=0,0,1;"
+         "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};")
+IN_PLACE = [
+    SIEVE + "sieve(200)", SIEVE + "(#sieve(5000)),sieve(2)",
+    "n::300;s::n:^1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s",
+    "s::50:^1;sv::{{(x*x)<50}{:[s@x;s::s:=0,(x*x)+x*!1+(49-x*x):%x;0];x+1}:~2};sv();&s",
+    "{[s t];s::30:^1;t::s;{(x*x)<30}{:[s@x;s::s:=0,(x*x)+x*!1+(29-x*x):%x;0];x+1}:~2;(&s),&t}()",
+    "s::!5;t::s;s::s:=9,1;s,t", "{[s t];s::!5;t::s;s::s:=9,1;s,t}()",
+    "s::!5;l::(,s),,[7];s::s:=9,1;s,*l", "f::{[s];s::x;s::s:=9,1;s};a::!5;f(a),a",
+    "s::!5;p::{x,y}(s;);s::s:=9,1;s,p(7)", "{[s p];s::!5;p::{x,y}(s;);s::s:=9,1;s,p(7)}()",
+    "s::!5;d:::{};d,(,:a),,s;s::s:=9,1;s,d?:a", "{[s];s::!3;{s::s:=(10+x),x}'!3}()",
+    "s::!3;r::{s::s:=(10+y),y;s}\\[0 1 2];(r@1),r@2", "s::!3;(s::s:=9,0),s",
+    "{[s];s::!3;(s::s:=9,0),s}()", "s::!3;s::s:=(,s),1;(s@1),s@0",
+    "s::!10;s::s:=0,2+3*!3;s", "s::!5;s::s:=9,[2 0];s", "s::!5;s::s:=1.5,1;s",
+    "s::0.5*!4;s::s:=2.0,[0 3];s", "s::[3 2]:^!6;t::s;s::s:=(,[9 9]),1;(s@1),t@1",
+    "s::!5;s::s:=9,[3 1 2]", "{[s];s::!5;s::s:=9,[0 5]}()",
+    "s::!100;x::+/s*s;s::s:=4611686018427387904,5;s*s",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -167,7 +190,7 @@ def main(argv=None):
         cases = conformance_programs(args.conformance)
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
-                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-"))]
+                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-", "inplace-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -177,6 +200,8 @@ def main(argv=None):
         entries.append({"id": f"hand-{i:03d}", "source": source})
     for i, source in enumerate(ROW_WISE):
         entries.append({"id": f"rows-{i:03d}", "source": source})
+    for i, source in enumerate(IN_PLACE):
+        entries.append({"id": f"inplace-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
