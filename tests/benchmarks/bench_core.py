@@ -159,6 +159,27 @@ def _join(n):
     return baseline
 
 
+# The sieve of Eratosthenes, each prime's multiples struck out by an Amend of the variable
+# into itself, written in place when nothing else holds it (klong/verbs/inplace.py); two
+# sizes, to show how the time grows. The baseline: numpy striking them out in place, in the
+# same element type (int64) on either backend.
+SIEVE = ("sieve::{[s n];n::x;s::n:^1;s::s:=0,0,1;"
+         "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s}")
+
+
+def _numpy_sieve(n):
+    def sieve():
+        s = np.ones(n, dtype=np.int64)
+        s[:2] = 0
+        p = 2
+        while p * p < n:
+            if s[p]:
+                s[p * p::p] = 0
+            p += 1
+        return np.flatnonzero(s)
+    return lambda backend: sieve
+
+
 MLP = """.bkf("tanh")
 N::256
 X::(2*(!N)%N)-1
@@ -351,6 +372,12 @@ WORKLOADS = {
                          "numpy ravel", backends=("numpy",)),
     "join_100k": Workload("`,/q`, `q::{x,x}'!100000`", "q::{x,x}'!100000", ",/q", _join(100000),
                           "numpy ravel", backends=("numpy",), kg=False),    # kg: minutes
+    "sieve_100k": Workload("sieve of Eratosthenes to 100,000, `s::s:=0,...` per prime", SIEVE,
+                           "sieve(100000)", _numpy_sieve(100000), "numpy in-place sieve",
+                           goal=5.0, rounds=20),
+    "sieve_1m": Workload("sieve of Eratosthenes to 1,000,000", SIEVE, "sieve(1000000)",
+                         _numpy_sieve(1000000), "numpy in-place sieve", goal=5.0, rounds=10,
+                         kg=False),
     "mlp_step": Workload("per-sample MLP step with `'` (256 samples, 16 hidden)", MLP, "step()",
                          _mlp_batched, "batched torch", goal=1.3, backends=("torch",), kg=False),
     "linreg_step": Workload("linear-regression training step", LINREG, "step()", _linreg,

@@ -127,11 +127,14 @@ class Renderer:
         self.count = 0                  # numbers the names of factories, bound objects
         self.level = None
         self.out = None                 # the block being written
+        self.updated = set()            # the names the chunk updates in place (update())
 
     # -- entry
     def chunk(self, chunk):
         """(source, line table, namespace) of the ir.Chunk `chunk`."""
         self.level = Level(None)
+        self.updated = {n.name for root in [chunk.body, *chunk.lambdas] for n in ir.walk(root)
+                        if isinstance(n, (ir.SetLocal, ir.SetGlobal)) and n.in_place}
         body = []
         with self.writing(body):
             self.tail(chunk.body)
@@ -253,8 +256,8 @@ class Renderer:
         value = self.expr(node)
         if value.kind == LOCAL and isinstance(node, ir.Local):
             self.emit(value.text, Where(node, name=node.name))    # an unassigned local fails
-        elif isinstance(node, ir.SetGlobal) and node.in_place:
-            self.emit(f"{value} = None")
+        elif isinstance(node, ir.SetGlobal):
+            self.release(node, value)
 
     def expr(self, node):
         """Emit code that computes `node`; returns the Operand of its value."""
@@ -578,7 +581,14 @@ class Renderer:
         target = self.level.at(node.depth).names[node.name]
         self.emit(f"{target} = {value}", read)
         self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {target})")
+        self.release(node, value)
         return target
+
+    def release(self, node, value):
+        """A temporary that holds the value just assigned to a variable updated in place
+        lets it go: held twice, the array would be copied at its first update."""
+        if value.kind == TEMP and node.name in self.updated:
+            self.emit(f"{value} = None")
 
     def r_SetGlobal(self, node):
         if node.in_place:
