@@ -144,7 +144,9 @@ def enumerate_(a):
     if n < 0:
         raise KlongError("domain", "enumerate: negative argument")
     check_elements(n)
-    return backends.current().arange(n)
+    r = backends.current().arange(n)
+    current_limits().remember(r, max(n - 1, 0))   # (arithmetic on it need not scan it)
+    return r
 
 
 def size(a):
@@ -290,6 +292,8 @@ def _index(a, b):
 
 
 def at(a, b):
+    if type(b) is int and isinstance(a, arrays.ARRAY_TYPES) and a.ndim and 0 <= b < a.shape[0]:
+        return scalar(a[b])         # the commonest case first: an element of an array
     if isinstance(a, Function):
         return _apply(a, b)
     if isinstance(a, Dict):
@@ -586,23 +590,29 @@ def _amend_array(a, b, in_place):
     and in ascending order) and the value fits a: checked and written on the device. None
     when the general path has to decide."""
     n = b.shape[0]
-    if n < 2:
+    if n < 2 or a.ndim != 1:
         return None
-    v, indices = scalar(b[0]), b[1:]
+    # the value, the first two indices and the last, read from the device at once
+    v, first, second, last = b[[0, 1, min(2, n - 1), n - 1]].tolist()
     if not _fits_row(v, a):
         return None
-    first, last = int(indices[0]), int(indices[-1])     # the least and greatest, if ascending
-    if first < 0 or last >= a.shape[0]:
+    if first < 0 or last >= a.shape[0]:                 # the least and greatest, if ascending
         return None
-    positions = indices
-    if n > 2:
-        B = backends.current()
+    step = second - first
+    if n == 2:
+        positions = first
+    elif n == 3 and step > 0:
+        positions = slice(first, last + 1, step)
+    else:
+        indices = b[1:]
         steps = indices[1:] - indices[:-1]
-        step = int(steps[0])
+        B = backends.current()
         if step > 0 and not B.any(steps != step):
             positions = slice(first, last + 1, step)    # a progression: written as a slice
         elif B.any(steps < 0):
             return None
+        else:
+            positions = indices
     return _store(a, positions, v, in_place)
 
 
