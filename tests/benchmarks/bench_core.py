@@ -374,9 +374,9 @@ WORKLOADS = {
                           "numpy ravel", backends=("numpy",), kg=False),    # kg: minutes
     "sieve_100k": Workload("sieve of Eratosthenes to 100,000, `s::s:=0,...` per prime", SIEVE,
                            "sieve(100000)", _numpy_sieve(100000), "numpy in-place sieve",
-                           goal=5.0, rounds=20),
+                           goal=5.0, rounds=50),
     "sieve_1m": Workload("sieve of Eratosthenes to 1,000,000", SIEVE, "sieve(1000000)",
-                         _numpy_sieve(1000000), "numpy in-place sieve", goal=5.0, rounds=10,
+                         _numpy_sieve(1000000), "numpy in-place sieve", goal=5.0, rounds=20,
                          kg=False),
     "mlp_step": Workload("per-sample MLP step with `'` (256 samples, 16 hidden)", MLP, "step()",
                          _mlp_batched, "batched torch", goal=1.3, backends=("torch",), kg=False),
