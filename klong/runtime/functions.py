@@ -36,6 +36,8 @@ class LambdaFacts:
     elementwise  applied to a numeric array it equals applying it to each element
     dot          it is the inner product of its arguments ({+/x*y})
     fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose whole-array form is g's
+    joins        the text t of a dyad {x,t,y} (t a string or character constant), "" for
+                 {x,y}: Over of a list of strings joins them with t
     """
     arity: int
     source: Optional[str] = None
@@ -48,6 +50,7 @@ class LambdaFacts:
     elementwise: bool = False
     dot: bool = False
     fold_op: Optional[str] = None
+    joins: Optional[str] = None
 
     def label(self):
         """How an error message names the function: its name, else its (shortened) source."""

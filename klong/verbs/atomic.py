@@ -27,7 +27,7 @@ from ..backends import arrays
 from ..runtime import kinds, values
 from ..runtime.display import atom_text, format_real
 from ..errors import KlongError
-from ..runtime.limits import INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64, int_from_text, magnitude, real_from_text, times, too_large
+from ..runtime.limits import INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64, int_from_text, int_text, magnitude, real_from_text, times, too_large
 from ..runtime.limits import current as current_limits
 from ..runtime.match import match
 from ..runtime.values import Char, Symbol, UNDEFINED, array_kind, is_int, is_list, is_number, is_real, is_true, items, length, make_list, scalar
@@ -69,6 +69,12 @@ def _atom(v):
 def atomic_monad(atom, array=None):
     """A monad applying `atom` to every atom of its argument, keeping the nesting."""
     def verb(a):
+        t = type(a)
+        if t is int or t is float:          # a plain number (Each calls with one): the atom
+            try:
+                return atom(a)
+            except OverflowError:
+                raise too_large() from None
         if isinstance(a, arrays.ARRAY_TYPES) and a.ndim and a.shape[0]:
             if array is not None and array_kind(a) in "if":
                 r = array(a)
@@ -506,6 +512,11 @@ def _untracked(a):
 
 def _text(a):
     """The written text of an atom for Format, or UNDEFINED when it has none."""
+    t = type(a)
+    if t is int:                     # plain numbers first: they carry no gradient
+        return int_text(a)
+    if t is float:
+        return format_real(a)
     a = values.plain(_untracked(a))
     if type(a) in (int, float, Char, Symbol, str):
         return atom_text(a, readable=False)

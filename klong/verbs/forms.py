@@ -77,6 +77,8 @@ def function_forms(fn):
         forms.whole_dyad = entry.dyad
     if facts.dot:
         forms.rows = wholearray.rows_dot
+    if facts.joins is not None:
+        forms.fold = wholearray.joined(facts.joins)
     if facts.fold_op is not None and fn.whole is not None:
         forms.fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=False)
         forms.scan_fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=True)

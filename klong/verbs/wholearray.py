@@ -107,8 +107,11 @@ def select(choice, a, b):
 
 
 def whole_result(r, x):
-    """r when it is one result per element of x, else None."""
-    if values.is_array(r) and r.shape[0] == x.shape[0]:
+    """r when it is one result per element of x, else None: an array, or the strings Format
+    writes for a vector (a Python list; numeric verbs give no strings)."""
+    if values.is_array(r):
+        return r if r.shape[0] == x.shape[0] else None
+    if type(r) is list and x.ndim == 1 and len(r) == x.shape[0] and type(r[0]) is str:
         return r
     return None
 
@@ -130,6 +133,17 @@ def mapped_fold(op, mapped, running):
             # reals left to right, as the loop adds them: the last of the running fold
             return values.scalar(folds.running_fold(op, joined)[-1])
         return folds.fold(op, joined)
+    return fold
+
+
+def joined(text):
+    """f/a for f::{x,text,y} (text "" for {x,y}) when a is a list of strings or a string:
+    its strings (characters) joined with text, at once rather than one copy of the text so
+    far per item; None for any other list."""
+    def fold(a):
+        if type(a) is str or type(a) is list and all(type(e) is str for e in a):
+            return text.join(a)
+        return None
     return fold
 
 
