@@ -335,10 +335,21 @@ def _is_pair(v):
     return is_list(v) and length(v) == 2
 
 
+def _numbers(a):
+    """'i' or 'f' for a non-empty vector of integers or reals, else None."""
+    if is_array(a) and a.ndim == 1 and a.shape[0]:
+        kind = array_kind(a)
+        return kind if kind in ("i", "f") else None
+    return None
+
+
 def _concat(a, b):
     if (is_array(a) and is_array(b) and array_kind(a) == array_kind(b)
             and tuple(a.shape[1:]) == tuple(b.shape[1:])):
         return backends.current().concat((a, b))
+    ka, kb = _numbers(a), _numbers(b)
+    if ka and kb and ka != kb:
+        return items(a) + items(b)      # integers and reals: a list of both, as it is
     return make_list(items(a) + items(b))
 
 
@@ -349,7 +360,15 @@ def _attach(lst, x, at_end):
         one = B.asarray(x, array_kind(lst))[None]
         return B.concat((lst, one) if at_end else (one, lst))
     elems = items(lst)
+    kind = _numbers(lst)
+    if kind is not None and type(x) is _OTHER_NUMBER[kind]:
+        # a real joined to integers (or the reverse): a list of both, without looking for
+        # an array among a million elements
+        return elems + [x] if at_end else [x] + elems
     return make_list(elems + [x] if at_end else [x] + elems)
+
+
+_OTHER_NUMBER = {"i": float, "f": int}
 
 
 def join(a, b):
