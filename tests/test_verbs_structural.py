@@ -914,5 +914,6 @@ def test_at_looks_into_a_dictionary_as_an_extension():
     ("*0,0.5+!2", "0"), ("*|(0.5+!2),3", "3"), ("1.5,[1 2]", "[1.5 1 2]"),
     ("[1 2],1.5", "[1 2 1.5]"), ("(0,0.5+!2)+1", "[1 1.5 2.5]"), ("0.0,0.5+!2", "[0.0 0.5 1.5]"),
 ])
-def test_integers_joined_to_reals_keep_their_kinds(kw, src, printed):
-    assert kw(src) == printed
+def test_integers_joined_to_reals_keep_their_kinds(backend, src, printed):
+    from klong import KlongInterpreter
+    assert write(KlongInterpreter(backend=backend.name).run(src)) == printed
