@@ -311,6 +311,41 @@ def real_arith(op):
     return shortcut
 
 
+# integers below this in magnitude are reals exactly
+_EXACT_REAL = 2 ** 53
+
+
+def mixed_with_reals(symbol):
+    """The shortcut of + - * % = < >: a list of integers and reals (a general list, such as
+    0,+\\x makes) beside a real, or a real vector of its length: the list as a real vector,
+    then the verb's array function. The same results: every pair holds a real, so the loop
+    computes each in Python with the integer as a real, and an integer below 2^53 converts
+    exactly. Not for narrow reals (the loop computes in 64 bits and rounds each element)."""
+    array = DYAD_PARTS[symbol][1]
+
+    def shortcut(a, b):
+        if type(a) is list:
+            mixed, other = a, b
+        elif type(b) is list:
+            mixed, other = b, a
+        else:
+            return None
+        if not mixed or not (type(other) is float or _real_array(other) and other.ndim == 1
+                             and other.shape[0] == len(mixed) and not B().is_tracked(other)):
+            return None
+        backend = B()
+        if backend.dtype != "float64" or not set(map(type, mixed)) <= _PLAIN_NUMBERS:
+            return None
+        reals = backend.asarray(mixed, "f")
+        if not bool((abs(reals) < _EXACT_REAL).all()):
+            return None                 # (a large integer, inf or nan: the loop)
+        return array(reals, other) if mixed is a else array(other, reals)
+    return shortcut
+
+
+_PLAIN_NUMBERS = {int, float}
+
+
 def real_power(a, b):
     """The shortcut of ^: a non-empty real array raised to a positive Python integer (x^2 in
     a loss), the library's power, as _power_array does it."""
