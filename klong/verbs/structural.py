@@ -42,6 +42,8 @@ def _int_list(v, verb):
     """An integer or a flat list of integers as a list of Python ints."""
     if is_int(v):
         return [int(v)]
+    if is_array(v) and v.ndim == 1 and array_kind(v) == "i":
+        return backends.current().to_host(v).tolist()
     if is_list(v):
         elems = items(v)
         if all(is_int(e) for e in elems):
