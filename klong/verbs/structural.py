@@ -19,7 +19,7 @@ from ..runtime import values
 from ..runtime.display import shown
 from ..errors import KlongError
 from .folds import fold
-from ..runtime.limits import check_elements, check_items, elements_of
+from ..runtime.limits import check_elements, check_items, elements_of, fits_int64
 from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from . import ordering
@@ -377,6 +377,10 @@ def join(a, b):
     ta, tb = type(a), type(b)
     if ta in (str, Char) and tb in (str, Char):
         return str(a) + str(b)    # strings and characters join into a string
+    if ta is tb and (ta is int and fits_int64(a) and fits_int64(b) or ta is float):
+        # two numbers of one kind (a key and its count, a point): the pair as an array
+        check_elements(2)
+        return backends.current().asarray([a, b], "i" if ta is int else "f")
     if isinstance(a, Dict) and _is_pair(b):
         a.put(*items(b))          # insert in place
         return a
