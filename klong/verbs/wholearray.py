@@ -187,8 +187,11 @@ def traced_each(fn):
         return None
 
     def each(a):
+        backend = backends.current()
+        if not backend.traces:
+            return None     # (before the guard, which runs fn on the first element)
         _guard(fn, a)
-        return backends.current().vmap(fn.run, a)
+        return backend.vmap(fn.run, a)
     return each
 
 
