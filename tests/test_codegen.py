@@ -360,3 +360,16 @@ def test_format_each_has_a_whole_form():
     assert k.globals["g"].facts.joins == ","
     k("h::{x,y,\",\"}")
     assert k.globals["h"].facts.joins is None
+
+
+def test_numpy_each_under_a_memory_limit_runs_each_element_once(monkeypatch):
+    """numpy traces nothing: the traced Each gives way to the loop before its memory guard,
+    which would run the function on the first element once more (a recursion over a tree
+    of lists ran its first branch twice at every level)."""
+    from klong.verbs import wholearray
+    guarded = []
+    monkeypatch.setattr(wholearray, "_guard", lambda fn, a: guarded.append(a))
+    k = KlongInterpreter(backend="numpy", memory_limit="1GB")
+    k("sm::{:[@x;x;+/sm'x]}")
+    assert k("sm([[1 2 3] [4 5 6]])") == 21
+    assert guarded == []
