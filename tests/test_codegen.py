@@ -373,3 +373,18 @@ def test_numpy_each_under_a_memory_limit_runs_each_element_once(monkeypatch):
     k("sm::{:[@x;x;+/sm'x]}")
     assert k("sm([[1 2 3] [4 5 6]])") == 21
     assert guarded == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_lambdas_adverb_forms_are_made_once_and_stay_right(backend, codegen):
+    """The forms an adverb derives from a lambda are kept on it (a recursion derived them
+    at every call); whether it has effects is still asked at each call: a function it reads
+    may be defined again, with effects, and then Each loops (c counts the calls)."""
+    k = KlongInterpreter(backend=backend, codegen=codegen)
+    k("sm::{:[@x;x;+/sm'x]};g::{x*2};f::{g(x)}")
+    assert k("sm([[1 2] [3 [4 5]]])") == 15
+    assert list(k.globals["sm"].derived) == [("'",)]
+    assert write(k.run("f'[1.0 2.0]")) == "[2.0 4.0]"
+    k("c::0;g::{c::c+1;x*3}")
+    assert write(k.run("f'[1.0 2.0]")) == "[3.0 6.0]" and k("c") == 2

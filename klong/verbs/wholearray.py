@@ -182,14 +182,14 @@ def _effect_free(fn, seen):
 def traced_each(fn):
     """f'a for the Lambda fn by tracing it over the whole array a (Backend.vmap, torch), or
     None when fn may have effects: a trace runs the body once, not once per element, and a
-    trace that fails is followed by the loop."""
-    if not _effect_free(fn, set()):
-        return None
-
+    trace that fails is followed by the loop. Whether fn has effects is asked at each call
+    (the functions it reads may have been defined again since)."""
     def each(a):
         backend = backends.current()
         if not backend.traces:
             return None     # (before the guard, which runs fn on the first element)
+        if not _effect_free(fn, set()):
+            return None
         _guard(fn, a)
         return backend.vmap(fn.run, a)
     return each
