@@ -99,8 +99,10 @@ PROGRAMS = [
     ("{x?2}'[[2 2.0] [2.0 2]]", None), ("{x?2.0}'[[2 1] [1 2]]", True),
     ("{x?1}'i", False), ("{x?*x}'t", False), ("{x?0.5}'r", False),
     ("{x?99999999999999999999}'i", False),
-    # which zero a maximum keeps
-    ("|/'[[0.0 -0.0] [1.0 2.0]]", False),
+    # which zero a maximum keeps: where a -0.0 is among them (of zeros all 0.0, any)
+    ("|/'[[0.0 -0.0] [1.0 2.0]]", False), ("&\\'[[0.0 -0.0] [1.0 2.0]]", False),
+    ("|/'[[0.0 0.0] [1.0 0.0] [-1.0 0.0]]", True), ("&/'[[0.0 0.0] [1.0 0.0] [-1.0 0.0]]", True),
+    ("|\\'[[0.0 0.0] [1.0 0.0] [-1.0 0.0]]", True),
     # errors a row raises: the loop raises them
     ("{x@7}'i", False), ("{x@-1}'r", False), ("{x+[1 2]}'i", False),
     ("{(+/x)@0}'i", False),

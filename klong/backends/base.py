@@ -90,6 +90,7 @@ class Backend:
     device = "cpu"
     array_type = None        # the class of this backend's arrays
     float_dtype = None       # the library's dtype object for reals
+    traces = False           # whether vmap can trace a function (else it gives None)
     dtype = "float64"        # its name: one of DTYPES that the backend supports
     amp_dtype = None         # the reduced precision of autocast (amp), when it is on
 

@@ -182,6 +182,7 @@ def ordered_sum(t, dim=0):
 
 class TorchBackend(Backend):
     name = "torch"
+    traces = True
     array_type = torch.Tensor
     Autograd = TorchAutograd
     Compiler = TorchCompiler

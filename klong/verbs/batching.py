@@ -410,11 +410,22 @@ def match(a, b, n):
 
 # ------------------------------------------------------------------ adverbs
 
+def _negative_zero(a):
+    """Whether the real array a holds a -0.0: a max or min of 0.0 and -0.0 keeps either,
+    and the library may keep another one than the loop (of zeros all 0.0, any is the same)."""
+    backend = backends.current()
+    zeros = a == 0
+    if not backend.any(zeros):
+        return False
+    with backend.quiet():
+        return bool(backend.any(zeros & (backend.divide(1.0, a) < 0)))
+
+
 def _fast_fold(op, a):
     """op/ along each row of the batch a (rows of one or more elements): the loop's own
     fold (folds.fold) along the first axis of the columns, which makes the same steps, in
     the same order, for every row at once."""
-    if op in ("|", "&") and values.array_kind(a) == "f" and backends.current().any(a == 0):
+    if op in ("|", "&") and values.array_kind(a) == "f" and _negative_zero(a):
         raise Declined          # which zero (0.0 or -0.0) a max keeps may differ
     return folds.fold(op, backends.current().swap01(a))
 
@@ -450,7 +461,7 @@ def scan(op, dyad):
         a = backends.current().swap01(x.a)
         if op in ("+", "*") and values.array_kind(a) == "i" and not folds.fold_fits(op, a):
             raise Declined          # the loop's Python integers, row by row
-        if op in ("|", "&") and values.array_kind(a) == "f" and backends.current().any(a == 0):
+        if op in ("|", "&") and values.array_kind(a) == "f" and _negative_zero(a):
             raise Declined
         return Rows(backends.current().swap01(backends.current().accumulate(op, a)))
     return rule

@@ -77,6 +77,8 @@ def function_forms(fn):
         forms.whole_dyad = entry.dyad
     if facts.dot:
         forms.rows = wholearray.rows_dot
+    if facts.joins is not None:
+        forms.fold = wholearray.joined(facts.joins)
     if facts.fold_op is not None and fn.whole is not None:
         forms.fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=False)
         forms.scan_fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=True)
@@ -166,8 +168,24 @@ def derived_forms(forms, adverbs):
     return forms
 
 
+def function_derived(fn, adverbs):
+    """The function value fn modified by `adverbs`, as VerbForms. A lambda's are made once
+    and kept on it: they depend only on its literal and its whole form (a recursion such as
+    {:[@x;x;+/.f'x}} derives them at every call)."""
+    if not isinstance(fn, Lambda):
+        return derived_forms(function_forms(fn), adverbs)
+    kept = fn.derived
+    if kept is None:
+        kept = fn.derived = {}
+    key = tuple(adverbs)
+    forms = kept.get(key)
+    if forms is None:
+        forms = kept[key] = derived_forms(function_forms(fn), adverbs)
+    return forms
+
+
 def derived_caller(adverbs, arity):
     """f(fn, a) or f(fn, a, b): the function value fn modified by `adverbs`, applied."""
     if arity == 1:
-        return lambda fn, a: derived_forms(function_forms(fn), adverbs).monad(a)
-    return lambda fn, a, b: derived_forms(function_forms(fn), adverbs).dyad(a, b)
+        return lambda fn, a: function_derived(fn, adverbs).monad(a)
+    return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)

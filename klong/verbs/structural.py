@@ -20,7 +20,7 @@ from ..runtime.display import shown
 from ..errors import KlongError
 from .folds import fold
 from ..runtime.limits import current as current_limits
-from ..runtime.limits import check_elements, check_items, elements_of
+from ..runtime.limits import check_elements, check_items, elements_of, fits_int64
 from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from . import ordering
@@ -43,6 +43,8 @@ def _int_list(v, verb):
     """An integer or a flat list of integers as a list of Python ints."""
     if is_int(v):
         return [int(v)]
+    if is_array(v) and v.ndim == 1 and array_kind(v) == "i":
+        return backends.current().to_host(v).tolist()
     if is_list(v):
         elems = items(v)
         if all(is_int(e) for e in elems):
@@ -343,10 +345,21 @@ def _is_pair(v):
     return is_list(v) and length(v) == 2
 
 
+def _numbers(a):
+    """'i' or 'f' for a non-empty vector of integers or reals, else None."""
+    if is_array(a) and a.ndim == 1 and a.shape[0]:
+        kind = array_kind(a)
+        return kind if kind in ("i", "f") else None
+    return None
+
+
 def _concat(a, b):
     if (is_array(a) and is_array(b) and array_kind(a) == array_kind(b)
             and tuple(a.shape[1:]) == tuple(b.shape[1:])):
         return backends.current().concat((a, b))
+    ka, kb = _numbers(a), _numbers(b)
+    if ka and kb and ka != kb:
+        return items(a) + items(b)      # integers and reals: a list of both, as it is
     return make_list(items(a) + items(b))
 
 
@@ -357,13 +370,25 @@ def _attach(lst, x, at_end):
         one = B.asarray(x, array_kind(lst))[None]
         return B.concat((lst, one) if at_end else (one, lst))
     elems = items(lst)
+    kind = _numbers(lst)
+    if kind is not None and type(x) is _OTHER_NUMBER[kind]:
+        # a real joined to integers (or the reverse): a list of both, without looking for
+        # an array among a million elements
+        return elems + [x] if at_end else [x] + elems
     return make_list(elems + [x] if at_end else [x] + elems)
+
+
+_OTHER_NUMBER = {"i": float, "f": int}
 
 
 def join(a, b):
     ta, tb = type(a), type(b)
     if ta in (str, Char) and tb in (str, Char):
         return str(a) + str(b)    # strings and characters join into a string
+    if ta is tb and (ta is int and fits_int64(a) and fits_int64(b) or ta is float):
+        # two numbers of one kind (a key and its count, a point): the pair as an array
+        check_elements(2)
+        return backends.current().asarray([a, b], "i" if ta is int else "f")
     if isinstance(a, Dict) and _is_pair(b):
         a.put(*items(b))          # insert in place
         return a

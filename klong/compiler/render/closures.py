@@ -22,7 +22,7 @@ from ...verbs import VERBS
 from . import common
 from ...verbs import batched, inplace, wholearray
 from ...verbs.compiled import frame_out, verb_failure
-from ...verbs.forms import derived_forms, function_forms, op_forms
+from ...verbs.forms import derived_forms, function_derived, op_forms
 
 
 def render(chunk, interp):
@@ -208,7 +208,7 @@ class Renderer:
         """A closure giving the VerbForms of a function-valued verb at run time."""
         fn = self.render(verb.fn)
         adverbs = verb.adverbs
-        return lambda fr: derived_forms(function_forms(fn(fr)), adverbs)
+        return lambda fr: function_derived(fn(fr), adverbs)
 
     def r_Differentiate(self, node):
         # the differentiation operators' messages say what failed: no verb is named
