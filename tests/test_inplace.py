@@ -242,3 +242,53 @@ def _rendered(src):
 ])
 def test_the_pass_marks_name_name_amend_only(src, marked):
     assert ("UPDATE(" in _rendered(src)) == marked
+
+
+# ---------------------------------------------------------------- an entry joined to a dictionary
+
+# d,k,v with d a variable (passes/updates.py: ir.JoinEntry): a dictionary gets the entry
+# without the pair k,v being made; anything else gets the two joins as written.
+
+@pytest.mark.parametrize("src, expected", [
+    ("d:::{};{d,x,:[:_d?x;1;1+d?x]}'[3 1 3 3 2];d", ":{[3 3] [1 1] [2 1]}"),
+    ("d:::{};d,1,2.0;d,2.5,3;d,1.0,7;d,(2^70),1;d", ":{[1 2.0] [2.5 3] [1.0 7] [1180591620717411303424 1]}"),
+    ("d:::{};d,1,2;d,1,5;(d?1),#d", "[5 1]"),
+    ("{[d];d:::{};d,x,y;d}(4;5)", ":{[4 5]}"),
+    ("d:::{};d,:a,1;d,\"ab\",2;d,0cx,0cy;d", ':{[:a 1] ["ab" 2]}'),   # 0cx,0cy: "xy"
+    ("d:::{};d,(1,2),3", "[:{} 1 2 3]"),                      # a list joined, not an entry
+    ("d:::{};d,1,[2 3]", "[:{} 1 2 3]"),
+    ("q::[1 2];q,3,4", "[1 2 3 4]"),
+    ("q::[1 2];q,3,4.5", "[1 2 3 4.5]"),
+    ("q::\"ab\";q,0cc,0cd", '"abcd"'),
+    ("{[q];q::[1.5];q,x,y}(2.5;3.5)", "[1.5 2.5 3.5]"),
+    ("q::1;q,1,{q::2;x}(3)", "[2 1 3]"),                        # the variable is read last
+])
+def test_joining_an_entry_gives_what_the_two_joins_give(k, src, expected):
+    assert write(k.run(src)) == expected          # (run: the value as Klong holds it)
+
+
+def test_a_failed_join_of_an_entry_names_the_join_that_failed():
+    limit = "too many elements: 11 (the limit is 10, set by KLONG_MAX_ELEMENTS)"
+    for backend, codegen in MODES:
+        k = KlongInterpreter(backend=backend, codegen=codegen, max_elements=10)
+        k("q::!9;f::{q,x,y}")
+        for src, error in [
+                ("q,1,2", "range error: join [[0 1 2 3 4 5 6 7 8] [1 2]]: " + limit),
+                ("f(1;2)", "range error: join [[0 1 2 3 4 5 6 7 8] [1 2]]: " + limit + " (in f)"),
+                ("q,1,!10", "range error: join [1 [0 1 2 3 4 5 6 7 8 9]]: " + limit),
+                ("r,1,2", "undefined error: r is not defined")]:
+            with pytest.raises(KlongError) as e:
+                k(src)
+            assert str(e.value) == error
+
+
+@pytest.mark.parametrize("src, joined", [
+    ("f::{[d];d:::{};d,x,1}", True),
+    ("d,x,1", True),
+    ("f::{[d];d:::{};{d,x,1}'x}", True),        # a local of the literal around
+    ("f::{x,y,1}", True),
+    ("f::{(x,y),1}", False),                    # not a pair on the right
+    ("f::{(d::x),y,1}", False),                 # not a variable on the left
+])
+def test_the_pass_joins_an_entry_to_a_variable_only(src, joined):
+    assert ("JOIN_ENTRY(" in _rendered(src)) == joined

@@ -13,7 +13,7 @@ code; everything here runs on every call, so nothing here knows of the compiler.
 import re
 
 from . import adverbs as adv
-from . import batched, inplace, wholearray
+from . import batched, inplace, structural, wholearray
 from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..runtime.functions import PARENT, Lambda, call_value, project
@@ -74,6 +74,7 @@ NAMES = {
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
+    "JOIN_ENTRY": structural.join_entry,
     **wholearray.RUNTIME,
 }
 

@@ -405,6 +405,19 @@ def join(a, b):
     return make_list([a, b])
 
 
+_ENTRY_PARTS = (int, float)
+
+
+def join_entry(a, k, v):
+    """a,k,v for the dictionary a and two numbers k and v: the entry put in place, as Join
+    puts the pair k,v (passes/updates.py), without the pair made first. None for any other
+    operands: then the two joins run as written."""
+    if isinstance(a, Dict) and type(k) in _ENTRY_PARTS and type(v) in _ENTRY_PARTS:
+        a.put(k, v)
+        return a
+    return None
+
+
 # ---------------------------------------------------------------- Take, Drop, Rotate
 
 def take(a, b):

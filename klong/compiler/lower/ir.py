@@ -242,6 +242,20 @@ class SumOfProducts(Node):
     over: Verb
 
 
+@node
+class JoinEntry(Node):
+    """a,k,v where a is a variable: a dictionary in it gets the entry k,v without the pair
+    k,v being made (verbs/structural.py, join_entry); any other value gets the two joins as
+    written. `outer` and `inner` are the two Dyad nodes' verbs and `labels` their labels
+    (data: they place errors)."""
+    left: Node = child()
+    key: Node = child()
+    value: Node = child()
+    outer: Verb
+    inner: Verb
+    labels: tuple
+
+
 class Loop(Node):
     """A loop of While, Converge or Iterate whose body literal runs inline."""
 

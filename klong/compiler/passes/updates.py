@@ -1,6 +1,8 @@
-"""Assignments that may update the variable's value in place: `name::name:=b`, the
-variable Amend's left operand, for a local or a global (one key: a module's definition is
-stored twice). Whether it is written in place is decided when it runs (verbs/inplace.py)."""
+"""Updates in place. Assignments that may update the variable's value in place:
+`name::name:=b`, the variable Amend's left operand, for a local or a global (one key: a
+module's definition is stored twice); whether it is written in place is decided when it runs
+(verbs/inplace.py). And `d,k,v`, an entry joined to the dictionary in a variable (Join
+inserts in place), without the pair k,v made as a list first."""
 from ..lower import ir
 
 UPDATES = (":=",)
@@ -22,3 +24,17 @@ def in_place_update(node):
         return None
     node.in_place = True
     return node
+
+
+def join_entry(node):
+    """a,k,v with a a variable, as one ir.JoinEntry (None for any other node)."""
+    if not (_is_join(node) and _is_join(node.right)
+            and isinstance(node.left, (ir.Local, ir.Global))):
+        return None
+    pair = node.right
+    return ir.JoinEntry(node.left, pair.left, pair.right, node.verb, pair.verb,
+                        (node.label, pair.label), line=node.line, column=node.column)
+
+
+def _is_join(node):
+    return isinstance(node, ir.Dyad) and node.verb.primitive and node.verb.op == ","

@@ -20,7 +20,7 @@ from ...runtime.match import match
 from ...runtime.values import Dict, Function, is_true
 from ...verbs import VERBS
 from . import common
-from ...verbs import batched, inplace, wholearray
+from ...verbs import batched, inplace, structural, wholearray
 from ...verbs.compiled import frame_out, verb_failure
 from ...verbs.forms import derived_forms, function_derived, op_forms
 
@@ -323,6 +323,31 @@ class Renderer:
                 return plus_over(p) if r is None else r
             except KlongError as e:
                 raise e.at_verb(over.line, over.column, "plus over", p)
+        return run
+
+    def r_JoinEntry(self, node):
+        """a,k,v: the entry put into a dictionary a directly, else the two joins, each
+        failing as itself."""
+        left, key, value = self.render(node.left), self.render(node.key), self.render(node.value)
+        join = common.dyad(",")
+        outer, inner = node.outer, node.inner
+        outer_label, inner_label = node.labels
+
+        def run(fr):
+            v = value(fr)
+            k = key(fr)
+            a = left(fr)
+            r = structural.join_entry(a, k, v)
+            if r is not None:
+                return r
+            try:
+                pair = join(k, v)
+            except (KlongError, OverflowError) as e:
+                raise verb_failure(e, inner.line, inner.column, inner_label, [k, v]) from None
+            try:
+                return join(a, pair)
+            except (KlongError, OverflowError) as e:
+                raise verb_failure(e, outer.line, outer.column, outer_label, [a, pair]) from None
         return run
 
     def inline(self, fn):

@@ -391,6 +391,21 @@ class Renderer:
                       Where(node.over, verb="plus over", operands=[product]))
         return result
 
+    def r_JoinEntry(self, node):
+        """a,k,v: the entry put into a dictionary a directly, else the two joins."""
+        v = self.stable(node.left, self.stable(node.key, self.expr(node.value)))
+        k = self.stable(node.left, self.expr(node.key))
+        a = self.expr(node.left)
+        result = self.assign(f"JOIN_ENTRY({a}, {k}, {v})")
+        self.emit(f"if {result} is None:")
+        with self.indented():
+            join = self.bind(common.dyad(","), "V")
+            outer, inner = node.labels
+            pair = self.assign(f"{join}({k}, {v})", Where(node.inner, verb=inner, operands=[k, v]))
+            self.emit(f"{result} = {join}({a}, {pair})",
+                      Where(node.outer, verb=outer, operands=[a, pair]))
+        return result
+
     def condition(self, node):
         """(test, where): a Python boolean expression saying whether the value of `node` is
         true, and the Where of the line that must hold it (None: any line). Comparisons of
