@@ -32,6 +32,10 @@ c::10
 t::[[3 1 2 3 1] [2 2 2 2 2] [5 -1 5 0 5]]
 z::[[0.0 -0.0 1.0] [-0.0 0.0 -1.0]]
 nm::[3 3]:^[1.0 0.5 2.0 3.0 1.0 0.0 2.0 1.0],(1.0e308*10)-1.0e308*10
+fv::[1.5 -2.0 0.25]
+iv::[3 -1 7]
+w::[0.5 1.0 2.0 4.0]
+hv::[4611686018427387904 1]
 """
 
 # (program, batched): batched says whether the batched evaluation gives the result (True),
@@ -106,6 +110,12 @@ PROGRAMS = [
     # errors a row raises: the loop raises them
     ("{x@7}'i", False), ("{x@-1}'r", False), ("{x+[1 2]}'i", False),
     ("{(+/x)@0}'i", False),
+    # the numbers of a vector as rows (each a number, as a row's sum is)
+    ("{x*w}'fv", True), ("{x*w}'iv", True), ("{x+u}'iv", True), ("{w-x}'fv", True),
+    ("{x,w}'fv", None), ("{(x*w),x}'iv", None), ("{:[x>0;x*w;-w]}'fv", True),
+    ("{+/x*w}'iv", None), ("{x*hv}'iv", False), ("{x*hv}'[1 2]", False),
+    ("{#x}'fv", False), ("{x@0}'iv", False), ("{*x}'fv", None), ("{x*w}'[]", None),
+    ("{x%w}'iv", True), ("{(x*w)^2}'fv", True),
     # not a matrix, or no rule: the loop
     ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),
     ("+/'[[] [] []]", None), ("{+/x}'[[] []]", None), ("+/'one", True),

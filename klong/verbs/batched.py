@@ -1,4 +1,5 @@
-"""The evaluation of a batched body: Each over the rows of a matrix run once for all rows.
+"""The evaluation of a batched body: Each over the rows of a matrix (or the numbers of a
+vector) run once for all rows.
 compiler/passes/batching.py makes a body's plan (nested tuples); `compiled` turns it, once,
 into closures that apply each verb's batching rule (batching.py) to operands holding one
 value per row (`Rows`), and `each` runs them on a matrix, or gives None when the loop must
@@ -14,9 +15,10 @@ from .batching import ADVERBS, Declined, Rows, _rank, _repeated
 def each(body, a, reads):
     """f'a for the monad whose batched body is `body` (compiled() of its plan, made by
     passes/batching.py), the names it reads around it already read (`reads`), on a matrix
-    of numbers a: the stacked results of every row, or None (the loop runs)."""
-    if not (values.is_array(a) and a.ndim == 2 and a.shape[0] and a.shape[1]
-            and values.array_kind(a) in ("i", "f")):
+    of numbers a, or a vector of numbers (its rows are numbers, as a row's sum is: the rules
+    take both): the stacked results of every row, or None (the loop runs)."""
+    if not (values.is_array(a) and a.ndim in (1, 2) and a.shape[0]
+            and (a.ndim == 1 or a.shape[1]) and values.array_kind(a) in ("i", "f")):
         return None
     backend = backends.current()
     if backend.is_tracked(a) or any(backend.is_tracked(v) for v in reads):
