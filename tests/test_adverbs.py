@@ -142,6 +142,23 @@ def test_over(kw, src, printed):
     assert kw(src) == printed
 
 
+# +/ of a short integer vector is Python's sum of its items (verbs/folds.py): exact, an
+# integer, beyond int64 too, as the library's sum and the exact fold give longer ones
+@pytest.mark.parametrize("src, printed", [
+    ("+/[3 4 5]", "12"),
+    ("+/[-7]", "-7"),
+    ("+/[9223372036854775807 1]", "9223372036854775808"),
+    ("+/[-9223372036854775807 -1 -1]", "-9223372036854775809"),
+    ("+/!64", "2016"),
+    ("+/!65", "2080"),
+    ("+/64:^4611686018427387904", "295147905179352825856"),
+    ("{:[@x;x;+/.f'x]}([[1 2] [3 [4 5]] 6])", "21"),
+    ("@+/[1 2]", "1"),
+])
+def test_sums_of_short_integer_vectors(kw, src, printed):
+    assert kw(src) == printed
+
+
 @pytest.mark.parametrize("src, printed", [
     ("4+/[1 2 3]", "10"),
     ("5{(,x),y}/[1 2]", "[[5 1] 2]"),

@@ -7,7 +7,7 @@ import operator
 
 from .. import backends
 from ..runtime import values
-from ..runtime.limits import INT64_MAX, magnitude, times
+from ..runtime.limits import INT64_MAX, SMALL_VECTOR, magnitude, times
 
 
 def fold_fits(op, a):
@@ -24,8 +24,13 @@ _OPS = {"+": operator.add, "*": times}
 def fold(op, a):
     """backends.current().reduce(op, a), exact for integers: a sum or product that could
     leave int64 is computed on Python integers."""
-    if op in _OPS and values.array_kind(a) == "i" and not fold_fits(op, a):
-        return _klong_value(_pairwise(_OPS[op], _host_items(a)))
+    if op in _OPS and values.array_kind(a) == "i":
+        if op == "+" and a.ndim == 1 and a.shape[0] <= SMALL_VECTOR:
+            # a short vector (a node of a tree of lists): Python's sum of its items is exact,
+            # and costs less than the magnitude check and the library's call
+            return sum(_host_items(a))
+        if not fold_fits(op, a):
+            return _klong_value(_pairwise(_OPS[op], _host_items(a)))
     return backends.current().reduce(op, a)
 
 
