@@ -116,6 +116,10 @@ PROGRAMS = [
     ("{+/x*w}'iv", None), ("{x*hv}'iv", False), ("{x*hv}'[1 2]", False),
     ("{#x}'fv", False), ("{x@0}'iv", False), ("{*x}'fv", None), ("{x*w}'[]", None),
     ("{x%w}'iv", True), ("{(x*w)^2}'fv", True),
+    # a monad without a rule, of a value the same for every row: applied once
+    ("{1.0*x=!4}'u", True), ("{x=!c}'iv", True), ("{x*!#w}'fv", True), ("{x+!4}'i", True),
+    ("{x*!-1}'u", False),                            # an error: the loop raises it
+    ("{x*!x}'u", False), ("{x+&[1 1 0 1 1]}'i", True), ("{x-(,1.5),2.5}'fv", True),
     # not a matrix, or no rule: the loop
     ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),
     ("+/'[[] [] []]", None), ("{+/x}'[[] []]", None), ("+/'one", True),

@@ -51,8 +51,8 @@ def test_a_whole_form_declines_what_it_cannot_map():
     fn = k.globals["f"]
     k.run('a::"q"')                           # not a number: the loop runs, and fails
     assert fn.whole(k.run("!3")) is None
-    k.run("a::[1 2]")
-    assert fn.whole(k.run("!3")) is None
+    k.run("a::[1 2]")         # a vector: the batched form, each number times it (the loop's)
+    assert write(fn.whole(k.run("!3"))) == "[[0 0] [1 2] [2 4]]" == write(k.run("f'!3"))
     k.run("a::2")
     assert write(fn.whole(k.run("!3"))) == "[0 2 4]"
 

@@ -4,7 +4,8 @@ a monad's body once for all rows, decided here once, from the verbs in it.
 A body batches when it is made of nothing but x, numbers, names read around the literal,
 its own locals assigned (at the top of a statement) before they are read, conditionals, and
 verbs whose registry entry has a batching rule for the form applied (batch_monad,
-batch_dyad; Over and Scan of the verbs in batching.ADVERBS). Such a body has no effects and
+batch_dyad; Over and Scan of the verbs in batching.ADVERBS), and monads without one applied
+to a value the same for every row (`!n`: the verb itself, once). Such a body has no effects and
 calls nothing, so evaluating it once on all rows does nothing the loop would not; what it
 gives is the loop's value or nothing (verbs/batching.py: the rules decline at run time
 wherever a row's result could differ, and then the loop runs).
@@ -94,9 +95,24 @@ class _Plan:
                     or verb.op not in batching.ADVERBS.get(verb.adverbs[0], ()):
                 return None
             head = ("adverb", verb.adverbs[0], verb.op)
-        elif (entry.batch_monad if len(operands) == 1 else entry.batch_dyad) is None:
-            return None
         else:
             head = ("monad" if len(operands) == 1 else "dyad", verb.op)
         args = [self.expr(n) for n in operands]
-        return None if None in args else head + tuple(args)
+        if None in args:
+            return None
+        if not verb.adverbs and (entry.batch_monad if len(operands) == 1
+                                 else entry.batch_dyad) is None:
+            # no rule: only a monad of a plain operand (the same for every row, `!n`), which
+            # the batch applies once as the loop applies it to each row (monads call nothing)
+            if len(operands) != 1 or not _plain(args[0]):
+                return None
+        return head + tuple(args)
+
+
+def _plain(plan):
+    """Whether a plan's value is the same for every row: it reads neither x nor a local."""
+    if type(plan) is not tuple:
+        return True             # a constant's value, an index, a name
+    if plan and plan[0] in ("x", "get"):
+        return False
+    return all(_plain(p) for p in plan)
