@@ -358,3 +358,24 @@ def test_folds_of_arithmetic_bodies(kw, src, printed):
 ])
 def test_products_and_conditionals_over_arrays(kw, src, printed):
     assert kw(src) == printed
+
+
+# Each of a lambda of two arguments with one fixed calls the lambda directly (verbs/forms.py):
+# the values and errors of the projection's call
+@pytest.mark.parametrize("src, printed", [
+    ("{y@x}(1;)'[[1 2] [3 4]]", "[2 4]"),
+    ("{x,y}(;9)'[1 2]", "[[1 9] [2 9]]"),
+    ("{x-y}(10;)'[1 2.5]", "[9 7.5]"),
+    ("{x+y+z}(1;;2)'[1 2]", "[4 5]"),
+    ("{[a];a::x;{a+x+y}(1;)'[1 2]}(5)", "[7 8]"),
+])
+def test_each_of_a_projected_lambda(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, message", [
+    ("{y@x}(5;)'[[1 2] [3 4]]", "index error: at [[1 2] 5]: index 5 out of range 0..1 (in {y@x})"),
+    ('f::{x+y};f(;"a")\'[1 2]', 'type error: plus [1 "a"]: number expected (in f)'),
+])
+def test_each_of_a_projected_lambda_fails_as_its_call(kerr, src, message):
+    assert str(kerr(src)) == message

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 
 from . import adverbs as adv
 from ..errors import KlongError
-from ..runtime.functions import Lambda, call_value
+from ..runtime.functions import Lambda, Projection, call_value
 from ..runtime.values import Function
 from . import DYADS, VERBS
 from . import batched, batching, wholearray
@@ -65,7 +65,8 @@ def function_forms(fn):
         # so f'!n runs f n times, as programs written for KlongPy expect
         return VerbForms(lambda a: call_value(fn, []), lambda a, b: call_value(fn, []))
     if not isinstance(fn, Lambda):
-        return VerbForms(lambda a: call_value(fn, [a]), lambda a, b: call_value(fn, [a, b]))
+        monad = _projected_monad(fn) or (lambda a: call_value(fn, [a]))
+        return VerbForms(monad, lambda a, b: call_value(fn, [a, b]))
     run = fn.run
     monad = run if fn.arity == 1 else (lambda a: fn.call([a]))
     dyad = run if fn.arity == 2 else (lambda a, b: fn.call([a, b]))
@@ -160,6 +161,21 @@ def derive(forms, adverb):
     if forms.batch_op in batching.ADVERBS.get(adverb, ()):
         derived.batch = ("adverb", adverb, forms.batch_op, ("x",))
     return derived
+
+
+def _projected_monad(fn):
+    """A lambda of two arguments with one fixed (f(a;), f(;b)), as a monad calling the
+    lambda's Python function directly: what the projection's call does, without making the
+    list of arguments at every element of an Each (Gauss-Jordan's {y@x}(i;)'a). None for any
+    other function."""
+    if not (isinstance(fn, Projection) and isinstance(fn.fn, Lambda) and fn.arity == 1
+            and len(fn.slots) == 2 == fn.fn.arity):
+        return None
+    run = fn.fn.run
+    first, second = fn.slots
+    if first is None:
+        return lambda a: run(a, second)
+    return lambda a: run(first, a)
 
 
 def derived_forms(forms, adverbs):
