@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pytest
 
-from klong import backends
+from klong import KlongInterpreter, backends
 from klong.backends import arrays
 from klong.runtime import kinds, values
 from klong.runtime.display import write
@@ -430,6 +430,16 @@ def test_group_of_classes_of_one_size_is_a_matrix():
     g = MONADS["="](A([5, 7, 5, 7]))
     assert isinstance(g, backends.current().array_type) and g.tolist() == [[0, 2], [1, 3]]
     assert write(MONADS["="](A([3, 1, 2]))) == "[[0] [1] [2]]"
+
+
+@pytest.mark.parametrize("src, printed", [
+    ('=["to" "be" "or" "not" "to" "be" ""  ""]', "[[0 4] [1 5] [2] [3] [6 7]]"),
+    ('?["to" "be" "or" "not" "to" "be"]', '["to" "be" "or" "not"]'),
+    ('=["ab" :ab "ab" 0cx "x" :ab]', "[[0 2] [1 5] [3] [4]]"),     # strings among others
+    ('=["1" 1 "1" 1.0]', "[[0 2] [1] [3]]"),
+])
+def test_group_and_range_of_strings(src, printed):
+    assert write(KlongInterpreter().run(src)) == printed
 
 
 def test_find_a_character_in_any_string():

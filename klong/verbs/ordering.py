@@ -218,7 +218,13 @@ def _classes(a):
     keys = _device_keys(a)
     if keys is None:
         seen = {}
-        keys = B.asarray([seen.setdefault(_group_key(e), len(seen)) for e in items(a)], "i")
+        elems = items(a)
+        if all(type(e) is str for e in elems):
+            # strings only (the words of a text): each string is its own key
+            keys = [seen.setdefault(e, len(seen)) for e in elems]
+        else:
+            keys = [seen.setdefault(_group_key(e), len(seen)) for e in elems]
+        keys = B.asarray(keys, "i")
     s, order = B.sort_order(keys, stable=True)
     if _tolerant(a):
         with B.quiet():
