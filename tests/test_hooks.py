@@ -38,6 +38,20 @@ def test_a_hook_sees_globals_and_locals(ki):
     assert len(seen) == 4 + len(each)
 
 
+def test_a_hook_sees_each_row_of_a_batched_each(ki):
+    # Each over the rows of a matrix (or the numbers of a vector) may run its body once for
+    # all rows (verbs/batched.py): not while a hook is registered, which sees every row's
+    # value, as the loop assigns it
+    seen = []
+    ki.register_hook("h", seen.append)
+    assert plain(ki("{[h]; h::x-1; h*2}'[[1 2] [3 4]]")) == [[0, 2], [4, 6]]
+    assert [plain(v) for v in seen] == [[0, 1], [2, 3]]
+    del seen[:]
+    ki.remove_hook("h")
+    assert plain(ki("{[h]; h::x-1; h*2}'[[1 2] [3 4]]")) == [[0, 2], [4, 6]]
+    assert seen == []
+
+
 def test_the_value_is_as_python_sees_it(ki):
     seen = []
     ki.register_hook("h", seen.append)

@@ -59,6 +59,14 @@ class _Run:
         self.locals = {}
 
 
+def assigns(plan):
+    """Whether a plan assigns a local: a hook on its name must see every row's value, so the
+    renderers let the loop run while any hook is registered."""
+    if type(plan) is not tuple:
+        return False
+    return bool(plan) and plan[0] == "set" or any(assigns(p) for p in plan)
+
+
 def compiled(plan):
     """The plan of a batched body (nested tuples: passes/batching.py) as a function of a
     _Run, made once for the literal (the renderers call this), so that a run interprets

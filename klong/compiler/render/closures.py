@@ -496,6 +496,8 @@ class Renderer:
         reads = [self.render(n) for n in form.reads]
         body = batched.compiled(form.plan)
         first = self.whole_maker(form.first)
+        # hooks see each row's assignment to a local: the loop runs while any is registered
+        hooks = self.interp.value_hooks if batched.assigns(form.plan) else None
 
         def make(fr):
             outer = {PARENT: fr}
@@ -506,6 +508,8 @@ class Renderer:
                     r = tried(a)
                     if r is not None:
                         return r
+                if hooks:
+                    return None
                 try:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)

@@ -35,6 +35,8 @@ def write(r, fn, form=None):
             if first is not None:
                 tried = r.assign(f"{first}(x)")
                 r.emit(f"if {tried} is not None: return {tried}")
+            if batched.assigns(form.plan):
+                r.emit("if HOOKS: return None")     # (hooks see each row's assignment)
             names = ", ".join(str(r.expr(n)) for n in form.reads)
             rows_body = r.const(batched.compiled(form.plan))
             r.emit(f"return BATCH_EACH({rows_body}, x, [{names}])")
