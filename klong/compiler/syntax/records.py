@@ -1,0 +1,107 @@
+"""Node classes declared by their fields, as dataclasses declare them, for the syntax tree
+(ast.py) and the IR (lower/ir.py).
+
+dataclasses would make the same classes, but it takes half a millisecond a class: the forty
+node classes cost kgpy a fifth of its start-up beyond importing numpy. `record` does only
+what the trees use, a tenth of that.
+
+A record class declares its fields as annotations, after those of its bases (a field declared
+again keeps its place); ClassVar annotations are not fields. A field's class attribute is its
+default; `field(...)` gives instead a default, a default_factory (called for each new node),
+kw_only (the field is passed by keyword only, after the others), compare=False (== does not
+look at it) and metadata (read by the IR). The class gets what a dataclass gets: __init__
+taking the fields in order, __repr__, and with eq (the default) __eq__ on the compared fields
+of nodes of the same class, which leaves it unhashable; without eq nodes compare by identity.
+FIELDS lists the fields, in order.
+"""
+import reprlib
+from typing import ClassVar, get_origin
+
+MISSING = object()      # no default given
+
+
+class Field:
+    __slots__ = ("name", "default", "default_factory", "kw_only", "compare", "metadata")
+
+    def __init__(self, default=MISSING, default_factory=MISSING, kw_only=False, compare=True,
+                 metadata=None):
+        self.name = None
+        self.default = default
+        self.default_factory = default_factory
+        self.kw_only = kw_only
+        self.compare = compare
+        self.metadata = metadata or {}
+
+
+def field(**options):
+    """A field with options (see the module's text)."""
+    return Field(**options)
+
+
+def record(cls=None, *, eq=True):
+    """The class `cls` made a record class (see the module's text); @record or @record(eq=False)."""
+    if cls is None:
+        return lambda c: record(c, eq=eq)
+    fields = {f.name: f for f in getattr(cls, "FIELDS", ())}
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if annotation is ClassVar or get_origin(annotation) is ClassVar:
+            continue
+        value = cls.__dict__.get(name, MISSING)
+        spec = value if isinstance(value, Field) else Field(default=value)
+        spec.name = name
+        fields[name] = spec
+        if spec.default is not MISSING:
+            setattr(cls, name, spec.default)        # the class attribute is the default
+        elif value is not MISSING:
+            delattr(cls, name)
+    cls.FIELDS = tuple(fields.values())
+    cls.__init__ = _init(cls)
+    cls.__repr__ = _repr
+    if eq:
+        cls.__eq__ = _eq
+        cls.__hash__ = None
+    return cls
+
+
+def _init(cls):
+    """__init__ for the fields of `cls`, made from source as dataclasses make it (a call of it
+    is then as quick as a hand-written one)."""
+    values = {"MISSING": MISSING}
+    positional, keyword, body = [], [], []
+    for f in cls.FIELDS:
+        if f.default is not MISSING:
+            values["_d_" + f.name] = f.default
+            parameter = f"{f.name}=_d_{f.name}"
+            body.append(f"    self.{f.name} = {f.name}")
+        elif f.default_factory is not MISSING:
+            values["_f_" + f.name] = f.default_factory
+            parameter = f"{f.name}=MISSING"
+            body.append(f"    self.{f.name} = _f_{f.name}() if {f.name} is MISSING else {f.name}")
+        else:
+            parameter = f.name
+            body.append(f"    self.{f.name} = {f.name}")
+        (keyword if f.kw_only else positional).append(parameter)
+    parameters = ["self"] + positional + (["*"] + keyword if keyword else [])
+    source = f"def __init__({', '.join(parameters)}):\n" + ("\n".join(body) or "    pass")
+    exec(source, values)
+    init = values["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+@reprlib.recursive_repr()
+def _repr(self):
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self.FIELDS)
+    return f"{self.__class__.__qualname__}({shown})"
+
+
+def _eq(self, other):
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    # as tuples, as dataclasses compare them: a field holding the same object is equal
+    # without being asked (an array's == gives no truth value)
+    return _compared(self) == _compared(other)
+
+
+def _compared(node):
+    return tuple(getattr(node, f.name) for f in node.FIELDS if f.compare)
