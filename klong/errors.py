@@ -1,6 +1,5 @@
 """KlongError: the one exception a user of the language ever sees, and the builders of the
 messages both evaluators give (a failing verb, an undefined name)."""
-import difflib
 import re
 
 # A message is one line of at most this many characters; longer ones end in "...".
@@ -218,6 +217,7 @@ def suggestion(name, names, library=None):
     if not system and library is not None and library(name):
         power = ", or write x^0.5" if name == "sqrt" else ""
         return f' (the backend has it: import it with .bkf("{name}"){power})'
+    import difflib      # here, not at start-up: only an undefined name needs it
     close = difflib.get_close_matches(
         name, [n for n in names if n.startswith(".") == system and "`" not in n], n=1)
     return f" (did you mean {close[0]}?)" if close else ""

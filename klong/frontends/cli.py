@@ -1,5 +1,6 @@
 """The kgpy command line: run a file, evaluate an expression, or read Klong interactively."""
 import argparse
+import functools
 import os
 import sys
 
@@ -13,8 +14,13 @@ from ..runtime.values import Dict
 
 
 def _parser():
+    # argparse makes a help formatter for each option added (to check its metavar), and the
+    # formatter asks for the terminal's width through shutil, which loads the compression
+    # libraries: ms of every start-up. Those formatters are never printed, so they get a
+    # fixed width; help and usage, printed later, get argparse's own formatter.
     p = argparse.ArgumentParser(
-        prog="kgpy", description="Klong array language interpreter (numpy or torch backend).")
+        prog="kgpy", description="Klong array language interpreter (numpy or torch backend).",
+        formatter_class=functools.partial(argparse.HelpFormatter, width=80))
     p.add_argument("file", nargs="?", help="Klong program to run (its arguments follow it)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program, in .a")
     p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit (without a program file)")
@@ -36,6 +42,7 @@ def _parser():
                    help="colours at the prompt: ansi (default: the terminal's own palette), "
                         "none, or a pygments style name such as monokai")
     p.add_argument("--version", action="version", version=f"klong {__version__}")
+    p.formatter_class = argparse.HelpFormatter
     return p
 
 

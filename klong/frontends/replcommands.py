@@ -13,7 +13,6 @@ import re
 import sys
 import time
 
-from . import helptable
 from ..runtime.memory import size_text
 from ..runtime.display import Summary, write
 from ..errors import as_klong_error
@@ -287,6 +286,7 @@ def run_command(session, line):
 # ---------------------------------------------------------------- the commands
 
 def help_command(session, topic):
+    from . import helptable     # here, not at start-up: kgpy -e or a program never asks
     if not topic:
         width = _columns(session.interp)
         print("\n".join(helptable.topic_listing(width)))
@@ -310,6 +310,7 @@ def apropos_command(session, word):
     if not word:
         session.error("]a: a word to search for is needed")
         return
+    from . import helptable
     found = helptable.mentions(word)
     if not found:
         print(f"nothing mentions {word}")

@@ -20,7 +20,6 @@ The size guard's limit and the remembered magnitudes belong to one interpreter: 
 `Limits` (`interp.limits`), which its running code finds through its context (context.py,
 recorded in backends.running) as `current()`.
 """
-import decimal
 import functools
 import math
 import os
@@ -219,8 +218,6 @@ def elements_of(v):
 
 # ---------------------------------------------------------------- integers as text
 
-_CONTEXT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
-                           Emin=decimal.MIN_EMIN)
 _SMALL_BITS = 8192                   # str() is quick below this many bits,
 _SMALL_DIGITS = 2000                 # and int() below this many digits
 
@@ -231,24 +228,31 @@ def int_text(n):
     this takes far less than the quadratic time of converting digit by digit."""
     if n.bit_length() <= _SMALL_BITS:
         return str(n)
-    text = str(_decimal(abs(n), {}))
+    text = str(_decimal(abs(n), {}, _decimal_context()))
     return "-" + text if n < 0 else text
 
 
-def _decimal(n, powers):
-    """n >= 0 as an exact Decimal; `powers` caches 2^k as Decimals."""
+@functools.cache
+def _decimal_context():
+    """Exact decimal arithmetic; made on first use: decimal is not imported at start-up."""
+    import decimal
+    return decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
+def _decimal(n, powers, context):
+    """n >= 0 as an exact Decimal in `context`; `powers` caches 2^k as Decimals."""
     bits = n.bit_length()
     if bits <= _SMALL_BITS:
-        return _CONTEXT.create_decimal(n)
+        return context.create_decimal(n)
     k = _SMALL_BITS
     while 2 * k < bits:
         k *= 2
     high, low = n >> k, n & ((1 << k) - 1)
     scale = powers.get(k)
     if scale is None:
-        scale = powers[k] = _CONTEXT.power(_CONTEXT.create_decimal(2), k)
-    return _CONTEXT.add(_CONTEXT.multiply(_decimal(high, powers), scale),
-                        _decimal(low, powers))
+        scale = powers[k] = context.power(context.create_decimal(2), k)
+    return context.add(context.multiply(_decimal(high, powers, context), scale),
+                       _decimal(low, powers, context))
 
 
 def int_from_text(text):
