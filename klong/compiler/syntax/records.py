@@ -10,7 +10,7 @@ again keeps its place); ClassVar annotations are not fields. A field's class att
 default; `field(...)` gives instead a default, a default_factory (called for each new node),
 kw_only (the field is passed by keyword only, after the others), compare=False (== does not
 look at it) and metadata (read by the IR). The class gets what a dataclass gets: __init__
-taking the fields in order, __repr__, and with eq (the default) __eq__ on the compared fields
+taking the fields in order (made on the first call), __repr__, and with eq (the default) __eq__ on the compared fields
 of nodes of the same class, which leaves it unhashable; without eq nodes compare by identity.
 FIELDS lists the fields, in order.
 """
@@ -55,12 +55,21 @@ def record(cls=None, *, eq=True):
         elif value is not MISSING:
             delattr(cls, name)
     cls.FIELDS = tuple(fields.values())
-    cls.__init__ = _init(cls)
+    cls.__init__ = _first_init
     cls.__repr__ = _repr
     if eq:
         cls.__eq__ = _eq
         cls.__hash__ = None
     return cls
+
+
+def _first_init(self, *args, **kwargs):
+    """A record class's __init__ until its first node is made: then the class's own is made,
+    replaces this one and makes the node. (Made for every class as the trees' modules load,
+    they took most of the import: a program uses few of the forty classes.)"""
+    cls = type(self)
+    cls.__init__ = _init(cls)
+    cls.__init__(self, *args, **kwargs)
 
 
 def _init(cls):
