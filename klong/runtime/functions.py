@@ -1,10 +1,10 @@
 """Function values: Klong lambdas, projections and built-ins, and how calls are made."""
 import types
-from dataclasses import dataclass
 from typing import Optional
 
 from .display import write
 from ..errors import KlongError
+from .records import record
 from .values import Function
 
 # The closure renderer (render/closures.py) keeps the variables of one call, parameters and declared
@@ -15,7 +15,7 @@ PARENT = "^parent"
 SELF = "^fn"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class LambdaFacts:
     """What is known of a function literal (a lambda), one record from the compiler to the
     running function: the compiler's lowering (compiler/lower/) fills in what the literal

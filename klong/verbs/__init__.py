@@ -3,12 +3,12 @@ about a verb (its name in each form, its implementation, whether adverbs and com
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
 import operator
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
 from .atomic import DYAD_PARTS, atomic_dyad, differentiated, real_arith, real_power
+from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
 DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts replace theirs below
@@ -19,7 +19,7 @@ DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts rep
 INLINE_FACTOR = 2**31
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class Verb:
     """One verb's entry in the registry: what is known of the verb symbol.
 

@@ -5,18 +5,18 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
-from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from . import adverbs as adv
 from ..errors import KlongError
 from ..runtime.functions import Lambda, call_value
+from ..runtime.records import record, replace
 from ..runtime.values import Function
 from . import DYADS, VERBS
 from . import batched, batching, wholearray
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class VerbForms:
     """What an adverb needs to know of the verb it modifies: its monadic and dyadic forms,
     and optional shortcuts (see adverbs.py)."""

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, List, Optional
 from ...runtime.functions import LambdaFacts
 from ..syntax.ast import PARAMS
 from ..syntax.ast import walk as syntax_walk
-from ..syntax.records import field, record
+from ...runtime.records import field, record
 
 
 def child(**kw):
@@ -26,7 +26,7 @@ def child(**kw):
 
 
 def node(cls):
-    """An IR node class: a record class (syntax/records.py; compared by identity) whose
+    """An IR node class: a record class (runtime/records.py; compared by identity) whose
     CHILDREN are the names of its fields made with child()."""
     cls = record(cls, eq=False)
     cls.CHILDREN = tuple(f.name for f in cls.FIELDS if f.metadata.get("child"))

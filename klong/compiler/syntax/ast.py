@@ -1,7 +1,7 @@
 """The Klong AST. Every node carries the line and column where it starts."""
 from typing import Any, List, Optional
 
-from .records import field, record
+from ...runtime.records import field, record
 
 PARAMS = ("x", "y", "z")        # a function literal's parameters, as it reads them
 
