@@ -18,6 +18,12 @@ DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts rep
 # (limits.py), which repeated squaring would otherwise reach only after hours.
 INLINE_FACTOR = 2**31
 
+# Where a^b is Python's a**b as it stands (scalar_guard of ^): a positive power below 64 of a
+# number below 1e4 in magnitude (a real power of a positive one) can neither overflow nor
+# be complex nor leave the integer size limit; elsewhere the verb decides (atomic._power)
+POWER_GUARD = ("(type({b}) is int and 0 < {b} < 64 and -1e4 < {a} < 1e4"
+               " or type({b}) is float and 0 < {b} < 64 and 0 < {a} < 1e4)")
+
 
 @record(slots=True, eq=False)
 class Verb:
@@ -148,7 +154,7 @@ VERBS = _table(
     Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,),
-         batch_monad=batching.shape),
+         batch_monad=batching.shape, scalar_dyad="{a} ** {b}", scalar_guard=POWER_GUARD),
     Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&",
          scalar_dyad="{a} if {a} < {b} else {b}"),
     Verb(":#", "char", "split", atomic="m"),
