@@ -95,6 +95,8 @@ class Backend:
 
     Autograd = NumericAutograd   # the class of its autograd part
     Compiler = None              # the class of its compiler part, None: no compiler
+    Capturer = None              # the class of its capture part (capture and replay of
+                                 # steps, runtime/capture.py), None: none
 
     @functools.cached_property
     def autograd(self):
@@ -103,6 +105,10 @@ class Backend:
     @functools.cached_property
     def compiler(self):
         return None if self.Compiler is None else self.Compiler(self)
+
+    @functools.cached_property
+    def capture(self):
+        return None if self.Capturer is None else self.Capturer(self)
 
     @functools.cached_property
     def group(self):

@@ -13,6 +13,7 @@ from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
 from .numpy_backend import code_array, lookup, text_of
 from .torch_autograd import TorchAutograd
+from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
@@ -185,12 +186,14 @@ class TorchBackend(Backend):
     array_type = torch.Tensor
     Autograd = TorchAutograd
     Compiler = TorchCompiler
+    Capturer = Capturer
 
     def __init__(self, device=None, dtype=None):
         self.device = pick_device(device if device is not None else torch_distributed.rank_device())
         self.dtype = _pick_dtype(dtype, self.device)
         # while torch.compile or torch.export trace a function, numbers must stay tensors
         self.keep_tensors = False
+        self.recorder = None        # the capture part's Recorder while it records
         self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
         if torch_distributed.launched():
@@ -542,6 +545,11 @@ class TorchBackend(Backend):
             torch.mps.synchronize()
 
     def vmap(self, fn, a, *others):
+        if self.recorder is not None:       # recorded as one operation (torch_capture.py)
+            return self.recorder.opaque(self._vmap, getattr(fn, "plain", fn), a, *others)
+        return self._vmap(fn, a, *others)
+
+    def _vmap(self, fn, a, *others):
         # Klong code that needs a value (an .item(), a branch on data) cannot be traced:
         # torch raises, and the caller loops instead.
         try:

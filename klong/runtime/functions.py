@@ -3,6 +3,7 @@ import types
 from dataclasses import dataclass
 from typing import Optional
 
+from .. import backends
 from .display import write
 from ..errors import KlongError
 from .values import Function
@@ -30,6 +31,8 @@ class LambdaFacts:
                  interpreter's): functions among them may have effects of their own, which
                  only the running program can tell
     names_self   it reads .f (so its body cannot run inline, in the code that applies it)
+    outer        it reads or assigns a variable of a literal around it (so what it computes
+                 depends on more than its arguments and the globals: never captured)
 
     The shortcuts adverbs may take (compiler/passes/):
     dyad_op      '+' for {x+y}: the body is exactly x OP y, OP a numeric atomic verb
@@ -43,6 +46,7 @@ class LambdaFacts:
     effects: bool = True
     reads: frozenset = frozenset()
     names_self: bool = False
+    outer: bool = False
     globals: Optional[dict] = None
     dyad_op: Optional[str] = None
     elementwise: bool = False
@@ -85,6 +89,9 @@ class Lambda(_Positional):
         super().__init__(run, facts.arity, backend)
         self.facts = facts
         self.whole = whole
+        context = backends.running.context
+        if context is not None and context.capture is not None and context.capture.enabled:
+            context.capture.adopt(self)       # capture and replay (capture.py)
 
     def wrong_arity(self, n):
         return f"function of {self.arity} called with {n}"

@@ -61,11 +61,12 @@ def _at(node):
 
 class _Literal:
     """A function literal being lowered: its scope and the facts gathered so far."""
-    __slots__ = ("scope", "effects", "reads", "names_self")
+    __slots__ = ("scope", "effects", "reads", "names_self", "outer")
 
     def __init__(self, scope):
         self.scope = scope
         self.effects = False
+        self.outer = False
         self.reads = set()
         self.names_self = False
 
@@ -111,6 +112,8 @@ class Lowering:
             for literal in self.literals:
                 literal.reads.add(key)
             return ir.Global(node.name, key, **_at(node))
+        for literal in self.literals[len(self.literals) - depth:] if depth else ():
+            literal.outer = True        # reads a variable of a literal around it
         return ir.Local(key, depth, **_at(node))
 
     # -- calls
@@ -181,6 +184,7 @@ class Lowering:
             self.literals.pop()
         facts = LambdaFacts(node.arity, node.source, name, effects=literal.effects,
                             reads=frozenset(literal.reads), names_self=literal.names_self,
+                            outer=literal.outer,
                             globals=self.surroundings.globals)
         fn = ir.Lambda(facts, list(node.locals), body, defined_as, list(node.outer_params),
                        **_at(node))
@@ -199,7 +203,7 @@ class Lowering:
         if depth is not None:
             # a variable of a literal around this one: an effect of the literals in between
             for literal in self.literals[len(self.literals) - depth:]:
-                literal.effects = True
+                literal.effects = literal.outer = True
             return ir.SetLocal(key, depth, value, **_at(node))
         for literal in self.literals:
             literal.effects = True

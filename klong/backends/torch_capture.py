@@ -1,0 +1,474 @@
+"""The torch backend's capture part (`backend.capture`): one ordinary evaluation of a Klong
+function is recorded as the torch operations it made, and written out as a straight-line
+Python function that replays them on new inputs (the Klong side, which functions and when,
+is klong/runtime/capture.py).
+
+What is recorded, while the evaluation runs under `Recorder` (a TorchFunctionMode, so it
+sees every torch call, tensor methods, attribute reads and torch.autograd.grad included):
+
+- each torch call, its operands named as an argument, a global, an earlier result or a
+  constant (a tensor that existed before the call, a Python number in the code);
+- the Python numbers of the evaluation: reals read from the arguments and globals, and
+  those torch hands out (`.item()`, `.tolist()`), are `Tracked` floats, whose arithmetic
+  and comparisons are recorded too (Klong keeps a single real as a Python float);
+- every decision made from data: a comparison, a truth value, an integer read out of a
+  tensor, the metadata of a tensor whose shape depends on data. Replay recomputes it and
+  gives up (None) when it comes out otherwise: the guard of that branch.
+
+What cannot be followed (values computed by numpy from a tensor, objects torch hands out
+that are not numbers) makes the recording fail with a reason, and the function stays with
+ordinary evaluation. The replay function returns None when a guard fails; it writes no
+global itself (it returns the values to write), so a miss leaves nothing half-updated.
+"""
+import math
+import operator
+
+import torch
+from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
+
+
+
+NOTHING = object()       # a global that is not defined
+
+
+class Unfollowable(Exception):
+    """The recording met a value it cannot follow; its message is the reason."""
+
+
+class Tracked(float):
+    """A Python real the recording follows: `slot` names it in the replay function."""
+    __slots__ = ("slot", "recorder")
+
+    def __new__(cls, value, slot, recorder):
+        self = float.__new__(cls, value)
+        self.slot, self.recorder = slot, recorder
+        return self
+
+    def __reduce__(self):
+        return float, (float(self),)
+
+
+# Python's operators on reals, as the replay function writes them: {0}, {1} the operands
+_BINARY = {"add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "truediv": "{0} / {1}",
+           "floordiv": "{0} // {1}", "mod": "{0} % {1}", "pow": "{0} ** {1}",
+           "lt": "{0} < {1}", "le": "{0} <= {1}", "gt": "{0} > {1}", "ge": "{0} >= {1}",
+           "eq": "{0} == {1}", "ne": "{0} != {1}"}
+_UNARY = {"neg": "-{0}", "pos": "+{0}", "abs": "abs({0})", "bool": "bool({0})",
+          "int": "int({0})", "trunc": "math.trunc({0})", "floor": "math.floor({0})",
+          "ceil": "math.ceil({0})", "round": "round({0})"}
+
+
+def _install_operators():
+    def binary(name, fn, reflected):
+        def op(self, other):
+            if reflected:
+                return self.recorder.python_op(name, fn, (other, self))
+            return self.recorder.python_op(name, fn, (self, other))
+        return op
+
+    def unary(name, fn):
+        def op(self):
+            return self.recorder.python_op(name, fn, (self,))
+        return op
+
+    for name in _BINARY:
+        fn = getattr(operator, name)
+        setattr(Tracked, f"__{name}__", binary(name, fn, False))
+        if name not in ("lt", "le", "gt", "ge", "eq", "ne"):
+            setattr(Tracked, f"__r{name}__", binary(name, fn, True))
+    unary_fns = {"neg": operator.neg, "pos": operator.pos, "abs": abs, "bool": bool, "int": int,
+                 "trunc": math.trunc, "floor": math.floor, "ceil": math.ceil, "round": round}
+    for name, fn in unary_fns.items():
+        setattr(Tracked, f"__{name}__", unary(name, fn))
+    Tracked.__hash__ = float.__hash__
+
+
+_install_operators()
+
+# tensor metadata: fixed by the guards on the inputs' shapes, unless a shape came from data
+_META_GETTERS = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "layout",
+                 "is_cuda", "is_sparse", "is_quantized", "is_meta", "grad_fn", "names"}
+_META_METHODS = {"dim", "size", "numel", "nelement", "is_floating_point", "is_complex",
+                 "element_size", "__len__", "is_contiguous", "stride", "ndimension",
+                 "get_device", "is_signed"}
+# operations whose result's shape depends on the values of their operands
+_DATA_SHAPED = {"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere",
+                "repeat_interleave", "bincount", "__getitem__", "where", "histc"}
+_SIMPLE = (bool, int, str, type(None), torch.dtype, torch.device, torch.Size, torch.layout)
+
+
+def _name(func):
+    if getattr(func, "__name__", None) in ("__get__", "__set__"):
+        return f"{getattr(func.__self__, '__name__', '?')}.{func.__name__}"
+    return getattr(func, "__name__", type(func).__name__)
+
+
+def _plain(v):
+    """A value of the recorded evaluation as the ordinary one has it (Tracked -> float)."""
+    if type(v) is Tracked:
+        return float.__float__(v)
+    if type(v) is list:
+        return [_plain(e) for e in v]
+    return v
+
+
+class Recorder(TorchFunctionMode):
+    """Records one evaluation (see the module's docstring). `failure` is the reason the
+    recording cannot be replayed, once it is known (the evaluation goes on regardless)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = []            # the replay function's body
+        self.namespace = {"NOTHING": NOTHING, "SCALAR": torch.tensor, "F64": torch.float64, "math": math, "torch": torch, "Tensor": torch.Tensor}
+        self.known = {}            # id(tensor) -> its slot
+        self.keep = []             # what `known` is keyed by, kept alive while recording
+        self.dynamic = set()       # slots of tensors whose shape came from data
+        self.globals_of = {}       # id(tensor) -> the global it is the value of
+        self.inputs = []           # (slot, ("arg", i) or ("global", name), the value then)
+        self.input_names = set()
+        self.failure = None
+        self.count = 0
+        self.paused = False
+
+    # -- slots and constants
+    def slot(self, prefix="s"):
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, value):
+        if type(value) in (int, bool, type(None)) or type(value) is float and math.isfinite(value):
+            return repr(value)
+        name = self.slot("K")
+        self.namespace[name] = value
+        return name
+
+    def bind(self, value, slot):
+        self.known[id(value)] = slot
+        self.keep.append(value)
+
+    # -- inputs
+    def argument(self, i, value):
+        return self._input(("arg", i), value)
+
+    def global_value(self, name, value):
+        if type(value) is float:
+            return self._input(("global", name), value)
+        if isinstance(value, torch.Tensor):
+            self.globals_of.setdefault(id(value), name)
+            self.keep.append(value)
+        return value
+
+    def _input(self, source, value):
+        slot = self.slot("i")
+        self.inputs.append((slot, source, value))
+        if source[0] == "global":
+            self.input_names.add(source[1])
+        if type(value) is float:
+            # a real the evaluation keeps as a Python float: followed as a 0-d tensor (the
+            # backend keeps numbers as tensors while recording), given back as a float
+            lifted = torch.tensor(value, dtype=torch.float64)
+            self.bind(lifted, slot)
+            return lifted
+        if isinstance(value, torch.Tensor):
+            self.bind(value, slot)
+        return value
+
+    # -- operands
+    def ref(self, v):
+        """The replay function's expression for the operand v."""
+        t = type(v)
+        if t is Tracked:
+            if v.recorder is not self:
+                raise Unfollowable("a number of another recording")
+            return v.slot
+        if isinstance(v, torch.Tensor):
+            slot = self.known.get(id(v))
+            if slot is not None:
+                return slot
+            name = self.globals_of.get(id(v))
+            if name is not None and name not in self.input_names:
+                return self._input_slot(("global", name), v)
+            return self.const(v)         # made before the evaluation: a constant of the code
+        if t is tuple or t is list:
+            inner = ", ".join(self.ref(e) for e in v)
+            return f"({inner},)" if t is tuple else f"[{inner}]"
+        if t is float or t in _SIMPLE or isinstance(v, (torch.dtype, torch.device)):
+            return self.const(v)
+        if isinstance(v, torch.Generator):
+            return self.const(v)         # the interpreter's generator: drawn from again
+        raise Unfollowable(f"a {t.__name__} the recording cannot follow reached torch")
+
+    def _input_slot(self, source, v):
+        self._input(source, v)
+        return self.known[id(v)]
+
+    # -- what the evaluation does
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if self.paused:
+            return func(*args, **kwargs)
+        plain_args = [_plain(a) if type(a) is Tracked else a for a in args]
+        plain_kwargs = {k: _plain(v) if type(v) is Tracked else v for k, v in kwargs.items()}
+        if self.failure is not None:
+            return func(*plain_args, **plain_kwargs)
+        try:
+            call = self._call_text(func, args, kwargs)
+        except Unfollowable as e:
+            self.failure = f"{_name(func)}: {e}"
+            return func(*plain_args, **plain_kwargs)
+        out = func(*plain_args, **plain_kwargs)
+        try:
+            return self._result(func, args, call, out)
+        except Unfollowable as e:
+            self.failure = f"{_name(func)}: {e}"
+            return out
+
+    def _call_text(self, func, args, kwargs):
+        fn = self.const(func)
+        parts = [self.ref(a) for a in args] + [f"{k}={self.ref(v)}" for k, v in kwargs.items()]
+        return f"{fn}({', '.join(parts)})"
+
+    def opaque(self, impl, fn, *args):
+        """impl(fn, *args), recorded as one operation (what it does inside, torch.vmap's
+        trace of a Klong function, is done again by the replay); None is a miss."""
+        with _pop_mode_temporarily():      # torch.func sees no mode of ours
+            out = impl(fn, *args)
+        # the traced body reads globals as they are then (a parameter list's leaves among
+        # them), which the replay cannot give it: not followed yet
+        self.failure = self.failure or "an Each batched by torch.vmap is not recorded yet"
+        return out
+        if self.failure is None:
+            try:
+                call = f"{self.const(impl)}({self.const(fn)}, {', '.join(self.ref(a) for a in args)})"
+            except Unfollowable as e:
+                self.failure = f"vmap: {e}"
+                return out
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            self.lines.append(f"if {slot} is not None: return None" if out is None
+                              else f"if {slot} is None or {slot}.shape != {self.const(tuple(out.shape))}: return None")
+            if out is not None:
+                self.bind(out, slot)
+        return out
+
+    def _operand_slots(self, args):
+        return [self.known.get(id(a)) for a in args if isinstance(a, torch.Tensor)]
+
+    def _result(self, func, args, call, out):
+        name = _name(func)
+        short = name.split(".")[0] if name.endswith(("__get__", "__set__")) else name
+        dynamic = any(s in self.dynamic for s in self._operand_slots(args))
+        if isinstance(out, torch.Tensor):
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            self.bind(out, slot)
+            if dynamic or short in _DATA_SHAPED:
+                self.dynamic.add(slot)
+            return out
+        if out is None or name.endswith("__set__"):
+            self.lines.append(call)
+            return out
+        meta = short in _META_GETTERS or short in _META_METHODS
+        if type(out) is float:
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            # a decision on its finiteness (math.isfinite) is not seen: guarded here
+            test = "==" if math.isfinite(out) else "!="
+            self.lines.append(f"if {slot} - {slot} {test} 0: pass\n    else: return None")
+            return Tracked(out, slot, self)
+        if isinstance(out, _SIMPLE) or short == "grad_fn":
+            if meta and not dynamic:
+                return out                 # fixed by the guards on the inputs
+            if short == "grad_fn":
+                raise Unfollowable("the graph's nodes are read")
+            self.lines.append(f"if {call} != {self.const(out)}: return None")
+            return out
+        if isinstance(out, (tuple, list)) and all(isinstance(e, torch.Tensor) for e in out):
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            for i, e in enumerate(out):
+                element = self.slot()
+                self.lines.append(f"{element} = {slot}[{i}]")
+                self.bind(e, element)
+                if dynamic or short in _DATA_SHAPED:
+                    self.dynamic.add(element)
+            return out
+        if type(out) is list:          # tolist(): the numbers it hands out, followed
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            return self._follow_list(out, slot)
+        raise Unfollowable(f"gives a {type(out).__name__}, computed outside torch")
+
+    def _follow_list(self, items, slot):
+        if all(type(e) in (int, bool) for e in items):
+            self.lines.append(f"if {slot} != {self.const(list(items))}: return None")
+            return items
+        out = []
+        for i, e in enumerate(items):
+            if type(e) is float:
+                element = self.slot()
+                self.lines.append(f"{element} = {slot}[{i}]")
+                out.append(Tracked(e, element, self))
+            elif type(e) is list:
+                element = self.slot()
+                self.lines.append(f"{element} = {slot}[{i}]")
+                out.append(self._follow_list(e, element))
+            elif type(e) in (int, bool):
+                self.lines.append(f"if {slot}[{i}] != {e!r}: return None")
+                out.append(e)
+            else:
+                raise Unfollowable(f"a list of {type(e).__name__}")
+        return out
+
+    def python_op(self, name, fn, operands):
+        """A Python operator applied to Tracked reals (and other numbers)."""
+        plain = [_plain(a) if type(a) is Tracked else a for a in operands]
+        out = fn(*plain)
+        if self.failure is not None:
+            return out
+        try:
+            if any(type(a) not in (Tracked, float, int, bool) for a in operands):
+                raise Unfollowable(f"{type(operands[-1]).__name__} operands")
+            refs = [self.ref(a) for a in operands]
+        except Unfollowable as e:
+            self.failure = f"Python {name}: {e}"
+            return out
+        text = (_BINARY.get(name) or _UNARY[name]).format(*(f"({r})" for r in refs))
+        if type(out) is float:
+            slot = self.slot()
+            self.lines.append(f"{slot} = {text}")
+            return Tracked(out, slot, self)
+        self.lines.append(f"if ({text}) != {self.const(out)}: return None")
+        return out
+
+    # -- the replay function
+    def output(self, v, ordinary):
+        """The expression giving the value v (an output: a global written, the result),
+        which the ordinary evaluation has as `ordinary`."""
+        t = type(v)
+        if t is Tracked or isinstance(v, torch.Tensor):
+            if type(ordinary) is float and isinstance(v, torch.Tensor):
+                if v.ndim != 0:
+                    raise Unfollowable("a number became an array")
+                return f"{self.ref(v)}.item()"
+            return self.ref(v)
+        if t is float:
+            raise Unfollowable("a real computed outside the recorded operations is kept")
+        if t is list:
+            if type(ordinary) is not list or len(ordinary) != len(v):
+                raise Unfollowable("a list of another shape")
+            return "[" + ", ".join(self.output(e, o) for e, o in zip(v, ordinary)) + "]"
+        return self.const(v)
+
+    def guard(self, slot, value):
+        """The replay function's test that the input in `slot` is like `value` was."""
+        if type(value) is float:
+            return f"type({slot}) is not float"
+        if isinstance(value, torch.Tensor):
+            if type(value) is not torch.Tensor:
+                raise Unfollowable(f"an input of type {type(value).__name__}")
+            return (f"type({slot}) is not Tensor or {slot}.dtype is not {self.const(value.dtype)}"
+                    f" or {slot}.shape != {self.const(tuple(value.shape))}"
+                    f" or {slot}.device != {self.const(value.device)}"
+                    f" or {slot}.requires_grad is not {value.requires_grad!r}")
+        if type(value) in (int, bool):
+            return f"type({slot}) is not {type(value).__name__} or {slot} != {value!r}"
+        return f"{slot} is not {self.const(value)}"
+
+    def write(self, arity, written, result, watched, ordinary):
+        """Python source of `replay(G, args...)`: guards on the inputs and on `watched`
+        (global name -> the value it had, for the globals read that are no input), the
+        recorded operations, then (result, {global: value}) to be written."""
+        params = ", ".join(["G"] + [f"a{i}" for i in range(arity)])
+        body = []
+        for slot, (where, which), value in self.inputs:
+            source = f"a{which}" if where == "arg" else f"G.get({which!r}, NOTHING)"
+            body.append(f"{slot} = {source}")
+            body.append(f"if {self.guard(slot, value)}: return None")
+            if type(value) is float:
+                body.append(f"{slot} = SCALAR({slot}, dtype=F64)")
+        for name, value in watched.items():
+            if name in self.input_names:
+                continue
+            body.append(f"if G.get({name!r}, NOTHING) is not {self.const(value)}: return None")
+        body += self.lines
+        result_ordinary, written_ordinary = ordinary
+        if written.keys() != written_ordinary.keys():
+            raise Unfollowable("it wrote other globals than the ordinary evaluation")
+        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
+                           for k, v in written.items())
+        body.append(f"return {self.output(result, result_ordinary)}, {{{writes}}}")
+        return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
+
+
+class Capturer:
+    """backend.capture: records a run and makes its replay function."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    grad_enabled = staticmethod(torch.is_grad_enabled)
+
+    @staticmethod
+    def same(a, b):
+        return same(a, b)
+
+    def record(self, run, args, G, watched, ordinary):
+        """Run `run(*args)` with the globals G, recording it; `ordinary` is what the
+        ordinary evaluation gave: (its result, the globals it wrote). Returns (the
+        recorded evaluation's result, the globals it wrote (name -> value), the replay
+        function, its source) with the values as the ordinary evaluation has them; raises
+        Unfollowable (its reason) when what it did cannot be replayed, after it ran."""
+        rec = Recorder()
+        original = dict(G)
+        traced = [rec.argument(i, a) for i, a in enumerate(args)]
+        for name, value in list(G.items()):
+            wrapped = rec.global_value(name, value)
+            if wrapped is not value:
+                G[name] = wrapped
+        before = dict(G)
+        with torch.enable_grad() if torch.is_grad_enabled() else torch.no_grad():
+            self.backend.recorder = rec
+            try:
+                with rec, self.backend.tracing():
+                    result = run(*traced)
+            finally:
+                self.backend.recorder = None
+        written = {k: v for k, v in G.items() if before.get(k, NOTHING) is not v}
+        if any(k not in G for k in before):
+            raise Unfollowable("a global was removed")
+        if rec.failure is not None:
+            raise Unfollowable(rec.failure)
+        source = rec.write(len(args), written, result, watched, ordinary)
+        namespace = dict(rec.namespace)
+        exec(compile(source, "<klong capture>", "exec"), namespace)
+        replay = namespace["replay"]
+        G.clear()
+        G.update(original)
+        return replay(G, *args), replay, source
+
+
+def same(a, b):
+    """Whether two Klong values are the same to the bit (type, dtype, shape, device, every
+    element; a NaN equals a NaN, 0.0 differs from -0.0)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, torch.Tensor):
+        if a.dtype != b.dtype or a.shape != b.shape or a.device != b.device \
+                or a.requires_grad != b.requires_grad:
+            return False
+        if a.is_floating_point():
+            x, y = a.detach(), b.detach()
+            if not torch.equal(torch.signbit(x), torch.signbit(y)):
+                return False
+            nan = torch.isnan(x)
+            return torch.equal(nan, torch.isnan(y)) and torch.equal(x[~nan], y[~nan])
+        return torch.equal(a, b)
+    if type(a) is float:
+        return a == b and math.copysign(1, a) == math.copysign(1, b) or a != a and b != b
+    if type(a) is list:
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    try:
+        return a is b or bool(a == b)
+    except Exception:
+        return False
