@@ -142,6 +142,12 @@ class Recorder(TorchFunctionMode):
         self.namespace[name] = value
         return name
 
+    def named(self, value):
+        """A constant by name in the namespace (to be compared with `is`)."""
+        name = self.slot("K")
+        self.namespace[name] = value
+        return name
+
     def bind(self, value, slot):
         self.known[id(value)] = slot
         self.keep.append(value)
@@ -373,7 +379,7 @@ class Recorder(TorchFunctionMode):
                     f" or {slot}.requires_grad is not {value.requires_grad!r}")
         if type(value) in (int, bool):
             return f"type({slot}) is not {type(value).__name__} or {slot} != {value!r}"
-        return f"{slot} is not {self.const(value)}"
+        return f"{slot} is not {self.named(value)}"
 
     def write(self, arity, written, result, watched, ordinary):
         """Python source of `replay(G, args...)`: guards on the inputs and on `watched`
@@ -390,7 +396,7 @@ class Recorder(TorchFunctionMode):
         for name, value in watched.items():
             if name in self.input_names:
                 continue
-            body.append(f"if G.get({name!r}, NOTHING) is not {self.const(value)}: return None")
+            body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
         body += self.lines
         result_ordinary, written_ordinary = ordinary
         if written.keys() != written_ordinary.keys():
