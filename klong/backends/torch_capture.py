@@ -93,7 +93,9 @@ _META_METHODS = {"dim", "size", "numel", "nelement", "is_floating_point", "is_co
                  "get_device", "is_signed"}
 # operations whose result's shape depends on the values of their operands
 _DATA_SHAPED = {"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere",
-                "repeat_interleave", "bincount", "__getitem__", "where", "histc"}
+                "repeat_interleave", "bincount", "histc"}
+# data-shaped when given a tensor of indices or truth values (__getitem__) or one operand
+_DATA_SHAPED_WITH = {"__getitem__", "index", "where"}
 _SIMPLE = (bool, int, str, type(None), torch.dtype, torch.device, torch.Size, torch.layout)
 
 
@@ -101,6 +103,12 @@ def _name(func):
     if getattr(func, "__name__", None) in ("__get__", "__set__"):
         return f"{getattr(func.__self__, '__name__', '?')}.{func.__name__}"
     return getattr(func, "__name__", type(func).__name__)
+
+
+def _holds_tensor(v):
+    if isinstance(v, torch.Tensor):
+        return True
+    return isinstance(v, (tuple, list)) and any(_holds_tensor(e) for e in v)
 
 
 def _plain(v):
@@ -129,6 +137,7 @@ class Recorder(TorchFunctionMode):
         self.failure = None
         self.count = 0
         self.paused = False
+        self.lifted = {}           # id(0-d tensor) -> the real of a global it stands for
 
     # -- slots and constants
     def slot(self, prefix="s"):
@@ -157,8 +166,14 @@ class Recorder(TorchFunctionMode):
         return self._input(("arg", i), value)
 
     def global_value(self, name, value):
+        """What the recorded evaluation finds in the global `name`: a real as a 0-d tensor
+        (see _input), made an input when the evaluation first uses it, as a tensor is."""
         if type(value) is float:
-            return self._input(("global", name), value)
+            lifted = torch.tensor(value, dtype=torch.float64)
+            self.lifted[id(lifted)] = value
+            self.globals_of[id(lifted)] = name
+            self.keep.append(lifted)
+            return lifted
         if isinstance(value, torch.Tensor):
             self.globals_of.setdefault(id(value), name)
             self.keep.append(value)
@@ -205,8 +220,12 @@ class Recorder(TorchFunctionMode):
         raise Unfollowable(f"a {t.__name__} the recording cannot follow reached torch")
 
     def _input_slot(self, source, v):
-        self._input(source, v)
-        return self.known[id(v)]
+        """The slot of v, the value of a global first used now."""
+        slot = self.slot("i")
+        self.inputs.append((slot, source, self.lifted.get(id(v), v)))
+        self.input_names.add(source[1])
+        self.bind(v, slot)
+        return slot
 
     # -- what the evaluation does
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -263,12 +282,14 @@ class Recorder(TorchFunctionMode):
     def _result(self, func, args, call, out):
         name = _name(func)
         short = name.split(".")[0] if name.endswith(("__get__", "__set__")) else name
-        dynamic = any(s in self.dynamic for s in self._operand_slots(args))
+        dynamic = any(s in self.dynamic for s in self._operand_slots(args)) \
+            or short in _DATA_SHAPED \
+            or short in _DATA_SHAPED_WITH and (len(args) == 1 or _holds_tensor(args[1:]))
         if isinstance(out, torch.Tensor):
             slot = self.slot()
             self.lines.append(f"{slot} = {call}")
             self.bind(out, slot)
-            if dynamic or short in _DATA_SHAPED:
+            if dynamic:
                 self.dynamic.add(slot)
             return out
         if out is None or name.endswith("__set__"):
@@ -296,7 +317,7 @@ class Recorder(TorchFunctionMode):
                 element = self.slot()
                 self.lines.append(f"{element} = {slot}[{i}]")
                 self.bind(e, element)
-                if dynamic or short in _DATA_SHAPED:
+                if dynamic:
                     self.dynamic.add(element)
             return out
         if type(out) is list:          # tolist(): the numbers it hands out, followed
