@@ -440,15 +440,16 @@ class Capturer:
     def same(a, b):
         return same(a, b)
 
-    def record(self, run, args, G, watched, ordinary):
+    def record(self, run, args, G, watched, ordinary, unused=()):
         """Run `run(*args)` with the globals G, recording it; `ordinary` is what the
         ordinary evaluation gave: (its result, the globals it wrote). Returns (the
         recorded evaluation's result, the globals it wrote (name -> value), the replay
         function, its source) with the values as the ordinary evaluation has them; raises
-        Unfollowable (its reason) when what it did cannot be replayed, after it ran."""
+        Unfollowable (its reason) when what it did cannot be replayed, after it ran. The
+        arguments at the positions `unused` are not looked at (their value is never used)."""
         rec = Recorder()
         original = dict(G)
-        traced = [rec.argument(i, a) for i, a in enumerate(args)]
+        traced = [a if i in unused else rec.argument(i, a) for i, a in enumerate(args)]
         for name, value in list(G.items()):
             wrapped = rec.global_value(name, value)
             if wrapped is not value:

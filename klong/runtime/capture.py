@@ -88,8 +88,9 @@ class Capture:
         may have effects other than assignments of globals."""
         G = self.interp.globals
         seen, todo, out = set(), [lam.facts], {}
-        for a in args:
-            self._callable(a, "an argument", todo)
+        for i, a in enumerate(args):
+            if i not in lam.facts.unused:
+                self._callable(a, "an argument", todo)
         while todo:
             facts = todo.pop()
             if id(facts) in seen:
@@ -232,7 +233,7 @@ class Runner:
             state = _state(interp)
             expected = {k: v for k, v in after.items() if before.get(k, _NOTHING) is not v}
             out, replay, source = interp.backend.capture.record(
-                self.plain, args, G, watched, (result, expected))
+                self.plain, args, G, watched, (result, expected), self.lam.facts.unused)
             G.clear()
             G.update(before)
             # the replay, on the inputs of this call, gives what the ordinary evaluation gave

@@ -33,6 +33,7 @@ class LambdaFacts:
     names_self   it reads .f (so its body cannot run inline, in the code that applies it)
     outer        it reads or assigns a variable of a literal around it (so what it computes
                  depends on more than its arguments and the globals: never captured)
+    unused       the positions of the parameters its body never uses the value of ({x;...})
 
     The shortcuts adverbs may take (compiler/passes/):
     dyad_op      '+' for {x+y}: the body is exactly x OP y, OP a numeric atomic verb
@@ -47,6 +48,7 @@ class LambdaFacts:
     reads: frozenset = frozenset()
     names_self: bool = False
     outer: bool = False
+    unused: tuple = ()
     globals: Optional[dict] = None
     dyad_op: Optional[str] = None
     elementwise: bool = False

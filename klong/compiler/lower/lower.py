@@ -61,12 +61,13 @@ def _at(node):
 
 class _Literal:
     """A function literal being lowered: its scope and the facts gathered so far."""
-    __slots__ = ("scope", "effects", "reads", "names_self", "outer")
+    __slots__ = ("scope", "effects", "reads", "names_self", "outer", "param_reads")
 
     def __init__(self, scope):
         self.scope = scope
         self.effects = False
         self.outer = False
+        self.param_reads = {}       # x, y, z -> how often the literal's body reads it
         self.reads = set()
         self.names_self = False
 
@@ -114,6 +115,9 @@ class Lowering:
             return ir.Global(node.name, key, **_at(node))
         for literal in self.literals[len(self.literals) - depth:] if depth else ():
             literal.outer = True        # reads a variable of a literal around it
+        if key in ("x", "y", "z"):
+            owner = self.literals[len(self.literals) - 1 - depth].param_reads
+            owner[key] = owner.get(key, 0) + 1
         return ir.Local(key, depth, **_at(node))
 
     # -- calls
@@ -182,9 +186,13 @@ class Lowering:
             body = [self.lower(s) for s in node.body]
         finally:
             self.literals.pop()
+        # a parameter read only as a statement whose value is dropped ({x;...}) is unused
+        dropped = [s.name for s in node.body[:-1] if isinstance(s, ast.Name)]
+        unused = tuple(i for i, p in enumerate(("x", "y", "z")[:node.arity])
+                       if literal.param_reads.get(p, 0) == dropped.count(p))
         facts = LambdaFacts(node.arity, node.source, name, effects=literal.effects,
                             reads=frozenset(literal.reads), names_self=literal.names_self,
-                            outer=literal.outer,
+                            outer=literal.outer, unused=unused,
                             globals=self.surroundings.globals)
         fn = ir.Lambda(facts, list(node.locals), body, defined_as, list(node.outer_params),
                        **_at(node))
