@@ -40,6 +40,7 @@ class Tracked(float):
     __slots__ = ("slot", "recorder")
 
     def __new__(cls, value, slot, recorder):
+        recorder.extracted = True
         self = float.__new__(cls, value)
         self.slot, self.recorder = slot, recorder
         return self
@@ -138,6 +139,7 @@ class Recorder(TorchFunctionMode):
         self.count = 0
         self.paused = False
         self.lifted = {}           # id(0-d tensor) -> the real of a global it stands for
+        self.extracted = False     # a real was read out of a tensor (a Tracked made)
 
     # -- slots and constants
     def slot(self, prefix="s"):
@@ -213,8 +215,11 @@ class Recorder(TorchFunctionMode):
         if t is tuple or t is list:
             inner = ", ".join(self.ref(e) for e in v)
             return f"({inner},)" if t is tuple else f"[{inner}]"
-        if t is float or t in _SIMPLE or isinstance(v, (torch.dtype, torch.device)):
+        if t is float or t in _SIMPLE or isinstance(v, (torch.dtype, torch.device)) \
+                or v is Ellipsis:
             return self.const(v)
+        if t is slice:
+            return f"slice({self.ref(v.start)}, {self.ref(v.stop)}, {self.ref(v.step)})"
         if isinstance(v, torch.Generator):
             return self.const(v)         # the interpreter's generator: drawn from again
         raise Unfollowable(f"a {t.__name__} the recording cannot follow reached torch")
@@ -380,7 +385,11 @@ class Recorder(TorchFunctionMode):
                 return f"{self.ref(v)}.item()"
             return self.ref(v)
         if t is float:
-            raise Unfollowable("a real computed outside the recorded operations is kept")
+            # made from integers (their values guarded) and constants, unless a real was
+            # read out of a tensor: math.exp of one, say, is not followed
+            if self.extracted:
+                raise Unfollowable("a real computed outside the recorded operations is kept")
+            return self.const(v)
         if t is list:
             if type(ordinary) is not list or len(ordinary) != len(v):
                 raise Unfollowable("a list of another shape")

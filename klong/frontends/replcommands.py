@@ -466,7 +466,28 @@ def options_command(session, arg):
     print(f"backend: {interp.backend.name}  device: {interp.backend.device}  "
           f"dtype: {interp.backend.dtype}  seed: {interp.seed if interp.seed is not None else 'none'}"
           f"  deterministic: {'on' if interp.settings.deterministic else 'off'}  "
-          f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}")
+          f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}  "
+          f"capture: {_capture_setting(interp)}")
+
+
+def _capture_setting(interp):
+    capture = interp.capture
+    return "on" if capture.enabled else "off" if capture.available else "none (numpy)"
+
+
+def capture_command(session, arg):
+    """]c: what capture and replay (runtime/capture.py) did; ]c on / ]c off switch it."""
+    capture = session.interp.capture
+    word = arg.lower()
+    if word in ("on", "off"):
+        if not capture.available:
+            session.error("]c: capture and replay work on the torch backend only")
+            return
+        capture.set_enabled(word == "on")
+    elif word:
+        session.error("]c: on, off, or nothing (what was captured, and why not)")
+        return
+    print(capture.explain())
 
 
 def print_command(session, arg):
@@ -500,6 +521,7 @@ _COMMANDS = {
     "i": list_command,
     "b": backend_command,
     "o": options_command,
+    "c": capture_command,
     "p": print_command,
 }
 
