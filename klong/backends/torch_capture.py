@@ -106,6 +106,20 @@ def _name(func):
     return getattr(func, "__name__", type(func).__name__)
 
 
+# torch's arithmetic on 0-d float64 tensors, as Python's on floats ({0} {1}: the operands
+# in torch's order; reflected forms swap them first): the same bits
+_FLOAT_ARITHMETIC = {}
+for _op, _text in (("add", "{0} + {1}"), ("sub", "{0} - {1}"), ("mul", "{0} * {1}")):
+    for _form in (_op, f"__{_op}__", f"__r{_op}__"):
+        _FLOAT_ARITHMETIC[_form] = _text
+_FLOAT_ARITHMETIC["neg"] = _FLOAT_ARITHMETIC["__neg__"] = "-{0}"
+
+
+def _is_scalar(t):
+    return isinstance(t, torch.Tensor) and type(t) is torch.Tensor and t.ndim == 0 \
+        and t.dtype == torch.float64 and not t.requires_grad and t.device.type == "cpu"
+
+
 def _holds_tensor(v):
     if isinstance(v, torch.Tensor):
         return True
@@ -140,6 +154,13 @@ class Recorder(TorchFunctionMode):
         self.paused = False
         self.lifted = {}           # id(0-d tensor) -> the real of a global it stands for
         self.extracted = False     # a real was read out of a tensor (a Tracked made)
+        # a 0-d float64 tensor that nothing differentiates holds what a Python float would,
+        # and float arithmetic gives the same bits: such slots get a Python form (`scalar`),
+        # and arithmetic on them is written as float arithmetic; a slot written that way
+        # only (`virtual`) gets its tensor when an operation needs one
+        self.scalar = {}           # tensor slot -> the slot of the same real as a float
+        self.virtual = {}          # tensor slot -> what writes its tensor, when first needed
+        self.stacked = {}          # slot of a torch.stack not written -> the tensors stacked
 
     # -- slots and constants
     def slot(self, prefix="s"):
@@ -190,7 +211,7 @@ class Recorder(TorchFunctionMode):
             # a real the evaluation keeps as a Python float: followed as a 0-d tensor (the
             # backend keeps numbers as tensors while recording), given back as a float
             lifted = torch.tensor(value, dtype=torch.float64)
-            self.bind(lifted, slot)
+            self._lifted_input(lifted, slot)
             return lifted
         if isinstance(value, torch.Tensor):
             self.bind(value, slot)
@@ -207,6 +228,9 @@ class Recorder(TorchFunctionMode):
         if isinstance(v, torch.Tensor):
             slot = self.known.get(id(v))
             if slot is not None:
+                make = self.virtual.pop(slot, None)
+                if make is not None:
+                    self.lines.append(f"{slot} = {make()}")
                 return slot
             name = self.globals_of.get(id(v))
             if name is not None and name not in self.input_names:
@@ -227,10 +251,18 @@ class Recorder(TorchFunctionMode):
     def _input_slot(self, source, v):
         """The slot of v, the value of a global first used now."""
         slot = self.slot("i")
-        self.inputs.append((slot, source, self.lifted.get(id(v), v)))
+        value = self.lifted.get(id(v), v)
+        self.inputs.append((slot, source, value))
         self.input_names.add(source[1])
+        if type(value) is float:
+            self._lifted_input(v, slot)
+            return self.ref(v)
         self.bind(v, slot)
         return slot
+
+    def _lifted_input(self, tensor, slot):
+        """The input `slot`, a float, stands for `tensor`; its own slot holds the float."""
+        self._scalar_slot(tensor, self.slot(), slot)
 
     # -- what the evaluation does
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -241,6 +273,38 @@ class Recorder(TorchFunctionMode):
         plain_kwargs = {k: _plain(v) if type(v) is Tracked else v for k, v in kwargs.items()}
         if self.failure is not None:
             return func(*plain_args, **plain_kwargs)
+        if _name(func) in _FLOAT_ARITHMETIC and not kwargs and self._scalars(args):
+            out = func(*plain_args)
+            if _is_scalar(out):
+                return self._float_arithmetic(_name(func), args, out)
+            call = self._call_text(func, args, kwargs)
+            return self._result(func, args, call, out)
+        name = _name(func)
+        if name in ("item", "sum") and len(args) == 1 and not kwargs and _is_scalar(args[0]) \
+                and id(args[0]) in self.known:
+            out = func(*plain_args)
+            return self._same_real(name, args[0], out)
+        if name == "stack" and len(args) == 1 and not kwargs and type(args[0]) in (list, tuple) \
+                and args[0] and all(type(e) is torch.Tensor and id(e) in self.known
+                                    and not e.requires_grad for e in args[0]):
+            return self._stack(func, args[0], func(*plain_args))
+        if name == "__getitem__" and len(args) == 2 and type(args[1]) is int and not kwargs \
+                and self.known.get(id(args[0])) in self.stacked:
+            out = func(*plain_args)
+            items = self.stacked[self.known[id(args[0])]]
+            if -len(items) <= args[1] < len(items):
+                self.bind(out, self.known[id(items[args[1]])])
+                return out
+        if (name.split(".")[0] in _META_GETTERS or name in _META_METHODS) and args \
+                and isinstance(args[0], torch.Tensor) \
+                and self.known.get(id(args[0]), "") not in self.dynamic and id(args[0]) in self.known:
+            return func(*plain_args, **plain_kwargs)      # fixed by the inputs' guards
+        if args and isinstance(args[0], torch.Tensor) and (
+                name.endswith("_") and not name.endswith("__") or name.endswith("__set__")
+                or name in ("__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__")):
+            # changes its tensor in place: the float form of the old value is no longer it
+            self.ref(args[0])
+            self.scalar.pop(self.known.get(id(args[0])), None)
         try:
             call = self._call_text(func, args, kwargs)
         except Unfollowable as e:
@@ -279,6 +343,63 @@ class Recorder(TorchFunctionMode):
                               else f"if {slot} is None or {slot}.shape != {self.const(tuple(out.shape))}: return None")
             if out is not None:
                 self.bind(out, slot)
+        return out
+
+    def _scalars(self, args):
+        """Whether the operands are numbers or 0-d float64 tensors that nothing tracks."""
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                if not _is_scalar(a) or id(a) not in self.known:
+                    return False
+            elif type(a) not in (float, int, Tracked):
+                return False
+        return True
+
+    def _float_form(self, a):
+        """The replay's expression of the operand a as a Python number."""
+        if not isinstance(a, torch.Tensor):
+            return self.ref(a)
+        slot = self.known[id(a)]
+        form = self.scalar.get(slot)
+        if form is None:
+            form = self.slot("f")
+            self.lines.append(f"{form} = {slot}.item()")
+            self.scalar[slot] = form
+        return form
+
+    def _float_arithmetic(self, name, args, out):
+        forms = [f"({self._float_form(a)})" for a in args]
+        if name.startswith("__r"):
+            forms.reverse()
+        slot, form = self.slot(), self.slot("f")
+        self.lines.append(f"{form} = {_FLOAT_ARITHMETIC[name].format(*forms)}")
+        self._scalar_slot(out, slot, form)
+        return out
+
+    def _scalar_slot(self, tensor, slot, form):
+        self.bind(tensor, slot)
+        self.scalar[slot] = form
+        self.virtual[slot] = lambda: f"SCALAR({form}, dtype=F64)"
+
+    def _same_real(self, name, a, out):
+        """item() or sum() of a 0-d real: the same real, as a float or a tensor."""
+        form = self._float_form(a)
+        if name == "item":
+            tracked = Tracked(out, form, self)
+            test = "==" if math.isfinite(out) else "!="
+            self.lines.append(f"if {form} - {form} {test} 0: pass\n    else: return None")
+            return tracked
+        self._scalar_slot(out, self.slot(), form)
+        return out
+
+    def _stack(self, func, items, out):
+        """torch.stack of tensors: written when the stack itself is needed; an element
+        taken from it (_element) is the tensor stacked."""
+        slot = self.slot()
+        self.bind(out, slot)
+        self.stacked[slot] = list(items)
+        fn = self.const(func)
+        self.virtual[slot] = lambda: f"{fn}([{', '.join(self.ref(e) for e in items)}])"
         return out
 
     def _operand_slots(self, args):
@@ -382,7 +503,8 @@ class Recorder(TorchFunctionMode):
             if type(ordinary) is float and isinstance(v, torch.Tensor):
                 if v.ndim != 0:
                     raise Unfollowable("a number became an array")
-                return f"{self.ref(v)}.item()"
+                form = self.scalar.get(self.known.get(id(v)))
+                return form if form is not None else f"{self.ref(v)}.item()"
             return self.ref(v)
         if t is float:
             # made from integers (their values guarded) and constants, unless a real was
@@ -420,9 +542,10 @@ class Recorder(TorchFunctionMode):
         for slot, (where, which), value in self.inputs:
             source = f"a{which}" if where == "arg" else f"G.get({which!r}, NOTHING)"
             body.append(f"{slot} = {source}")
-            body.append(f"if {self.guard(slot, value)}: return None")
             if type(value) is float:
-                body.append(f"{slot} = SCALAR({slot}, dtype=F64)")
+                body.append(f"if {self.guard(slot, value)}: return None")
+                continue
+            body.append(f"if {self.guard(slot, value)}: return None")
         for name, value in watched.items():
             if name in self.input_names:
                 continue
