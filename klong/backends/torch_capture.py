@@ -115,6 +115,11 @@ for _op, _text in (("add", "{0} + {1}"), ("sub", "{0} - {1}"), ("mul", "{0} * {1
 _FLOAT_ARITHMETIC["neg"] = _FLOAT_ARITHMETIC["__neg__"] = "-{0}"
 
 
+def _scalar(value, dtype):
+    """A 0-d tensor of the real `value` (torch.full: a third of torch.tensor's time)."""
+    return torch.full((), value, dtype=dtype)
+
+
 def _is_scalar(t):
     return isinstance(t, torch.Tensor) and type(t) is torch.Tensor and t.ndim == 0 \
         and t.dtype == torch.float64 and not t.requires_grad and t.device.type == "cpu"
@@ -142,7 +147,7 @@ class Recorder(TorchFunctionMode):
     def __init__(self):
         super().__init__()
         self.lines = []            # the replay function's body
-        self.namespace = {"NOTHING": NOTHING, "SCALAR": torch.tensor, "F64": torch.float64, "math": math, "torch": torch, "Tensor": torch.Tensor}
+        self.namespace = {"NOTHING": NOTHING, "SCALAR": _scalar, "F64": torch.float64, "math": math, "torch": torch, "Tensor": torch.Tensor}
         self.known = {}            # id(tensor) -> its slot
         self.keep = []             # what `known` is keyed by, kept alive while recording
         self.dynamic = set()       # slots of tensors whose shape came from data

@@ -7,8 +7,9 @@ can be captured: those whose only effects are assignments of globals, which read
 variable of a literal around them, and call no system function with effects (printing,
 I/O, random numbers). Whether the functions it calls qualify is known when it runs.
 
-A function value of such a literal gets a `Runner` in place of its `run`. The runner's
-life, per function value:
+A function value of such a literal gets a `Runner` in place of its `run`; what is known
+of the literal (`Records`) is shared by its function values, as they compute alike. Its
+life:
 
 1. the first call runs as usual;
 2. the second is recorded (the backend's capture part, backends/torch_capture.py): it runs
@@ -33,6 +34,7 @@ VARIANTS = 4            # records kept per function value, then it stops trying
 VERIFIED = 2            # replays checked against the ordinary evaluation, per record
 MISSES = 64             # calls no record fits before a function stops being recorded
 REPORTS = 64            # functions the explanation remembers
+LITERALS = 1024         # function literals whose records are kept (as rendered chunks are)
 # system functions without effects that a captured function may call
 PURE_SYSTEM = frozenset({".bkf", ".jacobian", ".hessian", ".rs", ".rank", ".world"})
 
@@ -61,7 +63,10 @@ class Capture:
         self.enabled = bool(enabled) and interp.backend.capture is not None
         self.available = interp.backend.capture is not None
         self.busy = False           # a recording or a check runs: nested runners stand by
-        self.reports = {}           # label -> Runner, the latest REPORTS
+        self.grad_enabled = interp.backend.capture.grad_enabled if self.available else None
+        self.differentiation = interp.differentiation
+        self.reports = {}           # label -> Records, the latest REPORTS
+        self.records = {}           # LambdaFacts -> its Records
 
     def adopt(self, lam):
         """Called for each new function value: a runner in place of its run, when its
@@ -69,14 +74,19 @@ class Capture:
         facts = lam.facts
         if literal_verdict(facts) is not None:
             return
-        lam.run = Runner(self, lam, lam.run)
+        records = self.records.get(facts)
+        if records is None:
+            if len(self.records) >= LITERALS:
+                self.records.clear()
+            records = self.records[facts] = Records(facts)
+        lam.run = Runner(self, lam, lam.run, records)
 
-    def note(self, runner):
-        label = runner.lam.facts.label()
+    def note(self, records):
+        label = records.facts.label()
         self.reports.pop(label, None)
         if len(self.reports) >= REPORTS:
             self.reports.pop(next(iter(self.reports)))
-        self.reports[label] = runner
+        self.reports[label] = records
 
     def set_enabled(self, on):
         self.enabled = bool(on) and self.available
@@ -142,8 +152,8 @@ class Capture:
         if not self.available:
             return "capture: not available on the numpy backend"
         lines = [f"capture: {'on' if self.enabled else 'off'}"]
-        for label, runner in self.reports.items():
-            lines.append(f"{label}: {runner.status()}")
+        for label, records in self.reports.items():
+            lines.append(f"{label}: {records.status(self)}")
         if len(lines) == 1:
             lines.append("no function has been called twice yet")
         return "\n".join(lines)
@@ -158,28 +168,53 @@ class Variant:
         self.checks = VERIFIED
 
 
-class Runner:
-    """What a capturable function value runs in place of its Python function (see the
-    module's docstring)."""
-    __slots__ = ("capture", "lam", "plain", "calls", "variants", "stopped", "replays",
-                 "misses", "__weakref__")
+class Records:
+    """What capture knows of one function literal, shared by its function values (which
+    compute alike: a literal that reads variables around it is never captured): its
+    variants, calls, replays, and why it stopped being recorded."""
+    __slots__ = ("facts", "calls", "variants", "stopped", "replays", "misses")
 
-    def __init__(self, capture, lam, plain):
-        self.capture, self.lam, self.plain = capture, lam, plain
+    def __init__(self, facts):
+        self.facts = facts
         self.calls = 0
         self.variants = []
         self.stopped = None         # why it is not (any more) recorded
         self.replays = 0
         self.misses = 0
 
+    def status(self, capture):
+        parts = []
+        if self.variants:
+            parts.append(f"captured, {len(self.variants)} variant(s), {self.replays} replays"
+                         + (f", {self.misses} calls fitted no variant" if self.misses else ""))
+        if self.stopped is not None:
+            parts.append(f"not captured: {self.stopped}")
+        elif not self.variants:
+            why = capture.blocked()
+            parts.append(f"not captured: {why}" if why
+                         else "called once, captured when called again")
+        return "; ".join(parts)
+
+    def source(self):
+        return "\n".join(v.source for v in self.variants)
+
+
+class Runner:
+    """What a capturable function value runs in place of its Python function (see the
+    module's docstring)."""
+    __slots__ = ("capture", "lam", "plain", "records")
+
+    def __init__(self, capture, lam, plain, records):
+        self.capture, self.lam, self.plain, self.records = capture, lam, plain, records
+
     def __call__(self, *args):
         capture = self.capture
         if capture.busy or not capture.enabled:
             return self.plain(*args)
-        if self.variants:
-            state = _state(capture.interp)
+        if self.records.variants:
+            state = (capture.grad_enabled(), capture.differentiation.order)
             G = capture.interp.globals
-            for v in self.variants:
+            for v in self.records.variants:
                 if v.state != state:
                     continue
                 try:
@@ -193,33 +228,33 @@ class Runner:
                 result, writes = out
                 if writes:
                     G.update(writes)
-                self.replays += 1
+                self.records.replays += 1
                 return result
-            self.misses += 1
-        if self.stopped is not None:
+            self.records.misses += 1
+        if self.records.stopped is not None:
             return self.plain(*args)
-        self.calls += 1
-        if self.calls < 2:
+        self.records.calls += 1
+        if self.records.calls < 2:
             return self.plain(*args)
-        if self.misses >= MISSES:
-            self.stopped = f"no record fitted {self.misses} calls"
+        if self.records.misses >= MISSES:
+            self.records.stopped = f"no record fitted {self.records.misses} calls"
             return self.plain(*args)
         return self._record(args)
 
     def _record(self, args):
         capture = self.capture
-        capture.note(self)
+        capture.note(self.records)
         interp = capture.interp
         why = capture.blocked()
         if why is not None:
             return self.plain(*args)        # (not stopped: it may pass later)
-        if len(self.variants) >= VARIANTS:
-            self.stopped = f"{VARIANTS} variants recorded, and none fitted a later call"
+        if len(self.records.variants) >= VARIANTS:
+            self.records.stopped = f"{VARIANTS} variants recorded, and none fitted a later call"
             return self.plain(*args)
         try:
             watched = capture.reads(self.lam, args)
         except KlongError as e:
-            self.stopped = e.message
+            self.records.stopped = e.message
             return self.plain(*args)
         G = interp.globals
         same = interp.backend.capture.same
@@ -238,16 +273,16 @@ class Runner:
             G.update(before)
             # the replay, on the inputs of this call, gives what the ordinary evaluation gave
             if out is None:
-                self.stopped = "a guard failed on the call it was recorded from"
+                self.records.stopped = "a guard failed on the call it was recorded from"
             elif not same(out[0], result) or out[1].keys() != expected.keys() \
                     or not all(same(out[1][k], expected[k]) for k in expected):
-                self.stopped = "the recorded evaluation gave other bits than the ordinary one"
+                self.records.stopped = "the recorded evaluation gave other bits than the ordinary one"
             else:
-                self.variants.append(Variant(replay, source, state))
+                self.records.variants.append(Variant(replay, source, state))
         except KlongError as e:
-            self.stopped = f"the recorded evaluation failed: {e.message}"
+            self.records.stopped = f"the recorded evaluation failed: {e.message}"
         except Exception as e:      # Unfollowable, or anything the record met
-            self.stopped = str(e) or type(e).__name__
+            self.records.stopped = str(e) or type(e).__name__
         finally:
             G.clear()
             G.update(after)
@@ -271,24 +306,10 @@ class Runner:
                 and all(same(writes[k], written[k]) for k in writes):
             v.checks -= 1
         else:
-            self.variants.remove(v)
-            self.stopped = "a replay differed from the ordinary evaluation"
+            self.records.variants.remove(v)
+            self.records.stopped = "a replay differed from the ordinary evaluation"
         return result
 
-    def status(self):
-        parts = []
-        if self.variants:
-            parts.append(f"captured, {len(self.variants)} variant(s), {self.replays} replays"
-                         + (f", {self.misses} calls fitted no variant" if self.misses else ""))
-        if self.stopped is not None:
-            parts.append(f"not captured: {self.stopped}")
-        elif not self.variants:
-            why = self.capture.blocked()
-            parts.append(f"not captured: {why}" if why else "called once, captured when called again")
-        return "; ".join(parts)
-
-    def source(self):
-        return "\n".join(v.source for v in self.variants)
 
 
 _NOTHING = object()
