@@ -115,6 +115,20 @@ for _op, _text in (("add", "{0} + {1}"), ("sub", "{0} - {1}"), ("mul", "{0} * {1
 _FLOAT_ARITHMETIC["neg"] = _FLOAT_ARITHMETIC["__neg__"] = "-{0}"
 
 
+def _with_globals(G, values, impl, fn, *args):
+    """impl(fn, *args) with the globals `values` set for the call (see Recorder.opaque)."""
+    saved = {k: G.get(k, NOTHING) for k in values}
+    G.update(values)
+    try:
+        return impl(fn, *args)
+    finally:
+        for k, v in saved.items():
+            if v is NOTHING:
+                G.pop(k, None)
+            else:
+                G[k] = v
+
+
 def _scalar(value, dtype):
     """A 0-d tensor of the real `value` (torch.full: a third of torch.tensor's time)."""
     return torch.full((), value, dtype=dtype)
@@ -144,10 +158,11 @@ class Recorder(TorchFunctionMode):
     """Records one evaluation (see the module's docstring). `failure` is the reason the
     recording cannot be replayed, once it is known (the evaluation goes on regardless)."""
 
-    def __init__(self):
+    def __init__(self, G, watched):
         super().__init__()
+        self.G, self.watched = G, watched     # the globals, and the names the function reads
         self.lines = []            # the replay function's body
-        self.namespace = {"NOTHING": NOTHING, "SCALAR": _scalar, "F64": torch.float64, "math": math, "torch": torch, "Tensor": torch.Tensor}
+        self.namespace = {"NOTHING": NOTHING, "WITH_GLOBALS": _with_globals, "SCALAR": _scalar, "F64": torch.float64, "math": math, "torch": torch, "Tensor": torch.Tensor}
         self.known = {}            # id(tensor) -> its slot
         self.keep = []             # what `known` is keyed by, kept alive while recording
         self.dynamic = set()       # slots of tensors whose shape came from data
@@ -328,26 +343,36 @@ class Recorder(TorchFunctionMode):
         return f"{fn}({', '.join(parts)})"
 
     def opaque(self, impl, fn, *args):
-        """impl(fn, *args), recorded as one operation (what it does inside, torch.vmap's
-        trace of a Klong function, is done again by the replay); None is a miss."""
+        """impl(fn, *args), recorded as one operation: torch.vmap's trace of the Klong
+        function fn, done again by the replay. fn reads the globals as they are at this
+        moment (a parameter list's leaves among them): the replay gives it the same, the
+        globals it reads set to what they hold now, for the call. None is a miss."""
         with _pop_mode_temporarily():      # torch.func sees no mode of ours
             out = impl(fn, *args)
-        # the traced body reads globals as they are then (a parameter list's leaves among
-        # them), which the replay cannot give it: not followed yet
-        self.failure = self.failure or "an Each batched by torch.vmap is not recorded yet"
-        return out
-        if self.failure is None:
-            try:
-                call = f"{self.const(impl)}({self.const(fn)}, {', '.join(self.ref(a) for a in args)})"
-            except Unfollowable as e:
-                self.failure = f"vmap: {e}"
-                return out
-            slot = self.slot()
-            self.lines.append(f"{slot} = {call}")
-            self.lines.append(f"if {slot} is not None: return None" if out is None
-                              else f"if {slot} is None or {slot}.shape != {self.const(tuple(out.shape))}: return None")
-            if out is not None:
-                self.bind(out, slot)
+        if self.failure is not None:
+            return out
+        try:
+            values = []
+            for name in self.watched:
+                v = self.G.get(name, NOTHING)
+                if isinstance(v, torch.Tensor):
+                    values.append(f"{name!r}: {self.ref(v)}")
+                elif type(v) is Tracked or type(v) is float:
+                    raise Unfollowable(f"the global {name} holds a real")
+            operands = ", ".join(self.ref(a) for a in args)
+        except Unfollowable as e:
+            self.failure = f"vmap: {e}"
+            return out
+        slot = self.slot()
+        self.lines.append(f"{slot} = WITH_GLOBALS(G, {{{', '.join(values)}}}, "
+                          f"{self.const(impl)}, {self.named(fn)}, {operands})")
+        if out is None:
+            self.lines.append(f"if {slot} is not None: return None")
+        else:
+            self.lines.append(f"if {slot} is None or type({slot}) is not Tensor or "
+                              f"{slot}.shape != {self.const(tuple(out.shape))} or "
+                              f"{slot}.dtype is not {self.const(out.dtype)}: return None")
+            self.bind(out, slot)
         return out
 
     def _scalars(self, args):
@@ -584,7 +609,7 @@ class Capturer:
         function, its source) with the values as the ordinary evaluation has them; raises
         Unfollowable (its reason) when what it did cannot be replayed, after it ran. The
         arguments at the positions `unused` are not looked at (their value is never used)."""
-        rec = Recorder()
+        rec = Recorder(G, watched)
         original = dict(G)
         traced = [a if i in unused else rec.argument(i, a) for i, a in enumerate(args)]
         for name, value in list(G.items()):
