@@ -115,20 +115,6 @@ for _op, _text in (("add", "{0} + {1}"), ("sub", "{0} - {1}"), ("mul", "{0} * {1
 _FLOAT_ARITHMETIC["neg"] = _FLOAT_ARITHMETIC["__neg__"] = "-{0}"
 
 
-def _with_globals(G, values, impl, fn, *args):
-    """impl(fn, *args) with the globals `values` set for the call (see Recorder.opaque)."""
-    saved = {k: G.get(k, NOTHING) for k in values}
-    G.update(values)
-    try:
-        return impl(fn, *args)
-    finally:
-        for k, v in saved.items():
-            if v is NOTHING:
-                G.pop(k, None)
-            else:
-                G[k] = v
-
-
 def _scalar(value, dtype):
     """A 0-d tensor of the real `value` (torch.full: a third of torch.tensor's time)."""
     return torch.full((), value, dtype=dtype)
@@ -161,8 +147,11 @@ class Recorder(TorchFunctionMode):
     def __init__(self, G, watched):
         super().__init__()
         self.G, self.watched = G, watched     # the globals, and the names the function reads
-        self.lines = []            # the replay function's body
-        self.namespace = {"NOTHING": NOTHING, "WITH_GLOBALS": _with_globals, "SCALAR": _scalar, "F64": torch.float64, "math": math, "torch": torch, "Tensor": torch.Tensor}
+        self.lines = []            # the replay function's body (while a vmapped body is
+        self.main = self.lines     # recorded, `lines` is that body's; `main` the replay's)
+        self.sub = None            # the name of the vmapped body being recorded
+        self.namespace = {"NOTHING": NOTHING, "SCALAR": _scalar, "F64": torch.float64,
+                          "math": math, "torch": torch, "Tensor": torch.Tensor}
         self.known = {}            # id(tensor) -> its slot
         self.keep = []             # what `known` is keyed by, kept alive while recording
         self.dynamic = set()       # slots of tensors whose shape came from data
@@ -250,7 +239,7 @@ class Recorder(TorchFunctionMode):
             if slot is not None:
                 make = self.virtual.pop(slot, None)
                 if make is not None:
-                    self.lines.append(f"{slot} = {make()}")
+                    self.main.append(f"{slot} = {make()}")
                 return slot
             name = self.globals_of.get(id(v))
             if name is not None and name not in self.input_names:
@@ -293,14 +282,18 @@ class Recorder(TorchFunctionMode):
         plain_kwargs = {k: _plain(v) if type(v) is Tracked else v for k, v in kwargs.items()}
         if self.failure is not None:
             return func(*plain_args, **plain_kwargs)
-        if _name(func) in _FLOAT_ARITHMETIC and not kwargs and self._scalars(args):
+        if self.sub is not None:
+            pass
+        elif _name(func) in _FLOAT_ARITHMETIC and not kwargs and self._scalars(args):
             out = func(*plain_args)
             if _is_scalar(out):
                 return self._float_arithmetic(_name(func), args, out)
             call = self._call_text(func, args, kwargs)
             return self._result(func, args, call, out)
         name = _name(func)
-        if name in ("item", "sum") and len(args) == 1 and not kwargs and _is_scalar(args[0]) \
+        if self.sub is not None:
+            pass
+        elif name in ("item", "sum") and len(args) == 1 and not kwargs and _is_scalar(args[0]) \
                 and id(args[0]) in self.known:
             out = func(*plain_args)
             return self._same_real(name, args[0], out)
@@ -343,36 +336,59 @@ class Recorder(TorchFunctionMode):
         return f"{fn}({', '.join(parts)})"
 
     def opaque(self, impl, fn, *args):
-        """impl(fn, *args), recorded as one operation: torch.vmap's trace of the Klong
-        function fn, done again by the replay. fn reads the globals as they are at this
-        moment (a parameter list's leaves among them): the replay gives it the same, the
-        globals it reads set to what they hold now, for the call. None is a miss."""
-        with _pop_mode_temporarily():      # torch.func sees no mode of ours
-            out = impl(fn, *args)
-        if self.failure is not None:
-            return out
+        """impl(fn, *args), the backend's torch.vmap of the Klong function fn over args:
+        fn's operations are recorded as a function of its batched arguments, which the
+        replay hands to impl in fn's place. None (vmap failed) is a miss."""
+        if self.sub is not None or self.failure is not None:
+            if self.sub is not None:
+                self.failure = "a vmap inside a vmap"
+            with _pop_mode_temporarily():
+                return impl(fn, *args)
         try:
-            values = []
-            for name in self.watched:
-                v = self.G.get(name, NOTHING)
-                if isinstance(v, torch.Tensor):
-                    values.append(f"{name!r}: {self.ref(v)}")
-                elif type(v) is Tracked or type(v) is float:
-                    raise Unfollowable(f"the global {name} holds a real")
-            operands = ", ".join(self.ref(a) for a in args)
+            operands = [self.ref(a) for a in args]
         except Unfollowable as e:
             self.failure = f"vmap: {e}"
+            with _pop_mode_temporarily():
+                return impl(fn, *args)
+        name = self.slot("v")
+        params, inner = [], []
+
+        def body(*batched):
+            self.paused, self.sub, self.lines = False, name, inner
+            try:
+                for i, b in enumerate(batched):
+                    params.append(f"{name}_{i}")
+                    self.bind(b, params[-1])
+                r = fn(*batched)
+                if not isinstance(r, torch.Tensor):
+                    self.failure = self.failure or "vmap: the body gave no tensor"
+                elif self.failure is None:
+                    try:
+                        inner.append(f"return {self.ref(r)}")
+                    except Unfollowable as e:
+                        self.failure = f"vmap: {e}"
+                return r
+            finally:
+                self.paused, self.sub, self.lines = True, None, self.main
+
+        self.paused = True          # torch.func's own steps are not the function's
+        try:
+            out = impl(body, *args)
+        finally:
+            self.paused = False
+        if self.failure is not None:
             return out
-        slot = self.slot()
-        self.lines.append(f"{slot} = WITH_GLOBALS(G, {{{', '.join(values)}}}, "
-                          f"{self.const(impl)}, {self.named(fn)}, {operands})")
         if out is None:
-            self.lines.append(f"if {slot} is not None: return None")
-        else:
-            self.lines.append(f"if {slot} is None or type({slot}) is not Tensor or "
-                              f"{slot}.shape != {self.const(tuple(out.shape))} or "
-                              f"{slot}.dtype is not {self.const(out.dtype)}: return None")
-            self.bind(out, slot)
+            self.failure = "vmap: the batched body failed"
+            return out
+        self.lines.append(f"def {name}({', '.join(params)}):"
+                          + "".join(f"\n        {line}" for line in inner))
+        slot = self.slot()
+        self.lines.append(f"{slot} = {self.const(impl)}({name}, {', '.join(operands)})")
+        self.lines.append(f"if {slot} is None or type({slot}) is not Tensor or "
+                          f"{slot}.shape != {self.const(tuple(out.shape))} or "
+                          f"{slot}.dtype is not {self.const(out.dtype)}: return None")
+        self.bind(out, slot)
         return out
 
     def _scalars(self, args):
@@ -417,7 +433,7 @@ class Recorder(TorchFunctionMode):
         if name == "item":
             tracked = Tracked(out, form, self)
             test = "==" if math.isfinite(out) else "!="
-            self.lines.append(f"if {form} - {form} {test} 0: pass\n    else: return None")
+            self.lines.append(f"if not ({form} - {form} {test} 0): return None")
             return tracked
         self._scalar_slot(out, self.slot(), form)
         return out
@@ -457,7 +473,7 @@ class Recorder(TorchFunctionMode):
             self.lines.append(f"{slot} = {call}")
             # a decision on its finiteness (math.isfinite) is not seen: guarded here
             test = "==" if math.isfinite(out) else "!="
-            self.lines.append(f"if {slot} - {slot} {test} 0: pass\n    else: return None")
+            self.lines.append(f"if not ({slot} - {slot} {test} 0): return None")
             return Tracked(out, slot, self)
         if isinstance(out, _SIMPLE) or short == "grad_fn":
             if meta and not dynamic:
