@@ -22,14 +22,25 @@ c::0.5
 loss::{+/(tanh(c+v*X)-Y)^2}
 step::{[g];g::loss:>[v c];v::v-0.05*g@0;c::c-0.05*g@1}"""
 
+# matrix products through Each over the rows (a body torch.vmap batches)
+MLP = """.bkf("tanh")
+X::((([16 4]:^!64)!7)%7)-0.5
+Y::(+/'X)%4
+W1::0.1*(([8 4]:^!32)!5)-2
+B1::0.01*!8
+W2::0.1*(!8)-4
+B2::0.0
+loss::{[h];h::tanh({B1+x{+/x*y}:/W1}'X);(+/((B2+{+/x*W2}'h)-Y)^2)%16}
+step::{[g];g::loss:>[W1 B1 W2 B2];W1::W1-0.1*g@0;B1::B1-0.1*g@1;W2::W2-0.1*g@2;B2::B2-0.1*g@3}"""
+
 QUADRATIC = """a::[3.0 -2.0 0.5]
 p::[0.0 0.0 0.0]
 f::{+/(x-a)^2}
 step::{p::p-0.1*f:>p}"""
 
 
-def run(setup, call, steps, capture, names):
-    k = KlongInterpreter(backend="torch", device="cpu", capture=capture)
+def run(setup, call, steps, capture, names, codegen=True):
+    k = KlongInterpreter(backend="torch", device="cpu", capture=capture, codegen=codegen)
     k(setup)
     results = [k.run(call) for _ in range(steps)]
     return k, results, [k.globals[n] for n in names]
@@ -54,10 +65,12 @@ def assert_same(a, b):
     (LINREG, ["w", "b"], "step"),
     (".bkf(\"tanh\")\n" + TANH, ["v", "c"], "step"),
     (QUADRATIC, ["p"], "step"),
+    (MLP, ["W1", "B1", "W2", "B2"], "step"),
 ])
-def test_25_steps_bit_identical(setup, names, replayed):
-    on, results_on, params_on = run(setup, "step()", 25, True, names)
-    off, results_off, params_off = run(setup, "step()", 25, False, names)
+@pytest.mark.parametrize("codegen", [True, False])
+def test_25_steps_bit_identical(setup, names, replayed, codegen):
+    on, results_on, params_on = run(setup, "step()", 25, True, names, codegen)
+    off, results_off, params_off = run(setup, "step()", 25, False, names, codegen)
     for a, b in zip(params_on + results_on, params_off + results_off):
         assert_same(a, b)
     report = on.capture.explain().splitlines()
@@ -131,3 +144,81 @@ def test_numpy_has_no_capture():
     k = KlongInterpreter(backend="numpy")
     assert k.capture.enabled is False
     assert k.capture.explain() == "capture: not available on the numpy backend"
+
+
+def test_descent_over_an_each_replays():
+    """{x;...}: a parameter whose value is never used is no input; the literal evaluated
+    again on the next run replays at once (its records are the literal's)."""
+    setup, src = "f::{((x-3)^2)+1}", "p::0.0;{x;p::p-0.1*f:>p}'!50;p"
+    on = KlongInterpreter(backend="torch", device="cpu")
+    off = KlongInterpreter(backend="torch", device="cpu", capture=False)
+    for k in (on, off):
+        k(setup)
+    assert [on(src) for _ in range(3)] == [off(src) for _ in range(3)]
+    assert "{x;p::p-0.1*f:>p}: captured, 1 variant(s), 146 replays" in on.capture.explain()
+
+
+def test_random_numbers_and_output_are_never_captured(tmp_path):
+    k = KlongInterpreter(backend="torch", device="cpu", seed=3)
+    path = str(tmp_path / "out.txt").replace("\\", "/")
+    k(f'r::0.0;f::{{r::r+.rn()}};g::{{[c];c::.oc("{path}");.w(r);.cc(c)}}')
+    for _ in range(4):
+        k("f()")
+        k("g()")
+    report = k.capture.explain()
+    assert "f: not captured: it calls .rn, which has effects" in report
+    assert "g: not captured: it calls .oc, which has effects" in report \
+        or "g: not captured: it calls .w, which has effects" in report \
+        or "g: not captured: it calls .cc, which has effects" in report
+    again = KlongInterpreter(backend="torch", device="cpu", seed=3, capture=False)
+    again("r::0.0;f::{r::r+.rn()}")
+    for _ in range(4):
+        again("f()")
+    assert k["r"] == again["r"]
+
+
+def test_explain_says_what_and_why():
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("a::[1.0 2.0];f::{+/a*x};g::{[q];q::{x+1};q(x)}")
+    assert k.capture.explain() == "capture: on\nno function has been called twice yet"
+    k("f(2.0)")
+    assert k.capture.explain() == "capture: on"  + "\nno function has been called twice yet"
+    k("f(2.0)")
+    k("f(2.0)")
+    assert k.capture.explain().splitlines()[1] == "f: captured, 1 variant(s), 0 replays"
+    k.capture.set_enabled(False)
+    assert k.capture.explain().splitlines()[0] == "capture: off"
+
+
+def test_repl_command_and_options(capsys):
+    from klong.frontends.replcommands import run_command
+
+    class Session:
+        def __init__(self, interp):
+            self.interp = interp
+
+        def error(self, text):
+            print("error:", text)
+
+    k = KlongInterpreter(backend="torch", device="cpu")
+    session = Session(k)
+    run_command(session, "]o")
+    assert "capture: on" in capsys.readouterr().out
+    run_command(session, "]c off")
+    assert capsys.readouterr().out.startswith("capture: off")
+    assert k.capture.enabled is False
+    run_command(session, "]c on")
+    assert capsys.readouterr().out.startswith("capture: on")
+    run_command(session, "]c sideways")
+    assert capsys.readouterr().out == "error: ]c: on, off, or nothing (what was captured, and why not)\n"
+    n = KlongInterpreter(backend="numpy")
+    run_command(Session(n), "]o")
+    assert "capture: none (numpy)" in capsys.readouterr().out
+
+
+def test_kgpy_no_capture():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "klong", "--backend", "torch", "--device", "cpu",
+                        "--no-capture", "-e", "1+1"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "2"

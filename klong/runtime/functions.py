@@ -91,6 +91,16 @@ class Lambda(_Positional):
         super().__init__(run, facts.arity, backend)
         self.facts = facts
         self.whole = whole
+        if run is not None:
+            self._adopt()
+
+    def runs(self, run):
+        """Give the value its Python function, made after it (the closure path's names
+        the value)."""
+        self.run = run
+        self._adopt()
+
+    def _adopt(self):
         context = backends.running.context
         if context is not None and context.capture is not None and context.capture.enabled:
             context.capture.adopt(self)       # capture and replay (capture.py)

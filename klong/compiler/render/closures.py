@@ -101,13 +101,13 @@ class Renderer:
         if whole is None:
             def make(fr):
                 lam = Lambda(None, facts, None, backend)
-                lam.run = frame_runner(body, lam, fr)
+                lam.runs(frame_runner(body, lam, fr))
                 return lam
             return make
 
         def make_with_whole(fr):
             lam = Lambda(None, facts, whole(fr), backend)
-            lam.run = frame_runner(body, lam, fr)
+            lam.runs(frame_runner(body, lam, fr))
             return lam
         return make_with_whole
 
