@@ -348,7 +348,13 @@ class TorchBackend(Backend):
         if op in _REDUCE and a.is_floating_point() and not torch.compiler.is_compiling():
             # Klong's order (docs/numbers.md), for values being differentiated or batched
             # too; compiled code keeps torch's sum, which the compiler fuses
-            if op == "+" and a.requires_grad and not _wrapped(a):
+            if op == "+" and a.requires_grad and not _wrapped(a) and self.recorder is not None \
+                    and a.device.type == "cpu" and a.dtype == torch.float64:
+                # recorded for replay (torch_capture.py): the fold's own steps, which are
+                # differentiable and give the same sum and gradient (each element's is the
+                # incoming one exactly), in fewer calls than the sum and its fold below
+                r = ordered_sum(a, 0)
+            elif op == "+" and a.requires_grad and not _wrapped(a):
                 # differentiated: torch's sum is the step of the graph, holding the value
                 # of the fold, taken outside the graph
                 r = _with_values(a.sum(0), self._sum_values(a.detach()))

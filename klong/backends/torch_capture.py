@@ -259,15 +259,23 @@ class Recorder(TorchFunctionMode):
 
     def _input_slot(self, source, v):
         """The slot of v, the value of a global first used now."""
+        self._global_input(v)
+        return self.ref(v)
+
+    def _global_input(self, v):
+        """Make the tensor v an input, when it is the value of a global (or stands for
+        one's real) not used before."""
+        name = self.globals_of.get(id(v))
+        if name is None or name in self.input_names:
+            return
         slot = self.slot("i")
         value = self.lifted.get(id(v), v)
-        self.inputs.append((slot, source, value))
-        self.input_names.add(source[1])
+        self.inputs.append((slot, ("global", name), value))
+        self.input_names.add(name)
         if type(value) is float:
             self._lifted_input(v, slot)
-            return self.ref(v)
-        self.bind(v, slot)
-        return slot
+        else:
+            self.bind(v, slot)
 
     def _lifted_input(self, tensor, slot):
         """The input `slot`, a float, stands for `tensor`; its own slot holds the float."""
@@ -291,17 +299,28 @@ class Recorder(TorchFunctionMode):
             call = self._call_text(func, args, kwargs)
             return self._result(func, args, call, out)
         name = _name(func)
+        if isinstance(args[0] if args else None, torch.Tensor) and id(args[0]) not in self.known:
+            self._global_input(args[0])      # a global's value, used first here
         if self.sub is not None:
             pass
         elif name in ("item", "sum") and len(args) == 1 and not kwargs and _is_scalar(args[0]) \
                 and id(args[0]) in self.known:
             out = func(*plain_args)
             return self._same_real(name, args[0], out)
-        if name == "stack" and len(args) == 1 and not kwargs and type(args[0]) in (list, tuple) \
+        elif name == "detach" and len(args) == 1 and not kwargs \
+                and self.known.get(id(args[0])) in self.virtual:
+            # a real not made a tensor yet, detached: made a tensor of its own at once
+            out = func(*plain_args)
+            slot = self.slot()
+            form = self.scalar[self.known[id(args[0])]]
+            self.lines.append(f"{slot} = SCALAR({form}, dtype=F64)")
+            self.bind(out, slot)
+            return out
+        elif name == "stack" and len(args) == 1 and not kwargs and type(args[0]) in (list, tuple) \
                 and args[0] and all(type(e) is torch.Tensor and id(e) in self.known
                                     and not e.requires_grad for e in args[0]):
             return self._stack(func, args[0], func(*plain_args))
-        if name == "__getitem__" and len(args) == 2 and type(args[1]) is int and not kwargs \
+        elif name == "__getitem__" and len(args) == 2 and type(args[1]) is int and not kwargs \
                 and self.known.get(id(args[0])) in self.stacked:
             out = func(*plain_args)
             items = self.stacked[self.known[id(args[0])]]
