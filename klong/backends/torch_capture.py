@@ -31,6 +31,9 @@ from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
 NOTHING = object()       # a global that is not defined
 
 
+MAX_LINES = 5000         # a longer record (a loop run through) is not kept
+
+
 class Unfollowable(Exception):
     """The recording met a value it cannot follow; its message is the reason."""
 
@@ -664,6 +667,8 @@ class Capturer:
             raise Unfollowable("a global was removed")
         if rec.failure is not None:
             raise Unfollowable(rec.failure)
+        if len(rec.lines) > MAX_LINES:
+            raise Unfollowable(f"more than {MAX_LINES} operations")
         source = rec.write(len(args), written, result, watched, ordinary)
         namespace = dict(rec.namespace)
         exec(compile(source, "<klong capture>", "exec"), namespace)
