@@ -222,3 +222,16 @@ def test_kgpy_no_capture():
     r = subprocess.run([sys.executable, "-m", "klong", "--backend", "torch", "--device", "cpu",
                         "--no-capture", "-e", "1+1"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.strip() == "2"
+
+
+def test_remembered_magnitudes_are_checked_again():
+    """A big integer array's magnitude is remembered for its lifetime; a record checks the
+    magnitude of the array it is given, so a product that leaves int64 is exact."""
+    k = steps_both("a::!100\nf::{a*a}", ["f()"] * 4 + ["a::4000000000+!100"] + ["f()"] * 2)
+    assert k("*|f()") == (4000000099) ** 2
+
+
+def test_a_step_inside_an_each_over_rows():
+    """A captured function called from a body that torch.vmap batches runs as usual."""
+    steps_both(".bkf(\"tanh\")\nW::[0.5 -0.25 1.0]\ng::{tanh(x*W)}\nm::[3 3]:^0.1*!9",
+               ["g(1.0)"] * 4 + ["g'm"] * 3 + ["+/g'm"] * 3)

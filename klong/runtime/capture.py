@@ -65,6 +65,7 @@ class Capture:
         self.busy = False           # a recording or a check runs: nested runners stand by
         self.grad_enabled = interp.backend.capture.grad_enabled if self.available else None
         self.differentiation = interp.differentiation
+        self.backend = interp.backend
         self.reports = {}           # label -> Records, the latest REPORTS
         self.records = {}           # LambdaFacts -> its Records
 
@@ -209,8 +210,8 @@ class Runner:
 
     def __call__(self, *args):
         capture = self.capture
-        if capture.busy or not capture.enabled:
-            return self.plain(*args)
+        if capture.busy or not capture.enabled or capture.backend.keep_tensors:
+            return self.plain(*args)        # (keep_tensors: inside torch.vmap or a compiler)
         if self.records.variants:
             state = (capture.grad_enabled(), capture.differentiation.order)
             G = capture.interp.globals
@@ -269,8 +270,12 @@ class Runner:
             G.update(before)
             state = _state(interp)
             expected = {k: v for k, v in after.items() if before.get(k, _NOTHING) is not v}
-            out, replay, source = interp.backend.capture.record(
-                self.plain, args, G, watched, (result, expected), self.lam.facts.unused)
+            interp.limits.remembering = False
+            try:
+                out, replay, source = interp.backend.capture.record(
+                    self.plain, args, G, watched, (result, expected), self.lam.facts.unused)
+            finally:
+                interp.limits.remembering = True
             G.clear()
             G.update(before)
             # the replay, on the inputs of this call, gives what the ordinary evaluation gave

@@ -55,6 +55,9 @@ class Limits:
         self.max_elements = (default_max_elements() if max_elements is None
                              else parse_max_elements(max_elements))
         self._magnitudes = {}          # id(array) -> (weak reference, bound)
+        # False while an evaluation is recorded for replay (runtime/capture.py): a bound is
+        # found from the array, so that the record checks it again on new arrays
+        self.remembering = True
         self.memory = None             # the interpreter's klong.runtime.memory.Memory (its limit)
 
     def magnitude(self, x):
@@ -66,7 +69,7 @@ class Limits:
             elems = x.tolist()
             return max(max(elems), -min(elems)) if elems else 0
         known = self._magnitudes.get(id(x))
-        if known is not None and known[0]() is x:
+        if known is not None and known[0]() is x and self.remembering:
             return known[1]
         m = 0 if 0 in x.shape else max(int(x.max()), -int(x.min()))
         self.remember(x, m)
