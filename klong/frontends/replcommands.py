@@ -466,13 +466,9 @@ def options_command(session, arg):
     print(f"backend: {interp.backend.name}  device: {interp.backend.device}  "
           f"dtype: {interp.backend.dtype}  seed: {interp.seed if interp.seed is not None else 'none'}"
           f"  deterministic: {'on' if interp.settings.deterministic else 'off'}  "
-          f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}  "
-          f"capture: {_capture_setting(interp)}")
-
-
-def _capture_setting(interp):
-    capture = interp.capture
-    return "on" if capture.enabled else "off" if capture.available else "none (numpy)"
+          f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}"
+          + (f"  capture: {'on' if interp.capture.enabled else 'off'}"
+             if interp.capture.available else ""))
 
 
 def capture_command(session, arg):
