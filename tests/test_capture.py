@@ -186,6 +186,10 @@ def test_explain_says_what_and_why():
     k("f(2.0)")
     k("f(2.0)")
     assert k.capture.explain().splitlines()[1] == "f: captured, 1 variant(s), 0 replays"
+    k("fib::{:[x<2;x;fib(x-1)+fib(x-2)]};h::{.f}")
+    report = k.capture.explain().splitlines()
+    assert "fib: not captured: it calls itself" in report
+    assert "h: not captured: it reads .f" in report
     k.capture.set_enabled(False)
     assert k.capture.explain().splitlines()[0] == "capture: off"
 

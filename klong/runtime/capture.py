@@ -49,6 +49,10 @@ def literal_verdict(facts):
         return "it reads or assigns a variable of a function around it"
     if facts.names_self:
         return "it reads .f"
+    if facts.name is not None and facts.name in facts.reads:
+        # recursion: its depth comes from data, and a runner would add a Python frame to
+        # every level of it
+        return "it calls itself"
     if facts.arity > 3:
         return "it takes more than three arguments"
     return None
@@ -73,14 +77,18 @@ class Capture:
         """Called for each new function value: a runner in place of its run, when its
         literal may be captured."""
         facts = lam.facts
-        if literal_verdict(facts) is not None:
-            return
         records = self.records.get(facts)
         if records is None:
             if len(self.records) >= LITERALS:
                 self.records.clear()
             records = self.records[facts] = Records(facts)
-        lam.run = Runner(self, lam, lam.run, records)
+            why = literal_verdict(facts)
+            if why is not None:
+                records.stopped = records.never = why
+                if facts.name is not None:      # a named function: the report says why
+                    self.note(records)
+        if records.never is None:
+            lam.run = Runner(self, lam, lam.run, records)
 
     def note(self, records):
         label = records.facts.label()
@@ -173,10 +181,11 @@ class Records:
     """What capture knows of one function literal, shared by its function values (which
     compute alike: a literal that reads variables around it is never captured): its
     variants, calls, replays, and why it stopped being recorded."""
-    __slots__ = ("facts", "calls", "variants", "stopped", "replays", "misses")
+    __slots__ = ("facts", "calls", "variants", "stopped", "replays", "misses", "never")
 
     def __init__(self, facts):
         self.facts = facts
+        self.never = None           # why its literal is never captured
         self.calls = 0
         self.variants = []
         self.stopped = None         # why it is not (any more) recorded
@@ -262,7 +271,11 @@ class Runner:
         G = interp.globals
         same = interp.backend.capture.same
         before = dict(G)
-        result = self.plain(*args)               # the call itself, as always
+        capture.busy = True             # the functions it calls run as usual meanwhile
+        try:
+            result = self.plain(*args)           # the call itself, as always
+        finally:
+            capture.busy = False
         after = dict(G)
         capture.busy = True
         try:
