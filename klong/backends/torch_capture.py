@@ -8,17 +8,25 @@ sees every torch call, tensor methods, attribute reads and torch.autograd.grad i
 
 - each torch call, its operands named as an argument, a global, an earlier result or a
   constant (a tensor that existed before the call, a Python number in the code);
-- the Python numbers of the evaluation: reals read from the arguments and globals, and
-  those torch hands out (`.item()`, `.tolist()`), are `Tracked` floats, whose arithmetic
-  and comparisons are recorded too (Klong keeps a single real as a Python float);
+- the reals of the arguments and globals, which Klong keeps as Python floats: they are 0-d
+  tensors while the evaluation is recorded (the backend keeps numbers as tensors then,
+  `tracing()`, so every step on them is a torch call), and floats again in the replay's
+  results. Reals that torch hands out (`.item()`, `.tolist()`) are `Tracked` floats,
+  whose arithmetic and comparisons are recorded too;
 - every decision made from data: a comparison, a truth value, an integer read out of a
-  tensor, the metadata of a tensor whose shape depends on data. Replay recomputes it and
-  gives up (None) when it comes out otherwise: the guard of that branch.
+  tensor (Klong's overflow checks), the metadata of a tensor whose shape depends on data,
+  whether a real read out is finite. Replay recomputes it and gives up (None) when it
+  comes out otherwise: the guard of that branch;
+- an Each that torch.vmap batches (Backend.vmap): its body's operations, as a function of
+  the batched rows that the replay hands to the same vmap.
 
-What cannot be followed (values computed by numpy from a tensor, objects torch hands out
-that are not numbers) makes the recording fail with a reason, and the function stays with
-ordinary evaluation. The replay function returns None when a guard fails; it writes no
-global itself (it returns the values to write), so a miss leaves nothing half-updated.
+The replay is written lean: arithmetic on 0-d float64 tensors is float arithmetic (the
+same IEEE operations, so the same bits), a real becomes a tensor only where an operation
+needs one, metadata that the guards fix is not read again, a stack taken apart is not
+made. What cannot be followed (values computed by numpy from a tensor, objects torch hands
+out that are not numbers) makes the recording fail with a reason, and the function stays
+with ordinary evaluation. The replay function returns None when a guard fails; it writes
+no global itself (it returns the values to write), so a miss leaves nothing half-updated.
 """
 import math
 import operator
@@ -118,9 +126,9 @@ for _op, _text in (("add", "{0} + {1}"), ("sub", "{0} - {1}"), ("mul", "{0} * {1
 _FLOAT_ARITHMETIC["neg"] = _FLOAT_ARITHMETIC["__neg__"] = "-{0}"
 
 
-def _scalar(value, dtype):
+def _scalar(value, dtype, device):
     """A 0-d tensor of the real `value` (torch.full: a third of torch.tensor's time)."""
-    return torch.full((), value, dtype=dtype)
+    return torch.full((), value, dtype=dtype, device=device)
 
 
 def _is_scalar(t):
@@ -147,13 +155,15 @@ class Recorder(TorchFunctionMode):
     """Records one evaluation (see the module's docstring). `failure` is the reason the
     recording cannot be replayed, once it is known (the evaluation goes on regardless)."""
 
-    def __init__(self, G, watched):
+    def __init__(self, G, watched, device):
         super().__init__()
+        self.device = device       # where a real of the evaluation becomes a 0-d tensor
         self.G, self.watched = G, watched     # the globals, and the names the function reads
         self.lines = []            # the replay function's body (while a vmapped body is
         self.main = self.lines     # recorded, `lines` is that body's; `main` the replay's)
         self.sub = None            # the name of the vmapped body being recorded
         self.namespace = {"NOTHING": NOTHING, "SCALAR": _scalar, "F64": torch.float64,
+                          "DEVICE": device,
                           "math": math, "torch": torch, "Tensor": torch.Tensor}
         self.known = {}            # id(tensor) -> its slot
         self.keep = []             # what `known` is keyed by, kept alive while recording
@@ -204,7 +214,7 @@ class Recorder(TorchFunctionMode):
         """What the recorded evaluation finds in the global `name`: a real as a 0-d tensor
         (see _input), made an input when the evaluation first uses it, as a tensor is."""
         if type(value) is float:
-            lifted = torch.tensor(value, dtype=torch.float64)
+            lifted = torch.tensor(value, dtype=torch.float64, device=self.device)
             self.lifted[id(lifted)] = value
             self.globals_of[id(lifted)] = name
             self.keep.append(lifted)
@@ -222,7 +232,7 @@ class Recorder(TorchFunctionMode):
         if type(value) is float:
             # a real the evaluation keeps as a Python float: followed as a 0-d tensor (the
             # backend keeps numbers as tensors while recording), given back as a float
-            lifted = torch.tensor(value, dtype=torch.float64)
+            lifted = torch.tensor(value, dtype=torch.float64, device=self.device)
             self._lifted_input(lifted, slot)
             return lifted
         if isinstance(value, torch.Tensor):
@@ -316,7 +326,7 @@ class Recorder(TorchFunctionMode):
             out = func(*plain_args)
             slot = self.slot()
             form = self.scalar[self.known[id(args[0])]]
-            self.lines.append(f"{slot} = SCALAR({form}, dtype=F64)")
+            self.lines.append(f"{slot} = SCALAR({form}, F64, DEVICE)")
             self.bind(out, slot)
             return out
         elif name == "stack" and len(args) == 1 and not kwargs and type(args[0]) in (list, tuple) \
@@ -447,7 +457,7 @@ class Recorder(TorchFunctionMode):
     def _scalar_slot(self, tensor, slot, form):
         self.bind(tensor, slot)
         self.scalar[slot] = form
-        self.virtual[slot] = lambda: f"SCALAR({form}, dtype=F64)"
+        self.virtual[slot] = lambda: f"SCALAR({form}, F64, DEVICE)"
 
     def _same_real(self, name, a, out):
         """item() or sum() of a 0-d real: the same real, as a float or a tensor."""
@@ -647,7 +657,7 @@ class Capturer:
         function, its source) with the values as the ordinary evaluation has them; raises
         Unfollowable (its reason) when what it did cannot be replayed, after it ran. The
         arguments at the positions `unused` are not looked at (their value is never used)."""
-        rec = Recorder(G, watched)
+        rec = Recorder(G, watched, self.backend.device)
         original = dict(G)
         traced = [a if i in unused else rec.argument(i, a) for i, a in enumerate(args)]
         for name, value in list(G.items()):
