@@ -214,11 +214,19 @@ class Backend:
         """Element i of `a` repeated counts[i] times (along the first axis)."""
         raise NotImplementedError
 
+    @staticmethod
+    def bounds(a):
+        """(smallest, largest) element of a non-empty integer array, as Python ints: the
+        range checks of indices, counts and exact integer arithmetic."""
+        return int(a.min()), int(a.max())
+
     def flip(self, a):
         """`a` in reverse order along its first axis (a view where the library has them)."""
         raise NotImplementedError
 
     def roll(self, a, shift):
+        """`a` rotated by `shift` places along its first axis (positive: to the end), a
+        new array."""
         raise NotImplementedError
 
     def swap01(self, a):

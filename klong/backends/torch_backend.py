@@ -299,6 +299,16 @@ class TorchBackend(Backend):
     def repeat(self, a, counts):
         return torch.repeat_interleave(a, self._tensor(counts), dim=0)
 
+    @staticmethod
+    def bounds(a):
+        # a CPU tensor is read by numpy, on the same memory: two torch reductions and two
+        # item() calls cost several times more on a small tensor (docs/torch.md)
+        if a.device.type == "cpu" and not _wrapped(a) and not torch.compiler.is_compiling():
+            h = a.numpy()
+            return int(h.min()), int(h.max())
+        lo, hi = torch.aminmax(a)
+        return int(lo), int(hi)
+
     def flip(self, a):
         return torch.flip(a, (0,))
 

@@ -1,6 +1,6 @@
 """Function values: Klong lambdas, projections and built-ins, and how calls are made."""
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .display import write
@@ -36,6 +36,11 @@ class LambdaFacts:
     elementwise  applied to a numeric array it equals applying it to each element
     dot          it is the inner product of its arguments ({+/x*y})
     fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose whole-array form is g's
+
+    Learnt while the program runs (the interpreter's own, as the literal is):
+    untraced     the (dtype, row shape) of arrays on which tracing Each over the whole array
+                 failed (verbs/wholearray.py): a failed trace costs as much as a few loops
+                 and would fail again, so the loop runs at once
     """
     arity: int
     source: Optional[str] = None
@@ -48,6 +53,7 @@ class LambdaFacts:
     elementwise: bool = False
     dot: bool = False
     fold_op: Optional[str] = None
+    untraced: set = field(default_factory=set)
 
     def label(self):
         """How an error message names the function: its name, else its (shortened) source."""

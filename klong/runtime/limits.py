@@ -68,7 +68,11 @@ class Limits:
         known = self._magnitudes.get(id(x))
         if known is not None and known[0]() is x:
             return known[1]
-        m = 0 if 0 in x.shape else max(int(x.max()), -int(x.min()))
+        if 0 in x.shape:
+            m = 0
+        else:
+            lo, hi = arrays.array_backend(x).bounds(x)
+            m = max(hi, -lo)
         self.remember(x, m)
         return m
 

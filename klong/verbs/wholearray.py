@@ -11,6 +11,7 @@ the order of `+/` (Backend.fold_reals).
 import math
 
 from .. import backends
+from ..backends import arrays
 from . import folds
 from ..runtime import kinds, limits, values
 from ..runtime.functions import Lambda
@@ -23,7 +24,8 @@ EXACT_FLOAT_INT = {"float64": 2**53, "float32": 2**24, "bfloat16": 2**8, "float1
 # ------------------------------------------------------------------ run-time helpers
 
 def _magnitude(a):
-    return max(abs(int(a.max())), abs(int(a.min())))
+    lo, hi = arrays.array_backend(a).bounds(a)
+    return max(hi, -lo)
 
 
 def product(a, b):
@@ -172,9 +174,17 @@ def traced_each(fn):
     if not _effect_free(fn, set()):
         return None
 
+    untraced = fn.facts.untraced
+
     def each(a):
+        key = (a.dtype, tuple(a.shape[1:]))
+        if key in untraced:
+            return None
         _guard(fn, a)
-        return backends.current().vmap(fn.run, a)
+        r = backends.current().vmap(fn.run, a)
+        if r is None:
+            untraced.add(key)
+        return r
     return each
 
 
