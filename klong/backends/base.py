@@ -214,8 +214,7 @@ class Backend:
         """Element i of `a` repeated counts[i] times (along the first axis)."""
         raise NotImplementedError
 
-    @staticmethod
-    def bounds(a):
+    def bounds(self, a):
         """(smallest, largest) element of a non-empty integer array, as Python ints: the
         range checks of indices, counts and exact integer arithmetic."""
         return int(a.min()), int(a.max())

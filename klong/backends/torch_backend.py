@@ -297,17 +297,24 @@ class TorchBackend(Backend):
         return self.asarray(a)
 
     def repeat(self, a, counts):
+        if type(counts) is int and counts > 1:
+            # every element as often: a broadcast view copied out, several times quicker on
+            # a small tensor than repeat_interleave with the count made a tensor
+            shape = tuple(a.shape)
+            wide = a.unsqueeze(1).expand(shape[0], counts, *shape[1:])
+            return wide.reshape((shape[0] * counts,) + shape[1:])
         return torch.repeat_interleave(a, self._tensor(counts), dim=0)
 
-    @staticmethod
-    def bounds(a):
-        # a CPU tensor is read by numpy, on the same memory: two torch reductions and two
-        # item() calls cost several times more on a small tensor (docs/torch.md)
-        if a.device.type == "cpu" and not _wrapped(a) and not torch.compiler.is_compiling():
-            h = a.numpy()
-            return int(h.min()), int(h.max())
-        lo, hi = torch.aminmax(a)
-        return int(lo), int(hi)
+    def bounds(self, a):
+        if not isinstance(a, torch.Tensor):
+            return super().bounds(a)
+        if self.keep_tensors or a.device.type != "cpu" or _wrapped(a):
+            lo, hi = torch.aminmax(a)       # (traced: fails where a value is needed, as before)
+            return int(lo), int(hi)
+        # numpy reads the CPU tensor's memory: two torch reductions and two item() calls
+        # cost several times more on a small tensor (docs/torch.md)
+        h = a.numpy()
+        return int(h.min()), int(h.max())
 
     def flip(self, a):
         return torch.flip(a, (0,))

@@ -71,7 +71,7 @@ class Limits:
         if 0 in x.shape:
             m = 0
         else:
-            lo, hi = arrays.array_backend(x).bounds(x)
+            lo, hi = backends.current().bounds(x)
             m = max(hi, -lo)
         self.remember(x, m)
         return m

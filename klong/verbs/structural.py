@@ -177,7 +177,7 @@ def where(a):
             raise KlongError("domain", "expand: count too large") from None
     if not counts.shape[0]:
         return B.arange(0)
-    lo, hi = arrays.array_backend(counts).bounds(counts)
+    lo, hi = backends.current().bounds(counts)
     if lo < 0:
         raise KlongError("domain", "expand: negative count")
     if hi <= 1:
@@ -277,7 +277,7 @@ def _index(a, b):
         if array_kind(b) != "i":
             raise _type_error("at", "integer index expected")
         if _count(b):
-            lo, hi = arrays.array_backend(b).bounds(b)
+            lo, hi = backends.current().bounds(b)
             if lo < 0 or hi >= n:
                 bad = lo if lo < 0 else hi
                 raise KlongError("index", f"index {shown(bad)} out of range 0..{n - 1}")

@@ -11,7 +11,6 @@ the order of `+/` (Backend.fold_reals).
 import math
 
 from .. import backends
-from ..backends import arrays
 from . import folds
 from ..runtime import kinds, limits, values
 from ..runtime.functions import Lambda
@@ -24,7 +23,7 @@ EXACT_FLOAT_INT = {"float64": 2**53, "float32": 2**24, "bfloat16": 2**8, "float1
 # ------------------------------------------------------------------ run-time helpers
 
 def _magnitude(a):
-    lo, hi = arrays.array_backend(a).bounds(a)
+    lo, hi = backends.current().bounds(a)
     return max(hi, -lo)
 
 
