@@ -299,10 +299,11 @@ class TorchBackend(Backend):
     def repeat(self, a, counts):
         if type(counts) is int and counts > 1:
             # every element as often: a broadcast view copied out, several times quicker on
-            # a small tensor than repeat_interleave with the count made a tensor
+            # a small tensor than repeat_interleave with the count made a tensor (reshape
+            # alone may give a view of `a`: of one row, say)
             shape = tuple(a.shape)
             wide = a.unsqueeze(1).expand(shape[0], counts, *shape[1:])
-            return wide.reshape((shape[0] * counts,) + shape[1:])
+            return wide.reshape((shape[0] * counts,) + shape[1:]).contiguous()
         return torch.repeat_interleave(a, self._tensor(counts), dim=0)
 
     def bounds(self, a):

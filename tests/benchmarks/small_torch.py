@@ -4,8 +4,10 @@ written by hand in numpy and in torch, which give each library's own floor.
 
     python3 tests/benchmarks/small_torch.py [rounds]
 
-Prints the best of `rounds` runs (default 20) of each, in milliseconds. Runs on one thread
-(as ratios.py does): torch's worker threads only add waiting at these sizes. Not a test.
+Prints the best of `rounds` runs (default 20) of each, in milliseconds, then the cost of one
+library call on small arrays in both libraries (OPS, microseconds): torch's own per-operation
+cost, which no interpreter can remove (docs/torch-settings.md quotes them). Runs on one
+thread, as ratios.py does, unless OMP_NUM_THREADS says otherwise. Not a test.
 """
 import os
 import sys
@@ -68,6 +70,41 @@ def life(xp, n=30, generations=50):
     return g
 
 
+def _ops():
+    """(what, torch call, numpy call) on the arrays of the two programs."""
+    g, v = torch.zeros((30, 30), dtype=torch.int64), torch.rand(1000, dtype=torch.float64)
+    gn, vn = g.numpy().copy(), v.numpy().copy()
+    mask, maskn = v > 0.5, vn > 0.5
+    idx, idxn = torch.arange(0, 1000, 2), np.arange(0, 1000, 2)
+    return [
+        ("30x30 integers: a+b", lambda: g + g, lambda: gn + gn),
+        ("30x30 integers: 1:+a (one roll / two slices joined)", lambda: torch.roll(g, 1, 0),
+         lambda: np.concatenate((gn[29:], gn[:29]))),
+        ("30x30 integers: a=3", lambda: g == 3, lambda: gn == 3),
+        ("1,000 reals: a-0.5", lambda: v - 0.5, lambda: vn - 0.5),
+        ("1,000 reals: a^2", lambda: v ** 2, lambda: vn ** 2),
+        ("1,000 reals: sum, as a Python number", lambda: v.sum().item(), lambda: vn.sum().item()),
+        ("1,000 reals: positions of a mask", lambda: torch.nonzero(mask).reshape(-1),
+         lambda: np.flatnonzero(maskn)),
+        ("1,000 reals: 500 picked by index", lambda: v.index_select(0, idx), lambda: vn[idxn]),
+        ("a number made an array", lambda: torch.tensor(0.5, dtype=torch.float64),
+         lambda: np.float64(0.5)),
+    ]
+
+
+def per_call(fn, calls=2000, rounds=5):
+    fn()
+    best_time = min(_timed(fn, calls) for _ in range(rounds))
+    return best_time / calls
+
+
+def _timed(fn, calls):
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    return time.perf_counter() - start
+
+
 def main(rounds):
     for name, result in PROGRAMS.items():
         with open(os.path.join(HERE, "programs", name + ".kg")) as f:
@@ -80,6 +117,9 @@ def main(rounds):
         for xp in (np, torch):
             row.append("%s %.1f ms" % (xp.__name__, 1000 * best(lambda: hand(xp), rounds)))
         print("  ".join(row))
+    print("one call, best of 5 x 2000 (microseconds): torch  numpy")
+    for what, in_torch, in_numpy in _ops():
+        print("  %-52s %6.1f %6.1f" % (what, 1e6 * per_call(in_torch), 1e6 * per_call(in_numpy)))
 
 
 if __name__ == "__main__":
