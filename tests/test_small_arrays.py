@@ -157,3 +157,22 @@ def test_torch_repeat_by_one_count():
             r = backend.repeat(a, count)
             assert torch.equal(r, torch.repeat_interleave(a, count, dim=0))
             assert r.is_contiguous() and r.data_ptr() != a.data_ptr()
+
+
+@pytest.mark.parametrize("src, result", [
+    # two integer lists: the library's maximum and minimum
+    ("[1 5 3]|[4 2 3]", "[4 5 3]"),
+    ("[1 5 3]&[4 2 3]", "[1 2 3]"),
+    ("[[1 5] [3 2]]|[2 4]", "[[2 5] [4 4]]"),
+    ("[[1 5] [3 2]]&[2 4]", "[[1 2] [3 2]]"),
+    ("(!5)|(5-!5)", "[5 4 3 3 4]"),
+    ("[-9223372036854775807 3]|[-9223372036854775807 4]", "[-9223372036854775807 4]"),
+    # otherwise one operand or the other, as it is
+    ("[1 5]|3", "[3 5]"),
+    ("[1 5]&3", "[1 3]"),
+    ("[1 5]|[2.0 4.5]", "[2.0 5]"),
+    ("[1 5]&[1.0 5.0]", "[1.0 5.0]"),
+    ("[1.0 5.0]|[1 5]", "[1.0 5.0]"),
+])
+def test_max_min(k, src, result):
+    assert printed(k, src) == result

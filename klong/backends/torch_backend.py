@@ -328,9 +328,9 @@ class TorchBackend(Backend):
 
     # index_select and scatter_: several times faster than a[i] and a[i] = v on the CPU
     def take(self, a, positions):
-        picked = a.index_select(0, positions.reshape(-1))
         if positions.ndim == 1:
-            return picked
+            return a.index_select(0, positions)
+        picked = a.index_select(0, positions.reshape(-1))
         return picked.reshape(tuple(positions.shape) + tuple(a.shape[1:]))
 
     def put(self, a, positions, values):
@@ -412,7 +412,7 @@ class TorchBackend(Backend):
         # memory), one on another device once it is short
         if isinstance(a, torch.Tensor) and (a.device.type == "cpu" or n <= _HOST_ROWS) \
                 and a.ndim == 1 and a.dtype in _HOST_FLOATS and self.may_overwrite(a):
-            return self.to_host(a) if a.device.type != "cpu" else a.detach().numpy()
+            return self.to_host(a) if a.device.type != "cpu" else a.numpy()   # (no gradient)
         return None
 
     def fold_rows(self, op, a):

@@ -56,17 +56,41 @@ def kmeans(xp, n=1000, k=5, rounds=10):
 
 
 def life(xp, n=30, generations=50):
-    """The steps of programs/life.kg in the library xp."""
-    roll = xp.roll
+    """The steps of programs/life.kg in the library xp: the same calls the verbs make (a
+    rotation is one roll in torch, two slices joined in numpy; a comparison's truth values
+    are made integers)."""
+    if xp is torch:
+        def roll(a, k):
+            return torch.roll(a, k, 0)
+
+        def truth(a):
+            return a.to(torch.int64)
+    else:
+        def roll(a, k):
+            k %= a.shape[0]
+            return np.concatenate((a[n - k:], a[:n - k]))
+
+        def truth(a):
+            return a.astype(np.int64)
     g = xp.zeros((n, n), dtype=xp.int64)
     for r, c in [(1, 2), (2, 3), (3, 1), (3, 2), (3, 3), (14, 15), (14, 16), (15, 14),
                  (15, 15), (16, 15)]:
         g[r, c] = 1
     for _ in range(generations):
-        c = sum(roll(roll(g, dr, 0), dc, 1) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                if dr or dc)
-        g = ((c == 3) | ((g == 1) & (c == 2))).to(xp.int64) if xp is torch \
-            else ((c == 3) | ((g == 1) & (c == 2))).astype(np.int64)
+        def up(a):
+            return roll(a, -1)
+
+        def down(a):
+            return roll(a, 1)
+
+        def left(a):
+            return roll(a.T, -1).T
+
+        def right(a):
+            return roll(a.T, 1).T
+        c = up(g) + (down(g) + (left(g) + (right(g) + (up(left(g)) + (up(right(g)) + (
+            down(left(g)) + down(right(g))))))))
+        g = xp.maximum(truth(c == 3), xp.minimum(g, truth(c == 2)))
     return g
 
 
