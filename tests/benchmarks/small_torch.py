@@ -4,7 +4,9 @@ written by hand in numpy and in torch, which give each library's own floor.
 
     python3 tests/benchmarks/small_torch.py [rounds]
 
-Prints the best of `rounds` runs (default 20) of each, in milliseconds, then the cost of one
+Prints the best of `rounds` runs (default 20) of each, in milliseconds of the process's CPU
+time (one thread: on a shared machine wall time also counts the time others hold the
+cores; the same program's CPU time varies far less), then the cost of one
 library call on small arrays in both libraries (OPS, microseconds): torch's own per-operation
 cost, which no interpreter can remove (docs/torch-settings.md quotes them). Runs on one
 thread, as ratios.py does, unless OMP_NUM_THREADS says otherwise. Not a test.
@@ -31,9 +33,9 @@ def best(fn, rounds):
     fn()
     times = []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 
@@ -123,10 +125,10 @@ def per_call(fn, calls=2000, rounds=5):
 
 
 def _timed(fn, calls):
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(calls):
         fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def main(rounds):
