@@ -72,6 +72,14 @@ PROGRAMS = [
     ("{(*x)^-1}'i", False),                          # 0^-1 is :undefined: a mixed list
     ("{(*x)^0.5}'r", False),                         # (-1.0)^0.5 likewise
     ("{(*x)^3}'big", False),                         # beyond int64
+    # a real power of one number per row: C's pow for every row at once, as Python's a**b
+    ("{(+/x*x)^1.7}'q", True), ("{(*|x)^0.3}'q", True), ("{2.5^*x}'r", True),
+    ("{(*x)^*|x}'q", True), ("{(1+*x)^-0.5}'q", True), ("{(*x)^2.0}'r", True),
+    ("{(*x)^-0.5}'q", False),                        # 0^-0.5 is :undefined
+    ("{(-+/x)^0.5}'r", False),                       # a negative base: :undefined
+    ("{(*|x)^1.0e300}'q", False),                    # Python's OverflowError, an infinity
+    ("{(1.0e-300*+/x)^2.5}'q", False),               # below the normal reals: a range error
+    ("{(*x)^3}'r", None),                            # traced where Each traces (torch)
     # grade and sort along each row: the reference's order of ties, which zero first
     ("<'i", True), (">'r", True), ("<'t", True), (">'t", True), ("{x@<x}'t", True),
     ("{x@>x}'t", True), ("{x@<x}'r", True), ("<'z", True), (">'z", True),
