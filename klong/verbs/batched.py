@@ -19,16 +19,19 @@ def each(body, a, reads):
             and values.array_kind(a) in ("i", "f")):
         return None
     backend = backends.current()
-    if backend.is_tracked(a) or any(backend.is_tracked(v) for v in reads):
+    if backend.is_tracked(a) or reads and any(backend.is_tracked(v) for v in reads):
         return None         # differentiated: the loop's steps are the graph's
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
     n = a.shape[0]
-    x = Rows(a)
+    x = Rows.of(a)
     try:
-        with backend.quiet():
+        if body.calm:
             r = body(_Run(x, reads, n))
-            return backend.copy(a) if r is x else _results(r, n)
+        else:
+            with backend.quiet():
+                r = body(_Run(x, reads, n))
+        return backend.copy(a) if r is x else _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
 
@@ -57,10 +60,38 @@ class _Run:
         self.locals = {}
 
 
+# the rules that only move elements (no arithmetic: no warning of the library to silence):
+# first, reverse, size, shape; index, rotate, join, take, drop
+_CALM_MONADS = {"*", "|", "#", "^"}
+_CALM_DYADS = {"@", ":+", ",", "#", "_"}
+
+
 def compiled(plan):
     """The plan of a batched body (nested tuples: passes/batching.py) as a function of a
     _Run, made once for the literal (the renderers call this), so that a run interprets
-    nothing: each node is a closure that evaluates its operands and applies its rule."""
+    nothing: each node is a closure that evaluates its operands and applies its rule. Its
+    `calm`: whether the plan only moves elements, so that the run needs no Backend.quiet."""
+    body = _compiled(plan)
+    body.calm = _calm(plan)
+    return body
+
+
+def _calm(plan):
+    what = plan[0]
+    if what in ("x", "const", "read", "get"):
+        return True
+    if what == "set":
+        return _calm(plan[2])
+    if what == "seq":
+        return all(_calm(p) for p in plan[1])
+    if what == "monad" and plan[1] in _CALM_MONADS:
+        return _calm(plan[2])
+    if what == "dyad" and plan[1] in _CALM_DYADS:
+        return _calm(plan[2]) and _calm(plan[3])
+    return False
+
+
+def _compiled(plan):
     what = plan[0]
     if what == "x":
         return lambda run: run.x
@@ -74,14 +105,14 @@ def compiled(plan):
         name = plan[1]
         return lambda run: run.locals[name]
     if what == "set":
-        name, value = plan[1], compiled(plan[2])
+        name, value = plan[1], _compiled(plan[2])
 
         def assign(run):
             v = run.locals[name] = value(run)
             return v
         return assign
     if what == "seq":
-        steps = [compiled(p) for p in plan[1]]
+        steps = [_compiled(p) for p in plan[1]]
         if len(steps) == 1:
             return steps[0]
 
@@ -92,7 +123,7 @@ def compiled(plan):
             return v
         return sequence
     if what == "monad":
-        entry, arg = VERBS[plan[1]], compiled(plan[2])
+        entry, arg = VERBS[plan[1]], _compiled(plan[2])
         verb, rule = entry.monad, entry.batch_monad
 
         def monad(run):
@@ -100,7 +131,7 @@ def compiled(plan):
             return rule(x, run.n) if type(x) is Rows else verb(x)
         return monad
     if what == "dyad":
-        entry, left, right = VERBS[plan[1]], compiled(plan[2]), compiled(plan[3])
+        entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
         verb, rule = entry.dyad, entry.batch_dyad
 
         def dyad(run):
@@ -112,7 +143,7 @@ def compiled(plan):
         return dyad
     if what == "adverb":
         op = plan[2]
-        rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), compiled(plan[3])
+        rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), _compiled(plan[3])
 
         def adverb(run):
             x = arg(run)
@@ -121,8 +152,8 @@ def compiled(plan):
             return rule(x, run.n)
         return adverb
     if what == "cond":
-        clauses = [(compiled(p), compiled(c)) for p, c in plan[1]]
-        return _conditional(clauses, compiled(plan[2]))
+        clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
+        return _conditional(clauses, _compiled(plan[2]))
     raise ValueError(f"no such plan node: {what}")
 
 

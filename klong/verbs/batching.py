@@ -39,6 +39,13 @@ class Rows:
             raise Declined      # a mixed list, an overflow to big integers, ...
         self.a = a
 
+    @classmethod
+    def of(cls, a):
+        """Rows of the numeric array a, known to be one (a part of Rows, the batch)."""
+        r = cls.__new__(cls)
+        r.a = a
+        return r
+
     @property
     def rank(self):
         """The rank of each row's value (0: a number)."""
@@ -211,7 +218,7 @@ def first(x, n):
         return x
     if x.a.shape[1] == 0:
         raise Declined
-    return Rows(backends.current().copy(x.a[:, 0]))     # (a result holds no view of x)
+    return Rows.of(backends.current().copy(x.a[:, 0]))      # (a result holds no view of x)
 
 
 def reverse(x, n):
@@ -219,7 +226,7 @@ def reverse(x, n):
     if x.rank == 0:
         return x
     backend = backends.current()
-    return Rows(backend.copy(_columns(x.a, backend.flip)))
+    return Rows.of(backend.copy(_columns(x.a, backend.flip)))
 
 
 def size(x, n):
