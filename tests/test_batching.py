@@ -6,6 +6,7 @@ in an interpreter that batches and in one that loops (batch=False, as KLONG_BATC
 it), and for the programs that should batch, the test also checks that the batched
 evaluation gave the result (not the loop after a decline)."""
 import os
+import sys
 
 import pytest
 
@@ -217,3 +218,37 @@ def test_a_narrow_real_interpreter_runs_the_loop(monkeypatch):
     k(SETUP)
     assert outcome(k, program) == outcome(looped, program)
     assert not gave
+
+
+def _calls(k, program):
+    """The Python calls (functions and builtins) that running `program` makes."""
+    count = [0]
+
+    def profile(frame, event, arg):
+        if event in ("call", "c_call"):
+            count[0] += 1
+    sys.setprofile(profile)
+    try:
+        k(program)
+    finally:
+        sys.setprofile(None)
+    return count[0]
+
+
+@pytest.mark.parametrize("program", ["+/'m", "{x-(+/x)%#x}'m", "{(+/x*x)^0.5}'m", "{x@<x}'m",
+                                     "{:[(+/x)>0;1;-1]}'m", "{x%+/x}'m", "+\\'m", "{*>x}'m"])
+def test_a_batched_body_costs_the_same_calls_for_any_number_of_rows(mode, program, monkeypatch):
+    """Batched, Each makes as many Python calls for 100,000 rows as for 1,000: each an
+    array operation over all rows, so that the cost grows with the rows as the library's
+    does (the loop makes some for every row)."""
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(n) or results(r, n))
+    counts = []
+    for rows in (1000, 10000, 100000):
+        k = KlongInterpreter(backend=mode[0], codegen=mode[1], batch=True)
+        k(f"m::[{rows} 8]:^((!{8 * rows})!13)%7.0")
+        k(program)                          # (made and cached once)
+        counts.append(_calls(k, program))
+    assert gave == [1000, 1000, 10000, 10000, 100000, 100000]
+    assert counts[0] == counts[1] == counts[2]
