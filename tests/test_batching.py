@@ -33,6 +33,8 @@ c::10
 t::[[3 1 2 3 1] [2 2 2 2 2] [5 -1 5 0 5]]
 z::[[0.0 -0.0 1.0] [-0.0 0.0 -1.0]]
 nm::[3 3]:^[1.0 0.5 2.0 3.0 1.0 0.0 2.0 1.0],(1.0e308*10)-1.0e308*10
+d3::[2 3 4]:^(!24)%7.0
+i3::[2 3 4]:^(!24)-11
 """
 
 # (program, batched): batched says whether the batched evaluation gives the result (True),
@@ -88,6 +90,19 @@ PROGRAMS = [
     ("{*x@>x}'i", True), ("{x@<x}'big", True), ("{(<x)@<x}'t", True),
     ("<'nm", False),                                 # where a NaN goes: the library's
     ("{<*x}'i", False),                              # grade of a number: an error
+    # an Each inside the body: its body on the elements of every row at once
+    ("{{x*2}'x}'d3", True), ("{+/'x}'d3", True), ("{*'x}'i3", True), ("{|'x}'r", None),
+    ("{{x-(+/x)%#x}'x}'d3", True), ("{{x*2}'x}'r", True), ("{{x+c}'x}'i3", True),
+    ("{{(+/x*x)^0.5}'x}'d3", True), ("{|\\'x}'i3", True), ("{{x@<x}'x}'i3", True),
+    ("{{x,1}'x}'i3", True), ("{{#x}'x}'d3", True), ("{+/{x*x}'x}'i", True),
+    ("{{+/'x}'x}'[2 2 2 2]:^!16", True), ("{{:[x>0;x;0]}'x}'i", True),
+    ("{{x%0}'x}'i3", False),                         # a row's error: the loop raises it
+    ("{{3}'x}'d3", False),                           # a nilad: called with no argument
+    ("{{x@9}'x}'i3", False), ("{{x}'*x}'i", False),  # an error; Each of a number
+    ("{[v];v::x;{x+v}'x}'i", False),                 # a local of the literal around
+    # rows that are matrices
+    ("+/'d3", True), ("*'i3", True), ("{x*2}'d3", None), ("{(+/x)%#x}'d3", True),
+    ("{x@1}'i3", True), ("{1:+x}'i3", True), ("{2#x}'d3", True), ("|'i3", True),
     # take and drop by a constant
     ("{2#x}'i", True), ("{(-2)#x}'r", True), ("{9#x}'t", True), ("{(-9)#x}'r", True),
     ("{4#x}'i", True), ("{+/3#x}'r", True), ("{1_x}'i", True), ("{(-1)_x}'r", True),

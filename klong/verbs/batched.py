@@ -15,7 +15,7 @@ def each(body, a, reads):
     """f'a for the monad whose batched body is `body` (compiled() of its plan, made by
     passes/batching.py), the names it reads around it already read (`reads`), on a matrix
     of numbers a: the stacked results of every row, or None (the loop runs)."""
-    if not (values.is_array(a) and a.ndim == 2 and a.shape[0] and a.shape[1]
+    if not (values.is_array(a) and a.ndim >= 2 and a.shape[0] and a.shape[1]
             and values.array_kind(a) in ("i", "f")):
         return None
     backend = backends.current()
@@ -151,10 +151,31 @@ def _compiled(plan):
                 raise Declined      # (a plain operand: not batched yet)
             return rule(x, run.n)
         return adverb
+    if what == "each":
+        return _each(_compiled(plan[1]), _compiled(plan[2]))
     if what == "cond":
         clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
         return _conditional(clauses, _compiled(plan[2]))
     raise ValueError(f"no such plan node: {what}")
+
+
+def _each(body, arg):
+    """f'v in a batched body, v a list in every row (each row's own, of one length): f's
+    body on the elements of all rows at once, as rows of their own (the first two axes
+    made one), and its results shaped back, one list of them per row."""
+    def each(run):
+        v = arg(run)
+        if type(v) is not Rows or v.rank == 0 or v.a.shape[1] == 0:
+            raise Declined      # (f of a number, an empty list: not batched)
+        a = v.a
+        n, k = a.shape[0], a.shape[1]
+        elements = Rows.of(a.reshape((n * k,) + tuple(a.shape[2:])))
+        r = body(_Run(elements, run.reads, n * k))
+        if r is elements:
+            return v
+        r = _results(r, n * k)
+        return Rows(r.reshape((n, k) + tuple(r.shape[1:])))
+    return each
 
 
 def _conditional(clauses, otherwise):
