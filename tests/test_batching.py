@@ -100,6 +100,16 @@ PROGRAMS = [
     ("{{3}'x}'d3", False),                           # a nilad: called with no argument
     ("{{x@9}'x}'i3", False), ("{{x}'*x}'i", False),  # an error; Each of a number
     ("{[v];v::x;{x+v}'x}'i", False),                 # a local of the literal around
+    # dyadic Each, Each-left, Each-right of a dyad literal: the pairs at once
+    ("r{(+/x)*y}'[1 2 3]", True), ("i{x,y}'i", True), ("r{:[(+/x)>0;x;y]}'r", True),
+    ("i{x@y}'[0 1 2]", True), ("r{(+/x)^y}'[0.5 1.5 2.0]", True), ("u{x-(+/y)%#y}:\\r", True),
+    ("r{[s];s::x+y;s*s}'r", True), ("u{x*y}:\\i", True), ("u{x-+/y}:/r", True),
+    ("r{x%+/y}:/u", True), ("3{x+y}:\\i", True), ("[1 2 3]{x+y}'[4 5 6]", None),
+    ("i{(+/x)-+/y}'|i", True), ("r{x-y}'i", None), ("r{x}'i", None), ("r{x+y}:/3", None),
+    ("i{x@y}'[0 1 9]", False),                       # a row's error: the loop's
+    ("r{x*y}'[1 2]", False),                         # lengths that differ
+    ("r{x+nope}'r", None), ("r{(+/x)+nope}'[1 2 3]", False),
+    ("[]{x+y}'[]", None), ("i{x@y}'[0 1.5 2]", False),
     # rows that are matrices
     ("+/'d3", True), ("*'i3", True), ("{x*2}'d3", None), ("{(+/x)%#x}'d3", True),
     ("{x@1}'i3", True), ("{1:+x}'i3", True), ("{2#x}'d3", True), ("|'i3", True),
@@ -217,6 +227,8 @@ def test_differentiated_rows_run_the_loop():
     loop = KlongInterpreter(backend="torch", batch=False)
     loop("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
     assert batched == write(loop("{+/+/{x*w}'m}:>w")) == "[5.0 7.0 9.0]"
+    program = "{+/,/(w{(x*y)-+/y}:\\m),m{x*(+/y)}'w}:>w"
+    assert write(k(program)) == write(loop(program)) == "[11.0 22.0 9.0]"
 
 
 

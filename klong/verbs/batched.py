@@ -5,7 +5,7 @@ value per row (`Rows`), and `each` runs them on a matrix, or gives None when the
 run instead. A module apart from the rules because it reads the registry the rules are
 part of."""
 from .. import backends
-from . import VERBS
+from . import VERBS, adverbs
 from ..runtime import kinds, values
 from ..runtime.values import MAX_DIMS
 from .batching import ADVERBS, Declined, Rows, _rank, _repeated
@@ -14,7 +14,8 @@ from .batching import ADVERBS, Declined, Rows, _rank, _repeated
 def each(body, a, reads):
     """f'a for the monad whose batched body is `body` (compiled() of its plan, made by
     passes/batching.py), the names it reads around it already read (`reads`), on a matrix
-    of numbers a: the stacked results of every row, or None (the loop runs)."""
+    of numbers a (or an array of more axes): the stacked results of every row, or None (the
+    loop runs)."""
     if not (values.is_array(a) and a.ndim >= 2 and a.shape[0] and a.shape[1]
             and values.array_kind(a) in ("i", "f")):
         return None
@@ -36,6 +37,39 @@ def each(body, a, reads):
         return None
 
 
+def pairs(body, a, b, reads, rows):
+    """The dyad whose batched body is `body` applied to pairs, once for all of them: `rows`
+    says which operands hold one value per pair along their first axis (1: a, 2: b, 3:
+    both, of one length; the other is the same for every pair): a f'b is 3, a f:\\b is
+    f(a; each of b), 2, and a f:/b f(each of b; a), 1, with the operands in f's order. The
+    stacked results, or None (the loop runs)."""
+    backend = backends.current()
+    if backend.dtype != "float64":
+        return None
+    operands = []
+    n = None
+    for v, bit in ((a, 1), (b, 2)):
+        if backend.is_tracked(v):
+            return None
+        if rows & bit:
+            if not (values.is_array(v) and v.ndim and v.shape[0]
+                    and values.array_kind(v) in ("i", "f")) or n not in (None, v.shape[0]):
+                return None
+            n = v.shape[0]
+            v = Rows.of(v)
+        operands.append(v)
+    if reads and any(backend.is_tracked(v) for v in reads):
+        return None
+    try:
+        with backend.quiet():
+            r = body(_Run(operands[0], reads, n, operands[1]))
+        if r is operands[0] or r is operands[1]:
+            return backend.copy(r.a)        # (a result holds no view of an operand)
+        return _results(r, n)
+    except Exception:
+        return None
+
+
 def _results(r, n):
     """The list the loop would make of every row's result r."""
     if isinstance(r, Rows):
@@ -50,11 +84,13 @@ def _results(r, n):
 
 
 class _Run:
-    """One batched evaluation: the rows, the names read around the literal, its locals."""
-    __slots__ = ("x", "reads", "n", "locals")
+    """One batched evaluation: the rows (x, and y of a dyad), the names read around the
+    literal, its locals."""
+    __slots__ = ("x", "y", "reads", "n", "locals")
 
-    def __init__(self, x, reads, n):
+    def __init__(self, x, reads, n, y=None):
         self.x = x
+        self.y = y
         self.reads = reads
         self.n = n
         self.locals = {}
@@ -78,7 +114,7 @@ def compiled(plan):
 
 def _calm(plan):
     what = plan[0]
-    if what in ("x", "const", "read", "get"):
+    if what in ("x", "y", "const", "read", "get"):
         return True
     if what == "set":
         return _calm(plan[2])
@@ -95,6 +131,8 @@ def _compiled(plan):
     what = plan[0]
     if what == "x":
         return lambda run: run.x
+    if what == "y":
+        return lambda run: run.y
     if what == "const":
         value = plan[1]
         return lambda run: value
@@ -145,10 +183,13 @@ def _compiled(plan):
         op = plan[2]
         rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), _compiled(plan[3])
 
+        entry = VERBS[op]
+        plain = adverbs.over if plan[1] == "/" else adverbs.scan
+
         def adverb(run):
             x = arg(run)
-            if type(x) is not Rows:
-                raise Declined      # (a plain operand: not batched yet)
+            if type(x) is not Rows:     # the same for every row: the adverb itself, once
+                return plain(entry.dyad, x, entry.reduce, entry.fold if plan[1] == "/" else None)
             return rule(x, run.n)
         return adverb
     if what == "each":

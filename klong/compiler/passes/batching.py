@@ -11,7 +11,10 @@ wherever a row's result could differ, and then the loop runs).
 
 A literal whose other whole form is a product (passes/wholes.py) keeps it, and so does an
 element-wise one (ir.Whole) of x and numbers only; one that reads names around the literal
-is tried first, the batched form where it declines (a name holding a vector, say). KLONG_BATCH=0 (the interpreter's `batch`) makes none.
+is tried first, the batched form where it declines (a name holding a vector, say). A dyad's
+batched form (y being ("y",) in its plan) serves the dyadic Each, Each-left and Each-right:
+Lambda.whole(x, y, rows), `rows` saying which of x and y hold one value per row (1: x, 2: y,
+3: both). KLONG_BATCH=0 (the interpreter's `batch`) makes none.
 """
 from ..lower import ir
 from ...runtime import values
@@ -19,7 +22,17 @@ from ...verbs import VERBS, batching
 
 
 def settle(fn):
-    if fn.arity != 1 or fn.outer_params or "x" in fn.locals:
+    if fn.outer_params or "x" in fn.locals:
+        return
+    if fn.arity == 2:
+        # x f'y, x f:\\y, x f:/y: the pairs of rows, a value with every row (a fold form,
+        # {x+g(y)}, is kept as it is)
+        if fn.whole is None and "y" not in fn.locals:
+            found = _Plan(fn).body()
+            if found is not None:
+                fn.whole = ir.Batched(found[0], found[1], None, line=fn.line, column=fn.column)
+        return
+    if fn.arity != 1:
         return
     if fn.whole is not None and not (isinstance(fn.whole, ir.Whole) and any(
             isinstance(n, ir.Scalar) for n in ir.walk(fn.whole.expr))):
@@ -69,6 +82,8 @@ class _Plan:
         if isinstance(node, ir.Local) and node.depth == 0:
             if node.name == "x":
                 return ("x",)
+            if node.name == "y" and self.fn.arity == 2:
+                return ("y",)
             return ("get", node.name) if node.name in self.assigned else None
         if isinstance(node, (ir.Global, ir.Local)):
             if self.nested and not isinstance(node, ir.Global):
