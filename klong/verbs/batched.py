@@ -5,7 +5,7 @@ value per row (`Rows`), and `each` runs them on a matrix, or gives None when the
 run instead. A module apart from the rules because it reads the registry the rules are
 part of."""
 from .. import backends
-from . import VERBS, adverbs
+from . import VERBS, adverbs, batching
 from ..runtime import kinds, values
 from ..runtime.values import MAX_DIMS
 from .batching import ADVERBS, Declined, Rows, _rank, _repeated
@@ -160,6 +160,8 @@ def _compiled(plan):
                 v = step(run)
             return v
         return sequence
+    if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] in "<>":
+        return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad":
         entry, arg = VERBS[plan[1]], _compiled(plan[2])
         verb, rule = entry.monad, entry.batch_monad
@@ -217,6 +219,30 @@ def _each(body, arg):
         r = _results(r, n * k)
         return Rows(r.reshape((n, k) + tuple(r.shape[1:])))
     return each
+
+
+def _first_of_grade(descending, graded, arg):
+    """*>x and *<x (the place of a row's largest or smallest element): where it is the only
+    one in every row, it is what the library's argmax or argmin gives; where it is not, the
+    grade (`graded`) decides which of them comes first, as it orders equal elements."""
+    first = VERBS["*"].monad
+
+    def fused(run):
+        x = arg(run)
+        if type(x) is not Rows or x.rank != 1:
+            r = graded(run)
+            return batching.first(r, run.n) if type(r) is Rows else first(r)
+        a = x.a
+        backend = backends.current()
+        if values.array_kind(a) == "f" and backend.any(a != a):
+            raise Declined          # (as grade: where a NaN goes is the library's)
+        places = a.argmax(1) if descending else a.argmin(1)
+        n = a.shape[0]
+        best = a.reshape(-1)[places + backend.arange(n) * a.shape[1]]
+        if backend.any(backend.astype(a == best.reshape(n, 1), "i").sum(1) > 1):
+            return batching.first(graded(run), n)
+        return Rows.of(places)
+    return fused
 
 
 def _conditional(clauses, otherwise):
