@@ -182,16 +182,16 @@ def _compiled(plan):
             return verb(a, b)
         return dyad
     if what == "adverb":
-        op = plan[2]
-        rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), _compiled(plan[3])
-
-        entry = VERBS[op]
-        plain = adverbs.over if plan[1] == "/" else adverbs.scan
+        op, entry = plan[2], VERBS[plan[2]]
+        rule, arg = ADVERBS[plan[1]][op](op, entry.dyad), _compiled(plan[3])
+        over = plan[1] == "/"
 
         def adverb(run):
             x = arg(run)
             if type(x) is not Rows:     # the same for every row: the adverb itself, once
-                return plain(entry.dyad, x, entry.reduce, entry.fold if plan[1] == "/" else None)
+                if over:
+                    return adverbs.over(entry.dyad, x, entry.reduce, entry.fold)
+                return adverbs.scan(entry.dyad, x, entry.reduce, None)
             return rule(x, run.n)
         return adverb
     if what == "each":
@@ -230,7 +230,7 @@ def _first_of_grade(descending, graded, arg):
     def fused(run):
         x = arg(run)
         if type(x) is not Rows or x.rank != 1:
-            r = graded(run)
+            r = graded(run)             # (x again: the body has no effects)
             return batching.first(r, run.n) if type(r) is Rows else first(r)
         a = x.a
         backend = backends.current()
