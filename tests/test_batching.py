@@ -88,6 +88,8 @@ PROGRAMS = [
     ("{x@>x}'t", True), ("{x@<x}'r", True), ("<'z", True), (">'z", True),
     ("{x@<x}'z", True), ("{x@>x}'z", True), ("<'one", True), ("<'[[5] [3]]", True),
     ("{*x@>x}'i", True), ("{x@<x}'big", True), ("{(<x)@<x}'t", True),
+    # the last element, without reversing
+    ("{*|x}'i", True), ("{*|x}'d3", True), ("{*|*x}'i", True), ("{*|x}'one", True),
     # the first of a grade: the library's argmax or argmin where the extreme is alone
     ("{*>x}'r", True), ("{*<x}'i", True), ("{*>x}'[[1 2 2] [3 3 1] [0 5 1]]", True),
     ("{*>x}'[[1.0 0.0] [2.0 0.0]]", True), ("{*<x}'z", True), ("{*>x}'t", True),

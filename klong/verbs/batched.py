@@ -162,6 +162,8 @@ def _compiled(plan):
         return sequence
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] in "<>":
         return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
+        return _last(_compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad":
         entry, arg = VERBS[plan[1]], _compiled(plan[2])
         verb, rule = entry.monad, entry.batch_monad
@@ -219,6 +221,17 @@ def _each(body, arg):
         r = _results(r, n * k)
         return Rows(r.reshape((n, k) + tuple(r.shape[1:])))
     return each
+
+
+def _last(reversed_, arg):
+    """*|x, each row's last element, without reversing the rows first."""
+    def last(run):
+        x = arg(run)
+        if type(x) is not Rows or x.rank == 0:
+            return batching.first(reversed_(run), run.n) if type(x) is Rows \
+                else VERBS["*"].monad(reversed_(run))       # (x again: no effects)
+        return Rows.of(backends.current().copy(x.a[:, -1]))
+    return last
 
 
 def _first_of_grade(descending, graded, arg):
