@@ -371,6 +371,15 @@ class Backend:
     def power(self, a, b):
         raise NotImplementedError
 
+    def pow_each(self, a, b):
+        """a**b of reals (arrays or numbers), every element as Python computes a**b of two
+        reals: C's pow. numpy's float_power calls it for each element; its power may run
+        vector code instead (AVX-512) that differs from it in the last place. Computed on the
+        host, given back as this backend's array."""
+        x, y = (self.to_host(v) if self.is_array(v) else v for v in (a, b))
+        with np.errstate(all="ignore"):
+            return self.from_host(np.asarray(np.float_power(x, y)))
+
     def divide(self, a, b):
         """a / b, correctly rounded (operands of the result's kind: klong/runtime/kinds.py)."""
         return a / b

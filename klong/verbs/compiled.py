@@ -74,6 +74,7 @@ NAMES = {
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
+    "BATCH_PAIRS": batched.pairs,
     **wholearray.RUNTIME,
 }
 

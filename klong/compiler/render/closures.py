@@ -476,7 +476,7 @@ class Renderer:
             outer = {PARENT: fr}
             tried = None if first is None else first(fr)
 
-            def whole(a):
+            def whole(a, *pair):
                 if tried is not None:
                     r = tried(a)
                     if r is not None:
@@ -485,6 +485,8 @@ class Renderer:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)
                     return None
+                if pair:                # a dyad's: (y, rows), see passes/batching.py
+                    return batched.pairs(body, a, pair[0], names, pair[1])
                 return batched.each(body, a, names)
             return whole
         return make
