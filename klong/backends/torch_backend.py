@@ -182,6 +182,7 @@ def ordered_sum(t, dim=0):
 
 class TorchBackend(Backend):
     name = "torch"
+    traces = True
     array_type = torch.Tensor
     Autograd = TorchAutograd
     Compiler = TorchCompiler
@@ -244,6 +245,17 @@ class TorchBackend(Backend):
 
     def copy(self, a):
         return a.clone()
+
+    def writable_alone(self, a):
+        # No view of it or autograd graph holds its TensorImpl (a Python reference to a
+        # view need not be one to a), no other tensor its storage, which torch allocated
+        # (memory from numpy or DLPack is not resizable); traced tensors stay as they are.
+        if torch.compiler.is_compiling() or a.requires_grad or a.grad_fn is not None \
+                or a._base is not None or a.is_inference() or a.layout is not torch.strided \
+                or _wrapped(a) or a._use_count() != 1:
+            return False
+        storage = a.untyped_storage()
+        return storage.resizable() and torch._C._storage_Use_Count(storage._cdata) == 2
 
     def codes(self, text):
         host = code_array(text)

@@ -82,6 +82,16 @@ class Limits:
             key, table = id(x), self._magnitudes
             table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound)
 
+    def overwritten(self, x, v):
+        """Some elements of array x were written with v in place (verbs/inplace.py): a bound
+        remembered for x still holds if it covers v, else it is forgotten."""
+        known = self._magnitudes.get(id(x))
+        if known is None or known[0]() is not x:
+            return
+        if type(v) is int and abs(v) <= known[1]:
+            return
+        del self._magnitudes[id(x)]
+
 
 def current():
     """The running interpreter's Limits; defaults outside any interpreter, and while code
