@@ -1,6 +1,6 @@
 """Function values: Klong lambdas, projections and built-ins, and how calls are made."""
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import backends
@@ -40,6 +40,13 @@ class LambdaFacts:
     elementwise  applied to a numeric array it equals applying it to each element
     dot          it is the inner product of its arguments ({+/x*y})
     fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose whole-array form is g's
+    joins        the text t of a dyad {x,t,y} (t a string or character constant), "" for
+                 {x,y}: Over of a list of strings joins them with t
+
+    Learnt while the program runs (the interpreter's own, as the literal is):
+    untraced     the (dtype, row shape) of arrays on which tracing Each over the whole array
+                 failed (verbs/wholearray.py): a failed trace costs as much as a few loops
+                 and would fail again, so the loop runs at once
     """
     arity: int
     source: Optional[str] = None
@@ -54,6 +61,8 @@ class LambdaFacts:
     elementwise: bool = False
     dot: bool = False
     fold_op: Optional[str] = None
+    joins: Optional[str] = None
+    untraced: set = field(default_factory=set)
 
     def label(self):
         """How an error message names the function: its name, else its (shortened) source."""
@@ -84,13 +93,15 @@ class Lambda(_Positional):
     are its literal's. `whole`, when set, is an array operation (compiler/passes/wholes.py,
     rendered by compiler/render/) that returns None where it cannot help: for a monad, the
     function applied to every element of a numeric array at once; for a dyad with a
-    `fold_op`, the g of its body x+g(y) applied to every element."""
-    __slots__ = ("facts", "whole")
+    `fold_op`, the g of its body x+g(y) applied to every element. `derived` keeps the forms
+    the adverbs applied to it have made (verbs/forms.py), by adverbs."""
+    __slots__ = ("facts", "whole", "derived")
 
     def __init__(self, run, facts, whole=None, backend=None):
         super().__init__(run, facts.arity, backend)
         self.facts = facts
         self.whole = whole
+        self.derived = None
         if run is not None:
             self._adopt()
 

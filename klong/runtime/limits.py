@@ -71,7 +71,11 @@ class Limits:
         known = self._magnitudes.get(id(x))
         if known is not None and known[0]() is x and self.remembering:
             return known[1]
-        m = 0 if 0 in x.shape else max(int(x.max()), -int(x.min()))
+        if 0 in x.shape:
+            m = 0
+        else:
+            lo, hi = backends.current().bounds(x)
+            m = max(hi, -lo)
         self.remember(x, m)
         return m
 
@@ -80,6 +84,16 @@ class Limits:
         if math.prod(x.shape) >= REMEMBERED:
             key, table = id(x), self._magnitudes
             table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound)
+
+    def overwritten(self, x, v):
+        """Some elements of array x were written with v in place (verbs/inplace.py): a bound
+        remembered for x still holds if it covers v, else it is forgotten."""
+        known = self._magnitudes.get(id(x))
+        if known is None or known[0]() is not x:
+            return
+        if type(v) is int and abs(v) <= known[1]:
+            return
+        del self._magnitudes[id(x)]
 
 
 def current():
