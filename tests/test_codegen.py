@@ -321,3 +321,70 @@ def test_deep_code_falls_back_to_closures():
     for src in (chain, nested):
         assert outcome(gen, src) == outcome(closures, src)
     assert gen(chain).tolist() == [149, 3, -1]
+
+
+# ---------------------------------------------------------------- text: Format and joins
+
+# Format applied last in an Each over numbers writes the whole vector at once; a dyad
+# {x,t,y} or {x,y} over a list of strings joins them at once. Both give the loop's text
+TEXT_PROGRAMS = [
+    ("{$x}'!5", '["0" "1" "2" "3" "4"]'), ("{$x*7}'1.5*!3", '["0.0" "10.5" "21.0"]'),
+    ("{$x}'[1 -2 3]", '["1" "-2" "3"]'), ("{$x}'[1 2.5 3]", '["1" "2.5" "3"]'),
+    ("{$x}'[[1 2] [3 4]]", '[["1" "2"] ["3" "4"]]'), ("{$x}'[]", "[]"), ("{$x}'3", '"3"'),
+    ("{$x}'[0.1 1e-5 1e20 -0.0]", '["0.1" "0.00001" "1.0e+20" "0.0"]'),
+    ("{$x}'(2^70),1", '["1180591620717411303424" "1"]'),
+    ("{$:[x;x;1%0]}'!3", '[:undefined "1" "2"]'), ("{$x%0}'[1 2]", "[:undefined :undefined]"),
+    ("a::10;{$x+a}'!3", '["10" "11" "12"]'), ("{$x}'[:a 1 \"b\"]", '[":a" "1" "b"]'),
+    ('{x,",",y}/$\'!5', '"0,1,2,3,4"'), ("{x,y}/$'!5", '"01234"'), ('{x,0c,,y}/$\'!3', '"0,1,2"'),
+    ('{x,", ",y}/["ab" "" "c"]', '"ab, , c"'), ('{x,",",y}/"abc"', '"a,b,c"'),
+    ('{x,",",y}/["ab" 0cc "d"]', '"ab,c,d"'), ('{x,",",y}/["ab" "c" 1]', '["ab,c" "," 1]'),
+    ('{x,",",y}/[1 2 3]', '[1 "," 2 "," 3]'), ('{x,",",y}/["ab"]', '"ab"'),
+    ('{x,",",y}/[]', "[]"), ('{x,y}/[[1] [2 3]]', "[1 2 3]"), ('{y,",",x}/$\'!3', '"2,1,0"'),
+    ('{x,",",y}/{$x*7}\'!4', '"0,7,14,21"'),
+]
+
+
+@pytest.mark.parametrize("src, printed", TEXT_PROGRAMS)
+def test_text_forms_agree_with_the_loop(backend, src, printed):
+    gen, closures = both(backend)
+    assert outcome(gen, src) == ("value", printed), src
+    assert outcome(closures, src) == ("value", printed), src
+
+
+def test_format_each_has_a_whole_form():
+    k = KlongInterpreter(codegen=True)
+    k("f::{$x*2}")
+    assert k.globals["f"].whole(np.arange(3)) == ["0", "2", "4"]
+    assert k.globals["f"].whole(np.arange(4).reshape(2, 2)) is None   # rows: the loop
+    k("g::{x,\",\",y}")
+    assert k.globals["g"].facts.joins == ","
+    k("h::{x,y,\",\"}")
+    assert k.globals["h"].facts.joins is None
+
+
+def test_numpy_each_under_a_memory_limit_runs_each_element_once(monkeypatch):
+    """numpy traces nothing: the traced Each gives way to the loop before its memory guard,
+    which would run the function on the first element once more (a recursion over a tree
+    of lists ran its first branch twice at every level)."""
+    from klong.verbs import wholearray
+    guarded = []
+    monkeypatch.setattr(wholearray, "_guard", lambda fn, a: guarded.append(a))
+    k = KlongInterpreter(backend="numpy", memory_limit="1GB")
+    k("sm::{:[@x;x;+/sm'x]}")
+    assert k("sm([[1 2 3] [4 5 6]])") == 21
+    assert guarded == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_lambdas_adverb_forms_are_made_once_and_stay_right(backend, codegen):
+    """The forms an adverb derives from a lambda are kept on it (a recursion derived them
+    at every call); whether it has effects is still asked at each call: a function it reads
+    may be defined again, with effects, and then Each loops (c counts the calls)."""
+    k = KlongInterpreter(backend=backend, codegen=codegen)
+    k("sm::{:[@x;x;+/sm'x]};g::{x*2};f::{g(x)}")
+    assert k("sm([[1 2] [3 [4 5]]])") == 15
+    assert list(k.globals["sm"].derived) == [("'",)]
+    assert write(k.run("f'[1.0 2.0]")) == "[2.0 4.0]"
+    k("c::0;g::{c::c+1;x*3}")
+    assert write(k.run("f'[1.0 2.0]")) == "[3.0 6.0]" and k("c") == 2

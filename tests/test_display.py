@@ -281,3 +281,35 @@ def test_print_functions_shorten_only_at_the_prompt(k, capsys, tmp_path):
     path = tmp_path / "out.txt"
     k.run(f'c::.oc("{path}");.tc(c);.w(!2000);.tc(0);.cc(c)')    # files get it whole
     assert path.read_text() == write(k.run("!2000"))
+
+
+def _fifteen_digits(x):
+    """The rule format_real follows, spelled out: x rounded to 15 significant digits, in
+    plain notation while 1e-18 <= |x| < 1e18, with a point and a digit on either side."""
+    if x == 0:
+        return "0.0"
+    mantissa, exponent = ("%.14e" % abs(x)).split("e")
+    digits, exponent = (mantissa[0] + mantissa[2:]).rstrip("0") or "0", int(exponent)
+    sign = "-" if x < 0 else ""
+    if -18 <= exponent < 18:
+        if exponent >= 0:
+            whole = digits[:exponent + 1].ljust(exponent + 1, "0")
+            return f"{sign}{whole}.{digits[exponent + 1:] or '0'}"
+        return f"{sign}0.{'0' * (-exponent - 1)}{digits}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+
+
+def test_format_real_is_the_fifteen_digit_rounding():
+    """Python's shortest text is taken where it has at most 15 digits: it must be exactly
+    the 15-digit rounding, for reals of every magnitude and for decimals typed by hand."""
+    rng = np.random.default_rng(7)
+    bits = rng.integers(0, 2**63, 20000, dtype=np.int64).view(np.float64)
+    typed = [round(v, d) for v, d in zip(rng.uniform(-1e6, 1e6, 20000).tolist(),
+                                         rng.integers(0, 9, 20000).tolist())]
+    scaled = rng.integers(-10**16, 10**16, 20000) / 10.0 ** rng.integers(0, 20, 20000)
+    edges = [0.1, 0.30000000000000004, 1e15, 1e16 - 1, 123456789012345.6, 99999999999999.99,
+             999999999999999.9, 1e-4, 9.999e-5, 1e17, 1e18, 5e-324, 1.7976931348623157e308,
+             2.0 ** 53, 2.0 ** 53 + 2, -0.5, 1 / 3]
+    for x in [float(v) for v in (*bits, *typed, *scaled)] + edges:
+        if x == x and abs(x) != float("inf"):
+            assert format_real(x) == _fifteen_digits(x), x

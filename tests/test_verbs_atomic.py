@@ -325,10 +325,11 @@ def _by_the_general_path(verb, a, b):
 
 def test_the_registry_declares_the_shortcuts():
     """Every numeric atomic dyad takes numbers being differentiated (last); + - * and ^ have
-    their own shortcut besides; the other dyads none (they are the general path itself)."""
+    their own shortcut besides, and + - * % < > = one for a list of integers and reals
+    beside reals; the other dyads none (they are the general path itself)."""
     declared = {s: len(v.shortcuts) for s, v in VERBS.items() if v.shortcuts}
-    assert declared == {"+": 2, "-": 2, "*": 2, "^": 2, "%": 1, ":%": 1, "!": 1, "|": 1,
-                        "&": 1, "<": 1, ">": 1, "=": 1}
+    assert declared == {"+": 3, "-": 3, "*": 3, "^": 2, "%": 2, ":%": 1, "!": 1, "|": 1,
+                        "&": 1, "<": 2, ">": 2, "=": 2}
     assert all(VERBS[s].dyad is not GENERAL[s] for s in declared)
     assert VERBS["$"].dyad is GENERAL["$"] and VERBS["~"].dyad is GENERAL["~"]
 
@@ -341,8 +342,12 @@ def _operands():
     m = B().asarray(np.arange(8.0).reshape(4, 2) / 7 - 0.5, "f")
     zero_i, zero_r = B().asarray(5, "i").reshape(()), B().asarray(-2.5, "f").reshape(())
     empty = B().asarray(np.zeros(0), "f")
+    # lists of integers and reals (general lists), as long as r: with a zero, with an
+    # integer past 2^53, with inf
+    mixed = [[0, 0.5, -3, 2.0], [7, 0.0, 2, -1.25], [2**53 + 1, 0.5, 1, 2.0],
+             [1, float("inf"), 2, 0.5], [1, 2.5]]
     return [3, -2, 0, 2.5, -0.5, 2**70, zero_i, zero_r, i, r, m, empty,
-            [1, r[:2]], [2.5, 3], "ab", C("x"), []]
+            [1, r[:2]], [2.5, 3], "ab", C("x"), []] + mixed
 
 
 @pytest.mark.parametrize("verb", ["+", "-", "*", "^", "%", ":%", "!", "|", "&", "<", ">",

@@ -906,3 +906,14 @@ def test_at_looks_into_a_dictionary_as_an_extension():
     assert dyad("@", ":{[1 2] [3 4]}", "3") == "4"
     assert dyad("@", ":{[1 2]}", "5") == ":undefined"
     assert dyad("@", ':{["lr" 0.5]}', '"lr"') == "0.5"
+
+
+@pytest.mark.parametrize("src, printed", [
+    ("0,0.5+!3", "[0 0.5 1.5 2.5]"), ("(0.5+!2),0", "[0.5 1.5 0]"),
+    ("(!2),0.5*!2", "[0 1 0.0 0.5]"), ("(0.5*!2),!2", "[0.0 0.5 0 1]"),
+    ("*0,0.5+!2", "0"), ("*|(0.5+!2),3", "3"), ("1.5,[1 2]", "[1.5 1 2]"),
+    ("[1 2],1.5", "[1 2 1.5]"), ("(0,0.5+!2)+1", "[1 1.5 2.5]"), ("0.0,0.5+!2", "[0.0 0.5 1.5]"),
+])
+def test_integers_joined_to_reals_keep_their_kinds(backend, src, printed):
+    from klong import KlongInterpreter
+    assert write(KlongInterpreter(backend=backend.name).run(src)) == printed

@@ -122,6 +122,11 @@ class NumpyBackend(Backend):
     def copy(self, a):
         return a.copy()
 
+    def writable_alone(self, a):
+        # a view, or memory lent by someone else (a buffer, a tensor), has a base
+        flags = a.flags
+        return a.base is None and flags.owndata and flags.writeable
+
     def codes(self, text):
         return code_array(text)
 
@@ -164,7 +169,10 @@ class NumpyBackend(Backend):
         return a[::-1]
 
     def roll(self, a, shift):
-        return np.roll(a, shift, axis=0)
+        # two slices joined: np.roll's own steps take several times longer on short arrays
+        n = a.shape[0]
+        k = shift % n if n else 0
+        return np.concatenate((a[n - k:], a[:n - k])) if k else a.copy()
 
     def swap01(self, a):
         return np.swapaxes(a, 0, 1)
@@ -224,8 +232,29 @@ class NumpyBackend(Backend):
         return np.where(condition, a, b)
 
     def quiet(self):
-        return np.errstate(all="ignore")
+        return _Quiet() if _QUIET_STATE is not None else np.errstate(all="ignore")
 
     def math_function(self, name):
         fn = getattr(np, name, None)
         return fn if isinstance(fn, np.ufunc) or callable(fn) and not isinstance(fn, type) else None
+
+
+# np.errstate(all="ignore") remakes numpy's error state each time it is entered, which costs
+# as much as an operation on a small array (and Each runs one per element): the same state,
+# made once, is set and reset directly, where this numpy keeps it as errstate does
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    _QUIET_STATE = _make_extobj(all="ignore")
+except (ImportError, TypeError):       # another numpy: errstate itself
+    _QUIET_STATE = None
+
+
+class _Quiet:
+    """with _Quiet(): floating-point overflow, division and invalid operations silently."""
+    __slots__ = ("token",)
+
+    def __enter__(self):
+        self.token = _extobj_contextvar.set(_QUIET_STATE)
+
+    def __exit__(self, *exc):
+        _extobj_contextvar.reset(self.token)

@@ -36,6 +36,9 @@ def _parser():
                         "and float16 (torch only)")
     _add_settings(p)
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
+    p.add_argument("--no-capture", dest="capture", action="store_false", default=None,
+                   help="torch: no capture and replay of functions called again and again "
+                        "(KLONG_CAPTURE=0)")
     p.add_argument("--full", action="store_true",
                    help="at the prompt, print long values in full (]p switches later)")
     p.add_argument("--style", default=os.environ.get("KLONG_STYLE") or None,
@@ -112,7 +115,7 @@ def _run(args):
         return 2
     try:
         interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype,
-                                  **_settings(args))
+                                  capture=args.capture, **_settings(args))
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2

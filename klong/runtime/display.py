@@ -23,6 +23,12 @@ def format_real(x):
     """A real with at most 15 significant digits, laid out as the reference lays out reals:
     plain notation while 1e-18 <= |x| < 1e18, otherwise d.ddd e+NN; always with a point."""
     x = float(x)
+    text = repr(x)
+    # Python's shortest text, where it is plain notation of at most 15 digits: the 15-digit
+    # rounding has the same digits (a double is within 2^-53 of it, far below half a unit
+    # of the 15th digit), and the same layout (a point, a digit on either side)
+    if len(text) <= (17 if x < 0 else 16) and "e" not in text and "n" not in text and x:
+        return text
     if x != x:
         return "nan"
     if x in (float("inf"), float("-inf")):

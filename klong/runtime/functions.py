@@ -2,9 +2,10 @@
 import types
 from typing import Optional
 
+from .. import backends
 from .display import write
 from ..errors import KlongError
-from .records import record
+from .records import field, record
 from .values import Function
 
 # The closure renderer (render/closures.py) keeps the variables of one call, parameters and declared
@@ -30,12 +31,22 @@ class LambdaFacts:
                  interpreter's): functions among them may have effects of their own, which
                  only the running program can tell
     names_self   it reads .f (so its body cannot run inline, in the code that applies it)
+    outer        it reads or assigns a variable of a literal around it (so what it computes
+                 depends on more than its arguments and the globals: never captured)
+    unused       the positions of the parameters its body never uses the value of ({x;...})
 
     The shortcuts adverbs may take (compiler/passes/):
     dyad_op      '+' for {x+y}: the body is exactly x OP y, OP a numeric atomic verb
     elementwise  applied to a numeric array it equals applying it to each element
     dot          it is the inner product of its arguments ({+/x*y})
     fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose whole-array form is g's
+    joins        the text t of a dyad {x,t,y} (t a string or character constant), "" for
+                 {x,y}: Over of a list of strings joins them with t
+
+    Learnt while the program runs (the interpreter's own, as the literal is):
+    untraced     the (dtype, row shape) of arrays on which tracing Each over the whole array
+                 failed (verbs/wholearray.py): a failed trace costs as much as a few loops
+                 and would fail again, so the loop runs at once
     """
     arity: int
     source: Optional[str] = None
@@ -43,11 +54,15 @@ class LambdaFacts:
     effects: bool = True
     reads: frozenset = frozenset()
     names_self: bool = False
+    outer: bool = False
+    unused: tuple = ()
     globals: Optional[dict] = None
     dyad_op: Optional[str] = None
     elementwise: bool = False
     dot: bool = False
     fold_op: Optional[str] = None
+    joins: Optional[str] = None
+    untraced: set = field(default_factory=set)
 
     def label(self):
         """How an error message names the function: its name, else its (shortened) source."""
@@ -78,13 +93,28 @@ class Lambda(_Positional):
     are its literal's. `whole`, when set, is an array operation (compiler/passes/wholes.py,
     rendered by compiler/render/) that returns None where it cannot help: for a monad, the
     function applied to every element of a numeric array at once; for a dyad with a
-    `fold_op`, the g of its body x+g(y) applied to every element."""
-    __slots__ = ("facts", "whole")
+    `fold_op`, the g of its body x+g(y) applied to every element. `derived` keeps the forms
+    the adverbs applied to it have made (verbs/forms.py), by adverbs."""
+    __slots__ = ("facts", "whole", "derived")
 
     def __init__(self, run, facts, whole=None, backend=None):
         super().__init__(run, facts.arity, backend)
         self.facts = facts
         self.whole = whole
+        self.derived = None
+        if run is not None:
+            self._adopt()
+
+    def runs(self, run):
+        """Give the value its Python function, made after it (the closure path's names
+        the value)."""
+        self.run = run
+        self._adopt()
+
+    def _adopt(self):
+        context = backends.running.context
+        if context is not None and context.capture is not None and context.capture.enabled:
+            context.capture.adopt(self)       # capture and replay (capture.py)
 
     def wrong_arity(self, n):
         return f"function of {self.arity} called with {n}"

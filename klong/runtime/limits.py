@@ -54,6 +54,9 @@ class Limits:
         self.max_elements = (default_max_elements() if max_elements is None
                              else parse_max_elements(max_elements))
         self._magnitudes = {}          # id(array) -> (weak reference, bound)
+        # False while an evaluation is recorded for replay (runtime/capture.py): a bound is
+        # found from the array, so that the record checks it again on new arrays
+        self.remembering = True
         self.memory = None             # the interpreter's klong.runtime.memory.Memory (its limit)
 
     def magnitude(self, x):
@@ -65,9 +68,13 @@ class Limits:
             elems = x.tolist()
             return max(max(elems), -min(elems)) if elems else 0
         known = self._magnitudes.get(id(x))
-        if known is not None and known[0]() is x:
+        if known is not None and known[0]() is x and self.remembering:
             return known[1]
-        m = 0 if 0 in x.shape else max(int(x.max()), -int(x.min()))
+        if 0 in x.shape:
+            m = 0
+        else:
+            lo, hi = backends.current().bounds(x)
+            m = max(hi, -lo)
         self.remember(x, m)
         return m
 
@@ -76,6 +83,16 @@ class Limits:
         if math.prod(x.shape) >= REMEMBERED:
             key, table = id(x), self._magnitudes
             table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound)
+
+    def overwritten(self, x, v):
+        """Some elements of array x were written with v in place (verbs/inplace.py): a bound
+        remembered for x still holds if it covers v, else it is forgotten."""
+        known = self._magnitudes.get(id(x))
+        if known is None or known[0]() is not x:
+            return
+        if type(v) is int and abs(v) <= known[1]:
+            return
+        del self._magnitudes[id(x)]
 
 
 def current():

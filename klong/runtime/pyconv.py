@@ -261,7 +261,7 @@ def _container(v, converted):
     if not v:
         return np.array([], dtype=np.float64)
     out = converted[id(v)] = np.empty(len(v), dtype=object)
-    if all(type(e) in _PLAIN_ATOMS for e in v):
+    if set(map(type, v)) <= _PLAIN_ATOMS:
         out[:] = v
     else:
         for i, e in enumerate(v):

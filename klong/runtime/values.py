@@ -130,6 +130,13 @@ class Dict:
 def key_of(v):
     """A hashable stand-in for a value, used for dictionary keys and grouping.
     Integers and reals hash apart (as in the reference), other kinds by content."""
+    t = type(v)
+    if t is int:                    # the common keys first, by their exact type
+        return ("int", v)
+    if t is str:
+        return ("str", v)
+    if t is float:
+        return ("real", v)
     if isinstance(v, _arrays.ARRAY_TYPES):
         if v.ndim == 0:
             return key_of(v.item())

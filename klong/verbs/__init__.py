@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
-from .atomic import DYAD_PARTS, atomic_dyad, differentiated, real_arith, real_power
+from .atomic import DYAD_PARTS, atomic_dyad, differentiated, mixed_with_reals, real_arith, real_power
 from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
@@ -129,28 +129,29 @@ VERBS = _table(
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          batch_monad=batching.grade(False),
-         scalar_dyad="1 if {a} < {b} else 0"),
+         scalar_dyad="1 if {a} < {b} else 0", shortcuts=(mixed_with_reals("<"),)),
     Verb(">", "grade-down", "more", atomic="d", numeric="d", compare=">",
          batch_monad=batching.grade(True),
-         scalar_dyad="1 if {a} > {b} else 0"),
+         scalar_dyad="1 if {a} > {b} else 0", shortcuts=(mixed_with_reals(">"),)),
     Verb("=", "group", "equal", atomic="d", numeric="d", compare="==",
-         scalar_dyad="1 if {a} == {b} else 0"),
+         scalar_dyad="1 if {a} == {b} else 0", shortcuts=(mixed_with_reals("="),)),
     Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
          batch_monad=batching.first,
          scalar_guard=f"(type({{a}}) is float and type({{b}}) is float"
                       f" or -{INLINE_FACTOR:#x} < {{a}} < {INLINE_FACTOR:#x}"
                       f" and -{INLINE_FACTOR:#x} < {{b}} < {INLINE_FACTOR:#x})",
-         shortcuts=(real_arith(operator.mul),)),
+         shortcuts=(real_arith(operator.mul), mixed_with_reals("*"))),
     Verb("+", "transpose", "plus", atomic="d", numeric="d", reduce="+", scalar_dyad="{a} + {b}",
-         shortcuts=(real_arith(operator.add),)),
+         shortcuts=(real_arith(operator.add), mixed_with_reals("+"))),
     Verb("-", "negate", "minus", atomic="md", numeric="md", scalar_monad="-{a}",
-         scalar_dyad="{a} - {b}", shortcuts=(real_arith(operator.sub),)),
+         scalar_dyad="{a} - {b}", shortcuts=(real_arith(operator.sub), mixed_with_reals("-"))),
     Verb("_", "floor", "drop", atomic="m", numeric="m", batch_dyad=batching.drop),
     Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1",
          batch_dyad=batching.match),
     Verb("$", "format", "format2", atomic="md"),
     Verb("?", "range", "find", batch_dyad=batching.find),
-    Verb("%", "reciprocal", "divide", atomic="md", numeric="md"),
+    Verb("%", "reciprocal", "divide", atomic="md", numeric="md",
+         shortcuts=(mixed_with_reals("%"),)),
     Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,),

@@ -27,7 +27,7 @@ from ..backends import arrays
 from ..runtime import kinds, values
 from ..runtime.display import atom_text, format_real
 from ..errors import KlongError
-from ..runtime.limits import INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64, int_from_text, magnitude, real_from_text, times, too_large
+from ..runtime.limits import INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64, int_from_text, int_text, magnitude, real_from_text, times, too_large
 from ..runtime.limits import current as current_limits
 from ..runtime.match import match
 from ..runtime.values import Char, Symbol, UNDEFINED, array_kind, is_int, is_list, is_number, is_real, is_true, items, length, make_list, scalar
@@ -69,6 +69,12 @@ def _atom(v):
 def atomic_monad(atom, array=None):
     """A monad applying `atom` to every atom of its argument, keeping the nesting."""
     def verb(a):
+        t = type(a)
+        if t is int or t is float:          # a plain number (Each calls with one): the atom
+            try:
+                return atom(a)
+            except OverflowError:
+                raise too_large() from None
         if isinstance(a, arrays.ARRAY_TYPES) and a.ndim and a.shape[0]:
             if array is not None and array_kind(a) in "if":
                 r = array(a)
@@ -305,6 +311,41 @@ def real_arith(op):
     return shortcut
 
 
+# integers below this in magnitude are reals exactly
+_EXACT_REAL = 2 ** 53
+
+
+def mixed_with_reals(symbol):
+    """The shortcut of + - * % = < >: a list of integers and reals (a general list, such as
+    0,+\\x makes) beside a real, or a real vector of its length: the list as a real vector,
+    then the verb's array function. The same results: every pair holds a real, so the loop
+    computes each in Python with the integer as a real, and an integer below 2^53 converts
+    exactly. Not for narrow reals (the loop computes in 64 bits and rounds each element)."""
+    array = DYAD_PARTS[symbol][1]
+
+    def shortcut(a, b):
+        if type(a) is list:
+            mixed, other = a, b
+        elif type(b) is list:
+            mixed, other = b, a
+        else:
+            return None
+        if not mixed or not (type(other) is float or _real_array(other) and other.ndim == 1
+                             and other.shape[0] == len(mixed) and not B().is_tracked(other)):
+            return None
+        backend = B()
+        if backend.dtype != "float64" or not set(map(type, mixed)) <= _PLAIN_NUMBERS:
+            return None
+        reals = backend.asarray(mixed, "f")
+        if not bool((abs(reals) < _EXACT_REAL).all()):
+            return None                 # (a large integer, inf or nan: the loop)
+        return array(reals, other) if mixed is a else array(other, reals)
+    return shortcut
+
+
+_PLAIN_NUMBERS = {int, float}
+
+
 def real_power(a, b):
     """The shortcut of ^: a non-empty real array raised to a positive Python integer (x^2 in
     a loss), the library's power, as _power_array does it."""
@@ -463,12 +504,23 @@ def _pick(keep_a, a, b):
     return None
 
 
+def _int_arrays(a, b):
+    """Two integer arrays: which one Max or Min returns cannot be told from the result, so
+    the library's maximum or minimum (one call) gives what choosing an operand gives."""
+    return isinstance(a, arrays.ARRAY_TYPES) and isinstance(b, arrays.ARRAY_TYPES) \
+        and array_kind(a) == "i" and array_kind(b) == "i"
+
+
 def _max_array(a, b):
+    if _int_arrays(a, b):
+        return B().maximum(a, b)
     x, y = kinds.operands(a, b)          # compare as reals, choose the operands themselves
     return _pick(x >= y, a, b)
 
 
 def _min_array(a, b):
+    if _int_arrays(a, b):
+        return B().minimum(a, b)
     x, y = kinds.operands(a, b)
     return _pick(x < y, a, b)
 
@@ -506,6 +558,11 @@ def _untracked(a):
 
 def _text(a):
     """The written text of an atom for Format, or UNDEFINED when it has none."""
+    t = type(a)
+    if t is int:                     # plain numbers first: they carry no gradient
+        return int_text(a)
+    if t is float:
+        return format_real(a)
     a = values.plain(_untracked(a))
     if type(a) in (int, float, Char, Symbol, str):
         return atom_text(a, readable=False)

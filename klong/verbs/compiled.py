@@ -13,7 +13,7 @@ code; everything here runs on every call, so nothing here knows of the compiler.
 import re
 
 from . import adverbs as adv
-from . import batched, wholearray
+from . import batched, inplace, wholearray
 from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..runtime.functions import PARENT, Lambda, call_value, project
@@ -73,7 +73,8 @@ NAMES = {
     "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
-    "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each,
+    "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
+    "BATCH_PAIRS": batched.pairs,
     **wholearray.RUNTIME,
 }
 

@@ -30,6 +30,8 @@ class VerbForms:
     scan_fold: Optional[Callable] = None
     batch: Optional[tuple] = None       # the monad's batched plan of x (batching.py)
     batch_op: Optional[str] = None      # the primitive it is, when batching is on
+    pairs: Optional[Callable] = None    # a dyad's batched form: pairs(x, y, rows), see
+                                        # passes/batching.py
 
 
 def _no_monad(op):
@@ -77,9 +79,15 @@ def function_forms(fn):
         forms.whole_dyad = entry.dyad
     if facts.dot:
         forms.rows = wholearray.rows_dot
+    if facts.joins is not None:
+        forms.fold = wholearray.joined(facts.joins)
     if facts.fold_op is not None and fn.whole is not None:
         forms.fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=False)
         forms.scan_fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=True)
+    if fn.arity == 2 and facts.fold_op is None and fn.whole is not None:
+        forms.pairs = fn.whole      # (where the literal is a verb's {x+y}, Each is the verb)
+        if forms.whole_dyad is None:
+            forms.whole_dyad = lambda a, b: fn.whole(a, b, 3)
     if fn.arity != 1:
         return forms
     if facts.elementwise and fn.whole is None:
@@ -127,8 +135,8 @@ DYADIC_ADVERBS = {
     "'": lambda v, a, b: adv.each2(v.dyad, a, b, v.whole_dyad),
     "/": lambda v, a, b: adv.over_neutral(v.dyad, a, b, v.fast),
     "\\": lambda v, a, b: adv.scan_neutral(v.dyad, a, b, DYADS[","]),
-    ":\\": lambda v, a, b: adv.each_left(v.dyad, a, b, v.rows),
-    ":/": lambda v, a, b: adv.each_right(v.dyad, a, b, v.rows),
+    ":\\": lambda v, a, b: adv.each_left(v.dyad, a, b, v.rows, v.pairs),
+    ":/": lambda v, a, b: adv.each_right(v.dyad, a, b, v.rows, v.pairs),
     ":~": lambda v, a, b: adv.while_(v.monad, _predicate(a), b),
     "\\~": lambda v, a, b: adv.scan_while(v.monad, _predicate(a), b),
     ":*": lambda v, a, b: adv.iterate(v.monad, a, b),
@@ -166,8 +174,24 @@ def derived_forms(forms, adverbs):
     return forms
 
 
+def function_derived(fn, adverbs):
+    """The function value fn modified by `adverbs`, as VerbForms. A lambda's are made once
+    and kept on it: they depend only on its literal and its whole form (a recursion such as
+    {:[@x;x;+/.f'x}} derives them at every call)."""
+    if not isinstance(fn, Lambda):
+        return derived_forms(function_forms(fn), adverbs)
+    kept = fn.derived
+    if kept is None:
+        kept = fn.derived = {}
+    key = tuple(adverbs)
+    forms = kept.get(key)
+    if forms is None:
+        forms = kept[key] = derived_forms(function_forms(fn), adverbs)
+    return forms
+
+
 def derived_caller(adverbs, arity):
     """f(fn, a) or f(fn, a, b): the function value fn modified by `adverbs`, applied."""
     if arity == 1:
-        return lambda fn, a: derived_forms(function_forms(fn), adverbs).monad(a)
-    return lambda fn, a, b: derived_forms(function_forms(fn), adverbs).dyad(a, b)
+        return lambda fn, a: function_derived(fn, adverbs).monad(a)
+    return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)

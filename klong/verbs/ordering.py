@@ -193,12 +193,12 @@ def grade_down(a):
 def _group_key(v):
     """A hashable key under which equal values meet. An integer and a real never do (1 and
     1.0 are two classes, as in the reference), though Match finds them equal."""
+    if type(v) is str:              # first: the words of a text are grouped often
+        return ("str", v)
     if is_number(v):
         return (kinds.kind(v), plain(v))
     if is_list(v):
         return ("list", tuple(_group_key(e) for e in items(v)))
-    if type(v) is str:
-        return ("str", v)
     if isinstance(v, Dict):
         return ("dict", frozenset((k, _group_key(val)) for k, (_, val) in v.table.items()))
     return v   # characters, symbols, functions, the undefined value

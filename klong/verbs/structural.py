@@ -19,7 +19,8 @@ from ..runtime import values
 from ..runtime.display import shown
 from ..errors import KlongError
 from .folds import fold
-from ..runtime.limits import check_elements, check_items, elements_of
+from ..runtime.limits import current as current_limits
+from ..runtime.limits import check_elements, check_items, elements_of, fits_int64
 from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from . import ordering
@@ -42,6 +43,8 @@ def _int_list(v, verb):
     """An integer or a flat list of integers as a list of Python ints."""
     if is_int(v):
         return [int(v)]
+    if is_array(v) and v.ndim == 1 and array_kind(v) == "i":
+        return backends.current().to_host(v).tolist()
     if is_list(v):
         elems = items(v)
         if all(is_int(e) for e in elems):
@@ -106,13 +109,16 @@ def _int_array(ints):
         raise OverflowError("integer too large for an array") from None
 
 
-def _store(arr, positions, v):
-    """A copy of array `arr` with v written at `positions` (an int, a list of ints or an
-    integer vector of the backend)."""
+def _store(arr, positions, v, in_place=False):
+    """A copy of array `arr` with v written at `positions` (an int, a slice, a list of ints
+    or an integer vector of the backend); `in_place`: `arr` itself, written (verbs/inplace.py has
+    made sure that nothing else holds it)."""
     B = backends.current()
-    r = B.copy(arr)
-    r[positions if type(positions) is int or B.is_array(positions)
+    r = arr if in_place else B.copy(arr)
+    r[positions if type(positions) in (int, slice) or B.is_array(positions)
       else B.asarray(positions, "i")] = v
+    if in_place:
+        current_limits().overwritten(r, v)
     return r
 
 
@@ -140,7 +146,9 @@ def enumerate_(a):
     if n < 0:
         raise KlongError("domain", "enumerate: negative argument")
     check_elements(n)
-    return backends.current().arange(n)
+    r = backends.current().arange(n)
+    current_limits().remember(r, max(n - 1, 0))   # (arithmetic on it need not scan it)
+    return r
 
 
 def size(a):
@@ -175,9 +183,14 @@ def where(a):
             counts = _int_array(counts)
         except OverflowError:
             raise KlongError("domain", "expand: count too large") from None
-    if counts.shape[0] and int(counts.min()) < 0:
+    if not counts.shape[0]:
+        return B.arange(0)
+    lo, hi = backends.current().bounds(counts)
+    if lo < 0:
         raise KlongError("domain", "expand: negative count")
-    check_elements(fold("+", counts) if counts.shape[0] else 0)
+    if hi <= 1:
+        return B.where(counts)      # a mask (&a=x): its positions, one library call
+    check_elements(fold("+", counts))
     return B.repeat(B.arange(counts.shape[0]), counts)
 
 
@@ -272,7 +285,7 @@ def _index(a, b):
         if array_kind(b) != "i":
             raise _type_error("at", "integer index expected")
         if _count(b):
-            lo, hi = int(b.min()), int(b.max())
+            lo, hi = backends.current().bounds(b)
             if lo < 0 or hi >= n:
                 bad = lo if lo < 0 else hi
                 raise KlongError("index", f"index {shown(bad)} out of range 0..{n - 1}")
@@ -286,6 +299,8 @@ def _index(a, b):
 
 
 def at(a, b):
+    if type(b) is int and isinstance(a, arrays.ARRAY_TYPES) and a.ndim and 0 <= b < a.shape[0]:
+        return scalar(a[b])         # the commonest case first: an element of an array
     if isinstance(a, Function):
         return _apply(a, b)
     if isinstance(a, Dict):
@@ -335,10 +350,21 @@ def _is_pair(v):
     return is_list(v) and length(v) == 2
 
 
+def _numbers(a):
+    """'i' or 'f' for a non-empty vector of integers or reals, else None."""
+    if is_array(a) and a.ndim == 1 and a.shape[0]:
+        kind = array_kind(a)
+        return kind if kind in ("i", "f") else None
+    return None
+
+
 def _concat(a, b):
     if (is_array(a) and is_array(b) and array_kind(a) == array_kind(b)
             and tuple(a.shape[1:]) == tuple(b.shape[1:])):
         return backends.current().concat((a, b))
+    ka, kb = _numbers(a), _numbers(b)
+    if ka and kb and ka != kb:
+        return items(a) + items(b)      # integers and reals: a list of both, as it is
     return make_list(items(a) + items(b))
 
 
@@ -349,13 +375,25 @@ def _attach(lst, x, at_end):
         one = B.asarray(x, array_kind(lst))[None]
         return B.concat((lst, one) if at_end else (one, lst))
     elems = items(lst)
+    kind = _numbers(lst)
+    if kind is not None and type(x) is _OTHER_NUMBER[kind]:
+        # a real joined to integers (or the reverse): a list of both, without looking for
+        # an array among a million elements
+        return elems + [x] if at_end else [x] + elems
     return make_list(elems + [x] if at_end else [x] + elems)
+
+
+_OTHER_NUMBER = {"i": float, "f": int}
 
 
 def join(a, b):
     ta, tb = type(a), type(b)
     if ta in (str, Char) and tb in (str, Char):
         return str(a) + str(b)    # strings and characters join into a string
+    if ta is tb and (ta is int and fits_int64(a) and fits_int64(b) or ta is float):
+        # two numbers of one kind (a key and its count, a point): the pair as an array
+        check_elements(2)
+        return backends.current().asarray([a, b], "i" if ta is int else "f")
     if isinstance(a, Dict) and _is_pair(b):
         a.put(*items(b))          # insert in place
         return a
@@ -415,7 +453,7 @@ def rotate(a, b):
     if k == 0:
         return b
     if is_array(b):
-        return backends.current().concat((b[-k:], b[:-k]))
+        return backends.current().roll(b, k)      # (torch: one call, not two slices and a cat)
     return b[-k:] + b[:-k]
 
 
@@ -548,13 +586,15 @@ def _amend_string(s, v, indices):
     return "".join(chars)
 
 
-def amend(a, b):
+def amend(a, b, in_place=False):
+    """a:=b; `in_place`: an array a may be written instead of copied (verbs/inplace.py
+    decides), once everything is checked, so that a failure leaves it as it was."""
     if not _is_seq(a):
         raise _type_error("amend", "list or string expected on the left")
     if not is_list(b):
         raise _type_error("amend", "list [value index ...] expected on the right")
     if is_array(a) and is_array(b) and b.ndim == 1 and array_kind(b) == "i":
-        r = _amend_array(a, b)
+        r = _amend_array(a, b, in_place)
         if r is not None:
             return r
     parts = items(b)
@@ -568,28 +608,42 @@ def amend(a, b):
         return _amend_string(a, v, indices)
     positions = _amend_positions(indices, length(a))
     if is_array(a) and _fits_row(v, a):
-        return _store(a, positions, v)
+        return _store(a, positions, v, in_place)
     elems = list(items(a))
     for i in positions:
         elems[i] = v
     return make_list(elems)
 
 
-def _amend_array(a, b):
+def _amend_array(a, b, in_place):
     """a:=b for an array a and an integer vector b, when the indices need no walk (in range
     and in ascending order) and the value fits a: checked and written on the device. None
     when the general path has to decide."""
     n = b.shape[0]
-    if n < 2:
+    if n < 2 or a.ndim != 1:
         return None
-    v, indices = scalar(b[0]), b[1:]
+    # the value, the first two indices and the last, read from the device at once
+    v, first, second, last = b[[0, 1, min(2, n - 1), n - 1]].tolist()
     if not _fits_row(v, a):
         return None
-    if int(indices.min()) < 0 or int(indices.max()) >= a.shape[0]:
+    if first < 0 or last >= a.shape[0]:                 # the least and greatest, if ascending
         return None
-    if n > 2 and backends.current().any(indices[1:] < indices[:-1]):
-        return None
-    return _store(a, indices, v)
+    step = second - first
+    if n == 2:
+        positions = first
+    elif n == 3 and step > 0:
+        positions = slice(first, last + 1, step)
+    else:
+        indices = b[1:]
+        steps = indices[1:] - indices[:-1]
+        B = backends.current()
+        if step > 0 and not B.any(steps != step):
+            positions = slice(first, last + 1, step)    # a progression: written as a slice
+        elif B.any(steps < 0):
+            return None
+        else:
+            positions = indices
+    return _store(a, positions, v, in_place)
 
 
 def _amend_in(level, path, v):

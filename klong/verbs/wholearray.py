@@ -23,7 +23,8 @@ EXACT_FLOAT_INT = {"float64": 2**53, "float32": 2**24, "bfloat16": 2**8, "float1
 # ------------------------------------------------------------------ run-time helpers
 
 def _magnitude(a):
-    return max(abs(int(a.max())), abs(int(a.min())))
+    lo, hi = backends.current().bounds(a)
+    return max(hi, -lo)
 
 
 def product(a, b):
@@ -107,8 +108,11 @@ def select(choice, a, b):
 
 
 def whole_result(r, x):
-    """r when it is one result per element of x, else None."""
-    if values.is_array(r) and r.shape[0] == x.shape[0]:
+    """r when it is one result per element of x, else None: an array, or the strings Format
+    writes for a vector (a Python list; numeric verbs give no strings)."""
+    if values.is_array(r):
+        return r if r.shape[0] == x.shape[0] else None
+    if type(r) is list and x.ndim == 1 and len(r) == x.shape[0] and type(r[0]) is str:
         return r
     return None
 
@@ -130,6 +134,17 @@ def mapped_fold(op, mapped, running):
             # reals left to right, as the loop adds them: the last of the running fold
             return values.scalar(folds.running_fold(op, joined)[-1])
         return folds.fold(op, joined)
+    return fold
+
+
+def joined(text):
+    """f/a for f::{x,text,y} (text "" for {x,y}) when a is a list of strings or a string:
+    its strings (characters) joined with text, at once rather than one copy of the text so
+    far per item; None for any other list."""
+    def fold(a):
+        if type(a) is str or type(a) is list and all(type(e) is str for e in a):
+            return text.join(a)
+        return None
     return fold
 
 
@@ -168,13 +183,22 @@ def _effect_free(fn, seen):
 def traced_each(fn):
     """f'a for the Lambda fn by tracing it over the whole array a (Backend.vmap, torch), or
     None when fn may have effects: a trace runs the body once, not once per element, and a
-    trace that fails is followed by the loop."""
-    if not _effect_free(fn, set()):
-        return None
+    trace that fails is followed by the loop. Whether fn has effects is asked at each call
+    (the functions it reads may have been defined again since)."""
+    untraced = fn.facts.untraced
 
     def each(a):
+        backend = backends.current()
+        if not backend.traces:
+            return None     # (before the guard, which runs fn on the first element)
+        key = (a.dtype, tuple(a.shape[1:]))
+        if key in untraced or not _effect_free(fn, set()):
+            return None
         _guard(fn, a)
-        return backends.current().vmap(fn.run, a)
+        r = backend.vmap(fn.run, a)
+        if r is None:
+            untraced.add(key)
+        return r
     return each
 
 

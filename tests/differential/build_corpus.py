@@ -5,7 +5,8 @@ Four sources, in this order:
   - the conformance cases (value and display files of the conformance suite): each case's
     setup and expression as one program, identical programs once;
   - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed; ROW_WISE:
-    Each over the rows of a matrix, batched or not);
+    Each over the rows of a matrix, batched or not; IN_PLACE: Amend into the variable it
+    reads, written in place or not);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -109,6 +110,48 @@ ROW_WISE = [
     I + "{x?1}'i", "{x?2.0}'[[2 1] [1 2]]", R + "({(+/x*x)^0.5}'r),{(*x)^0}'r",
     I + "({(*x)^2}'i),{(*x)^0.5}'i", I + "{(*x)^-1}'i", R + "{(*x)^0.5}'r",
     "q::[3 130]:^(!390)%7.0;{(+/x*x)^0.5}'q",
+    # stage 3: a real power of one number per row (C's pow for all rows), row-wise idioms
+    "q::[3 130]:^(!390)%7.0;({(+/x*x)^1.7}'q),({(*|x)^0.3}'q),({(*x)^*|x}'q),{(1+*x)^-0.5}'q",
+    "r::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];({2.5^*x}'r),({(*x)^2.0}'r),{(*x)^3}'r",
+    "q::[3 130]:^(!390)%7.0;{(*x)^-0.5}'q",
+    "r::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];{(-+/x)^0.5}'r",
+    "q::[3 130]:^(!390)%7.0;({(*|x)^1.0e300}'q),{(1.0e-300*+/x)^2.5}'q",
+    "p::[4 5]:^1+(!20)%3.0;({x%+/x}'p),({*>x}'p),({+/x*x}'p),{(+/x*x*x)^1.5}'p",
+    # an Each inside the body; dyadic Each, Each-left, Each-right
+    "t::[2 3 4]:^(!24)%7.0;({{x*2}'x}'t),({+/'x}'t),({{x-(+/x)%#x}'x}'t),{{(+/x*x)^0.5}'x}'t",
+    "t::[2 3 4]:^(!24)-11;c::10;({*'x}'t),({|\\'x}'t),({{x@<x}'x}'t),({{x+c}'x}'t),{{x,1}'x}'t",
+    "t::[2 3 4]:^(!24)-11;{{x@9}'x}'t",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];({+/{x*x}'x}'i),{{:[x>0;x;0]}'x}'i",
+    "r::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];(r{(+/x)*y}'[1 2 3]),(r{:[(+/x)>0;x;y]}'r),r{(+/x)^y}'[0.5 1.5 2.0]",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];(i{x,y}'i),(i{x@y}'[0 1 2]),([1 2 3 4]{x*y}:\\i),3{x+y}:\\i",
+    "r::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];u::[1 2 3 4];(u{x-(+/y)%#y}:\\r),(u{x-+/y}:/r),r{x%+/y}:/u",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];i{x@y}'[0 1 9]",
+    "r::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];r{x*y}'[1 2]",
+    # the first of a grade (argmax, argmin), the last element
+    "t::[[3 1 2 3 1] [2 2 2 2 2] [5 -1 5 0 5]];({*>x}'t),({*<x}'t),({*>x}'[[1.0 0.0] [2.0 0.0]]),{*<x}'[[0.0 -0.0 1.0] [-0.0 0.0 -1.0]]",
+    "d::[2 3 4]:^(!24)%7.0;({*|x}'d),({*|*x}'d),{*|x}'[[0.1 0.2 0.3]]",
+]
+
+
+# Amend of a variable into itself, name::name:=b, which writes the array in place when
+# nothing else holds it (klong/verbs/inplace.py): sieves, and values kept elsewhere first
+SIEVE = ("sieve::{[s n];n::x;s::n:^1;s::s:=0,0,1;"
+         "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};")
+IN_PLACE = [
+    SIEVE + "sieve(200)", SIEVE + "(#sieve(5000)),sieve(2)",
+    "n::300;s::n:^1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s",
+    "s::50:^1;sv::{{(x*x)<50}{:[s@x;s::s:=0,(x*x)+x*!1+(49-x*x):%x;0];x+1}:~2};sv();&s",
+    "{[s t];s::30:^1;t::s;{(x*x)<30}{:[s@x;s::s:=0,(x*x)+x*!1+(29-x*x):%x;0];x+1}:~2;(&s),&t}()",
+    "s::!5;t::s;s::s:=9,1;s,t", "{[s t];s::!5;t::s;s::s:=9,1;s,t}()",
+    "s::!5;l::(,s),,[7];s::s:=9,1;s,*l", "f::{[s];s::x;s::s:=9,1;s};a::!5;f(a),a",
+    "s::!5;p::{x,y}(s;);s::s:=9,1;s,p(7)", "{[s p];s::!5;p::{x,y}(s;);s::s:=9,1;s,p(7)}()",
+    "s::!5;d:::{};d,(,:a),,s;s::s:=9,1;s,d?:a", "{[s];s::!3;{s::s:=(10+x),x}'!3}()",
+    "s::!3;r::{s::s:=(10+y),y;s}\\[0 1 2];(r@1),r@2", "s::!3;(s::s:=9,0),s",
+    "{[s];s::!3;(s::s:=9,0),s}()", "s::!3;s::s:=(,s),1;(s@1),s@0",
+    "s::!10;s::s:=0,2+3*!3;s", "s::!5;s::s:=9,[2 0];s", "s::!5;s::s:=1.5,1;s",
+    "s::0.5*!4;s::s:=2.0,[0 3];s", "s::[3 2]:^!6;t::s;s::s:=(,[9 9]),1;(s@1),t@1",
+    "s::!5;s::s:=9,[3 1 2]", "{[s];s::!5;s::s:=9,[0 5]}()",
+    "s::!100;x::+/s*s;s::s:=4611686018427387904,5;s*s",
 ]
 
 
@@ -167,7 +210,7 @@ def main(argv=None):
         cases = conformance_programs(args.conformance)
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
-                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-"))]
+                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-", "inplace-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -177,6 +220,8 @@ def main(argv=None):
         entries.append({"id": f"hand-{i:03d}", "source": source})
     for i, source in enumerate(ROW_WISE):
         entries.append({"id": f"rows-{i:03d}", "source": source})
+    for i, source in enumerate(IN_PLACE):
+        entries.append({"id": f"inplace-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

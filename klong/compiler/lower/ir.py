@@ -145,21 +145,24 @@ class Differentiate(Node):
 
 @node
 class SetLocal(Node):
-    """name::value for a variable of the literal `depth` literals out."""
+    """name::value for a variable of the literal `depth` literals out. `in_place`: the value
+    is name:=b, which may write the variable's array (passes/updates.py)."""
     name: str
     depth: int
     value: Node = child()
+    in_place: bool = False
 
 
 @node
 class SetGlobal(Node):
     """name::value for a global, stored under every one of `keys` (a module's definitions
     also under their private names). Inside a function (`in_function`), a strict
-    interpreter refuses a global that does not exist yet."""
+    interpreter refuses a global that does not exist yet. `in_place`: as SetLocal's."""
     name: str
     keys: List[str]
     value: Node = child()
     in_function: bool = False
+    in_place: bool = False
 
 
 @node

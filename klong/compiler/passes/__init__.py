@@ -1,10 +1,10 @@
 """Passes over the IR, shared by both renderers: facts about each function literal first
-(facts.py, wholes.py, batching.py: read from the IR as lowered), then rewrites by rules (loops.py), then
-the verbs applied to values known to be plain numbers (numbers.py)."""
-from . import loops
+(facts.py, wholes.py, batching.py: read from the IR as lowered), then rewrites by rules
+(loops.py, updates.py), then the verbs applied to values known to be plain numbers (numbers.py)."""
+from . import loops, updates
 from .rewrite import rewrite
 
-REWRITES = (loops.inline_loop, loops.sum_of_products)
+REWRITES = (loops.inline_loop, loops.sum_of_products, updates.in_place_update)
 
 
 def run(chunk, batch=True):

@@ -1,5 +1,6 @@
 """Facts about function literals that let adverbs take shortcuts (in their LambdaFacts): the
-verb a dyad's body is, whether a monad is element-wise, whether a dyad is an inner product."""
+verb a dyad's body is, whether a monad is element-wise, whether a dyad is an inner product,
+the text a dyad joins its arguments with."""
 from ..lower import ir
 from .shapes import is_dot_literal, is_local, is_number, is_plain, numeric_verb
 
@@ -9,6 +10,7 @@ def settle(fn):
     facts.dyad_op = dyad_op(fn)
     facts.elementwise = fn.arity == 1 and is_plain(fn) and elementwise(fn.body[0])
     facts.dot = is_dot_literal(fn)
+    facts.joins = joins(fn)
 
 
 def dyad_op(fn):
@@ -31,3 +33,24 @@ def elementwise(node):
     if isinstance(node, ir.Monad):
         return elementwise(node.arg)
     return elementwise(node.left) and elementwise(node.right)
+
+
+def joins(fn):
+    """t for a dyad {x,t,y} whose t is a string or character constant, "" for {x,y}; else
+    None."""
+    if not (fn.arity == 2 and is_plain(fn)):
+        return None
+    b = fn.body[0]
+    if not (_is_join(b) and is_local(b.left, ("x",))):
+        return None
+    if is_local(b.right, ("y",)):
+        return ""
+    right = b.right
+    if _is_join(right) and is_local(right.right, ("y",)) and isinstance(right.left, ir.Const) \
+            and isinstance(right.left.value, str):       # (a character is text too)
+        return str(right.left.value)
+    return None
+
+
+def _is_join(node):
+    return isinstance(node, ir.Dyad) and node.verb.primitive and node.verb.op == ","

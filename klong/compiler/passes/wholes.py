@@ -7,7 +7,8 @@ into locals, which then stand for x too):
   conditionals (`Whole`, its expression made of ir.Elements, Const, Scalar, Map and Select,
   decided here once: renderers only render it): every branch of a conditional is evaluated
   on every element and the results picked by a mask, so a renderer gives None (the loop
-  runs) on any failure;
+  runs) on any failure; Format of such an expression (`{$x*7}`) too, as the last verb
+  applied: Format is atomic, and writes a vector of numbers at once;
 - `+/x*u` for a vector u (`RowsDot`): one matrix-vector product;
 - a row's products with the rows of a matrix m, `x{+/x*y}:/m`, `x{+/x*y}:\\m` or
   `{+/r*x}'m` with r a copy of x (`RowsProduct`): Each of it over a matrix is a matrix
@@ -41,8 +42,18 @@ def monad_whole(fn):
     vector = _row_dot(expr, same)
     if vector is not None:
         return ir.RowsDot(vector, **at)
-    elementwise = _elementwise(expr, same)
+    elementwise = _elementwise(expr, same) or _formatted(expr, same)
     return None if elementwise is None else ir.Whole(elementwise, **at)
+
+
+def _formatted(node, same):
+    """Format applied last to an element-wise expression, as a Whole's expression (a list
+    of strings, one per element), else None."""
+    if isinstance(node, ir.Monad) and node.verb.primitive and node.verb.op == "$":
+        arg = _elementwise(node.arg, same)
+        if arg is not None:
+            return ir.Map("$", [arg], **_at(node))
+    return None
 
 
 def fold_whole(fn):

@@ -22,9 +22,9 @@ from ...runtime.match import match
 from ...runtime.values import Dict, Function, is_true
 from ...verbs import VERBS
 from . import common
-from ...verbs import batched, wholearray
+from ...verbs import batched, inplace, wholearray
 from ...verbs.compiled import frame_out, verb_failure
-from ...verbs.forms import derived_forms, function_forms, op_forms
+from ...verbs.forms import derived_forms, function_derived, op_forms
 
 
 def render(chunk, interp):
@@ -103,13 +103,13 @@ class Renderer:
         if whole is None:
             def make(fr):
                 lam = Lambda(None, facts, None, backend)
-                lam.run = frame_runner(body, lam, fr)
+                lam.runs(frame_runner(body, lam, fr))
                 return lam
             return make
 
         def make_with_whole(fr):
             lam = Lambda(None, facts, whole(fr), backend)
-            lam.run = frame_runner(body, lam, fr)
+            lam.runs(frame_runner(body, lam, fr))
             return lam
         return make_with_whole
 
@@ -210,7 +210,7 @@ class Renderer:
         """A closure giving the VerbForms of a function-valued verb at run time."""
         fn = self.render(verb.fn)
         adverbs = verb.adverbs
-        return lambda fr: derived_forms(function_forms(fn(fr)), adverbs)
+        return lambda fr: function_derived(fn(fr), adverbs)
 
     def r_Differentiate(self, node):
         # the differentiation operators' messages say what failed: no verb is named
@@ -219,6 +219,8 @@ class Renderer:
 
     # -- assignment
     def r_SetLocal(self, node):
+        if node.in_place:
+            return self.update_local(node)
         value, name, depth = self.render(node.value), node.name, node.depth
         hooks = self.interp.value_hooks
 
@@ -231,6 +233,8 @@ class Renderer:
         return set_local
 
     def r_SetGlobal(self, node):
+        if node.in_place:
+            return self.update_global(node)
         value, name, keys = self.render(node.value), node.name, node.keys
         inside_function, line, column = node.in_function, node.line, node.column
         interp = self.interp
@@ -246,6 +250,56 @@ class Renderer:
                 hooks.fire(name, v)
             return v
         return set_global
+
+    # name::name:=b (passes/updates.py): inplace.update writes the variable's array when
+    # nothing holds it but the variable's slot and the local `a` here
+    def update_local(self, node):
+        dyad, name, depth = node.value, node.name, node.depth
+        right, op, label = self.render(dyad.right), dyad.verb.op, dyad.label
+        line, column = dyad.verb.line, dyad.verb.column
+        at = (dyad.left.line, dyad.left.column)
+        hooks = self.interp.value_hooks
+        update = inplace.update
+
+        def update_local(fr):
+            b = right(fr)
+            frame = frame_out(fr, depth)
+            try:
+                a = frame[name]
+            except KeyError:
+                raise undefined(name, None, *at) from None
+            try:
+                v = update(a, b, 2, op)
+            except (KlongError, OverflowError) as e:
+                raise verb_failure(e, line, column, label, [a, b]) from None
+            frame[name] = v
+            if hooks:
+                hooks.fire(name, v)
+            return v
+        return update_local
+
+    def update_global(self, node):
+        dyad, name, key = node.value, node.name, node.keys[0]
+        right, op, label = self.render(dyad.right), dyad.verb.op, dyad.label
+        line, column = dyad.verb.line, dyad.verb.column
+        at = (dyad.left.line, dyad.left.column)
+        g, hooks = self.interp.globals, self.interp.value_hooks
+        update = inplace.update
+
+        def update_global(fr):
+            b = right(fr)
+            a = g.get(key, _UNSET)
+            if a is _UNSET:
+                raise undefined(name, g, *at, has_math_function)
+            try:
+                v = update(a, b, 2, op)
+            except (KlongError, OverflowError) as e:
+                raise verb_failure(e, line, column, label, [a, b]) from None
+            g[key] = v
+            if hooks:
+                hooks.fire(name, v)
+            return v
+        return update_global
 
     # -- what the passes make
     def r_SumOfProducts(self, node):
@@ -424,7 +478,7 @@ class Renderer:
             outer = {PARENT: fr}
             tried = None if first is None else first(fr)
 
-            def whole(a):
+            def whole(a, *pair):
                 if tried is not None:
                     r = tried(a)
                     if r is not None:
@@ -433,6 +487,8 @@ class Renderer:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)
                     return None
+                if pair:                # a dyad's: (y, rows), see passes/batching.py
+                    return batched.pairs(body, a, pair[0], names, pair[1])
                 return batched.each(body, a, names)
             return whole
         return make

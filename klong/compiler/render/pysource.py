@@ -127,11 +127,14 @@ class Renderer:
         self.count = 0                  # numbers the names of factories, bound objects
         self.level = None
         self.out = None                 # the block being written
+        self.updated = set()            # the names the chunk updates in place (update())
 
     # -- entry
     def chunk(self, chunk):
         """(source, line table, namespace) of the ir.Chunk `chunk`."""
         self.level = Level(None)
+        self.updated = {n.name for root in [chunk.body, *chunk.lambdas] for n in ir.walk(root)
+                        if isinstance(n, (ir.SetLocal, ir.SetGlobal)) and n.in_place}
         body = []
         with self.writing(body):
             self.tail(chunk.body)
@@ -243,12 +246,18 @@ class Renderer:
             self.emit(f"return {self.expr(node)}", Where(node, name=_klong_name(node)))
 
     def effect(self, node):
-        """Emit code that evaluates `node` for its effects only."""
+        """Emit code that evaluates `node` for its effects only. No temporary is left holding
+        a value that a variable updated in place holds (verbs/inplace.py counts them)."""
         if isinstance(node, (ir.Const, ir.Lambda, ir.Self)):
+            return
+        if isinstance(node, ir.Cond):
+            self.cond(node, tail=False, effect=True)
             return
         value = self.expr(node)
         if value.kind == LOCAL and isinstance(node, ir.Local):
             self.emit(value.text, Where(node, name=node.name))    # an unassigned local fails
+        elif isinstance(node, ir.SetGlobal):
+            self.release(node, value)
 
     def expr(self, node):
         """Emit code that computes `node`; returns the Operand of its value."""
@@ -408,11 +417,11 @@ class Renderer:
     def r_Cond(self, node):
         return self.cond(node, tail=False)
 
-    def cond(self, node, tail):
+    def cond(self, node, tail, effect=False):
         """:[p;c;...;a] as if/elif/else. A predicate's statements are written first, apart:
         one that needs statements of its own opens a nested if in the else branch, where
-        they go, instead of an elif."""
-        result = None if tail else self.temp()
+        they go, instead of an elif. `effect`: for the branches' effects only."""
+        result = None if tail or effect else self.temp()
         top = self.out
         try:
             for i, (predicate, consequent) in enumerate(node.clauses):
@@ -431,16 +440,20 @@ class Renderer:
                         keyword = "elif"
                 self.emit(f"{keyword} {test}:", where)
                 with self.indented():
-                    self.branch(consequent, result)
+                    self.branch(consequent, result, effect)
             self.emit("else:")
             with self.indented():
-                self.branch(node.otherwise, result)
+                self.branch(node.otherwise, result, effect)
         finally:
             self.out = top
         return result
 
-    def branch(self, node, result):
-        if result is None:
+    def branch(self, node, result, effect=False):
+        if effect:
+            self.effect(node)
+            if not self.out:
+                self.emit("pass")
+        elif result is None:
             self.tail(node)
         else:
             self.emit(f"{result} = {self.expr(node)}", Where(node, name=_klong_name(node)))
@@ -560,15 +573,26 @@ class Renderer:
 
     # -- assignment
     def r_SetLocal(self, node):
+        if node.in_place:
+            return self.update(node)
         value = self.expr(node.value)
         # the value may be a local read right here, `a::b`, which fails when b has none yet
         read = Where(node.value, name=_klong_name(node.value))
         target = self.level.at(node.depth).names[node.name]
         self.emit(f"{target} = {value}", read)
         self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {target})")
+        self.release(node, value)
         return target
 
+    def release(self, node, value):
+        """A temporary that holds the value just assigned to a variable updated in place
+        lets it go: held twice, the array would be copied at its first update."""
+        if value.kind == TEMP and node.name in self.updated:
+            self.emit(f"{value} = None")
+
     def r_SetGlobal(self, node):
+        if node.in_place:
+            return self.update(node)
         value = self.expr(node.value)
         read = Where(node.value, name=_klong_name(node.value))
         if node.in_function:
@@ -578,3 +602,22 @@ class Renderer:
             self.emit(f"G[{k!r}] = {value}", read)
         self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {value})")
         return value
+
+    def update(self, node):
+        """name::name:=b (passes/updates.py): UPDATE writes the variable's array in place
+        when it is held by nothing but the variable's slot (and, for a global, the
+        temporary it is read into, which a loop reuses: effect() empties it afterwards)."""
+        dyad = node.value
+        b = self.expr(dyad.right)
+        a = self.expr(dyad.left)
+        where = Where(dyad.verb, verb=dyad.label, operands=[a, b])
+        op = dyad.verb.op
+        if isinstance(node, ir.SetLocal):
+            target = self.level.at(node.depth).names[node.name]
+            self.emit(f"{target} = UPDATE({a}, {b}, 1, {op!r})", where)
+        else:
+            target = a
+            self.emit(f"{a} = UPDATE({a}, {b}, 2, {op!r})", where)
+            self.emit(f"G[{node.keys[0]!r}] = {a}")
+        self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {target})")
+        return target
