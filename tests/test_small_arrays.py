@@ -10,7 +10,7 @@ import pytest
 
 from klong import KlongError, KlongInterpreter
 from klong.runtime.display import write
-from conftest import BACKENDS, MODES, TORCH_DEVICE
+from conftest import BACKENDS, TORCH_DEVICE
 
 PROGRAMS = Path(__file__).resolve().parent / "benchmarks" / "programs"
 
