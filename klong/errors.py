@@ -1,6 +1,5 @@
 """KlongError: the one exception a user of the language ever sees, and the builders of the
 messages both evaluators give (a failing verb, an undefined name)."""
-import difflib
 import re
 
 # A message is one line of at most this many characters; longer ones end in "...".
@@ -10,17 +9,21 @@ SHOWN_WIDTH = 60
 # A syntax error's source line is cut to this many characters around the caret.
 SOURCE_WIDTH = 100
 
+# Patterns given to re as text: re compiles each on its first use and keeps it, not while
+# the module loads (only messages need them, and compiling costs start-up time)
 _BREAKS = "\r\n\v\f\x1c-\x1e\x85\u2028\u2029"       # what str.splitlines splits at
-_LINE_BREAKS = re.compile(rf"\s*[{_BREAKS}]\s*")
-_ODD_BLANKS = re.compile(rf"[\t{_BREAKS}]")
-_NOT_DETERMINISTIC = re.compile(r"(\S+) does not have a deterministic implementation")
-_OUT_OF_MEMORY = re.compile(r"can't allocate memory|out of memory", re.IGNORECASE)
+_LINE_BREAKS = rf"\s*[{_BREAKS}]\s*"
+_ODD_BLANKS = rf"[\t{_BREAKS}]"
+_NOT_DETERMINISTIC = r"(\S+) does not have a deterministic implementation"
+_OUT_OF_MEMORY = r"(?i)can't allocate memory|out of memory"
 
 
 def one_line(text, width=MESSAGE_WIDTH, strip=True):
     """`text` on one line (line breaks and the blanks around them become one space) and
     at most `width` characters long; `strip`: without blanks at either end."""
-    text = _LINE_BREAKS.sub(" ", str(text))
+    text = str(text)
+    if not text.isprintable():      # line breaks do not print: most messages have none
+        text = re.sub(_LINE_BREAKS, " ", text)
     text = text.strip() if strip else text
     if len(text) > width:
         text = text[:width - 3] + "..."
@@ -149,7 +152,7 @@ def _visible(source_line, column):
     """The source line with each character that does not print (a stray control character)
     written as its escape, as messages write it ('\\x04'), and the caret's column moved to
     match. Tabs and stray line breaks (a lone carriage return) become blanks, one for one."""
-    text = _ODD_BLANKS.sub(" ", source_line)
+    text = re.sub(_ODD_BLANKS, " ", source_line)
     if text.isprintable():
         return text, column
     shown = [c if c.isprintable() else repr(c)[1:-1] for c in text]
@@ -180,10 +183,10 @@ def from_python(exc):
     if isinstance(exc, OverflowError):
         return KlongError("range", "number too large")
     if isinstance(exc, MemoryError) or isinstance(exc, RuntimeError) and \
-            _OUT_OF_MEMORY.search(str(exc)):   # how array libraries report a failed allocation
+            re.search(_OUT_OF_MEMORY, str(exc)):   # how array libraries report a failed allocation
         return KlongError("range", "out of memory")
-    if isinstance(exc, RuntimeError) and _NOT_DETERMINISTIC.search(str(exc)):
-        operation = _NOT_DETERMINISTIC.search(str(exc)).group(1)
+    if isinstance(exc, RuntimeError) and re.search(_NOT_DETERMINISTIC, str(exc)):
+        operation = re.search(_NOT_DETERMINISTIC, str(exc)).group(1)
         return KlongError("domain", f"{operation} has no deterministic implementation "
                                     f"(the interpreter runs deterministic)")
     if isinstance(exc, UnicodeError):
@@ -218,6 +221,7 @@ def suggestion(name, names, library=None):
     if not system and library is not None and library(name):
         power = ", or write x^0.5" if name == "sqrt" else ""
         return f' (the backend has it: import it with .bkf("{name}"){power})'
+    import difflib      # here, not at start-up: only an undefined name needs it
     close = difflib.get_close_matches(
         name, [n for n in names if n.startswith(".") == system and "`" not in n], n=1)
     return f" (did you mean {close[0]}?)" if close else ""

@@ -4,6 +4,7 @@ import os
 from . import backends
 from .runtime import settings
 from .runtime.autograd import Differentiation
+from .runtime.capture import Capture, enabled_by_default
 from .compiler.engine import Engine
 from .runtime.context import RECURSION_LIMIT, Context, entered, handing_out  # noqa: F401
 from .errors import KlongBackendError, KlongError, as_klong_error
@@ -116,7 +117,9 @@ class KlongInterpreter:
     elements a list may have (the size guard; by default $KLONG_MAX_ELEMENTS or a share of
     memory); codegen  False runs Klong as a tree of closures instead of generated Python
     code (so does the environment variable KLONG_CODEGEN=0); batch  False makes Each over
-    the rows of a matrix run row by row (no batched bodies), as does KLONG_BATCH=0.
+    the rows of a matrix run row by row (no batched bodies), as does KLONG_BATCH=0;
+    capture  False turns off the capture and replay of functions called again and again
+    (on torch; docs/performance.md), as does KLONG_CAPTURE=0.
 
     Also (settings.py; each else from its environment variable, KLONG_SEED ...): seed  the
     seed of its random numbers; deterministic  torch's deterministic algorithms while it
@@ -126,7 +129,7 @@ class KlongInterpreter:
 
     def __init__(self, backend=None, device=None, dtype=None, max_elements=None, codegen=None,
                  seed=None, deterministic=None, memory_limit=None, memory_hook_threshold=None,
-                 amp=None, amp_dtype=None, batch=None):
+                 amp=None, amp_dtype=None, batch=None, capture=None):
         options = settings.Options(backend, dtype, seed, deterministic, memory_limit,
                                    memory_hook_threshold, amp, amp_dtype)
         try:
@@ -153,6 +156,10 @@ class KlongInterpreter:
         self.batch = bool(batch)
         self.engine = Engine(self)
         self.differentiation = Differentiation(self)
+        # capture and replay of functions called again and again (runtime/capture.py), on
+        # torch: capture=False or KLONG_CAPTURE=0 turns it off
+        self.capture = Capture(self, enabled_by_default() if capture is None else capture)
+        self.context.capture = self.capture
         self.strict = False
         self.debug = False          # kgpy --debug: tracebacks, and torch's compiler warnings
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)

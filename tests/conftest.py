@@ -102,6 +102,24 @@ def k(backend):
     return KlongInterpreter(backend=backend, device=TORCH_DEVICE if backend == "torch" else None)
 
 
+# Every backend, with generated code and with closures: the four must agree to the last digit
+MODES = [(b, codegen) for b in BACKENDS for codegen in (True, False)]
+MODE_IDS = [f"{b}-{'codegen' if codegen else 'closures'}" for b, codegen in MODES]
+
+
+def interpreter_in(mode):
+    """A fresh interpreter in one of MODES."""
+    backend, codegen = mode
+    return KlongInterpreter(backend=backend, codegen=codegen,
+                            device=TORCH_DEVICE if backend == "torch" else None)
+
+
+@pytest.fixture(params=MODES, ids=MODE_IDS)
+def km(request):
+    """An interpreter in each of MODES in turn."""
+    return interpreter_in(request.param)
+
+
 @pytest.fixture
 def kt():
     """A torch interpreter (the test is skipped where torch is not installed)."""

@@ -6,6 +6,7 @@ in an interpreter that batches and in one that loops (batch=False, as KLONG_BATC
 it), and for the programs that should batch, the test also checks that the batched
 evaluation gave the result (not the loop after a decline)."""
 import os
+import sys
 
 import pytest
 
@@ -36,6 +37,8 @@ fv::[1.5 -2.0 0.25]
 iv::[3 -1 7]
 w::[0.5 1.0 2.0 4.0]
 hv::[4611686018427387904 1]
+d3::[2 3 4]:^(!24)%7.0
+i3::[2 3 4]:^(!24)-11
 """
 
 # (program, batched): batched says whether the batched evaluation gives the result (True),
@@ -76,13 +79,50 @@ PROGRAMS = [
     ("{(*x)^-1}'i", False),                          # 0^-1 is :undefined: a mixed list
     ("{(*x)^0.5}'r", False),                         # (-1.0)^0.5 likewise
     ("{(*x)^3}'big", False),                         # beyond int64
+    # a real power of one number per row: C's pow for every row at once, as Python's a**b
+    ("{(+/x*x)^1.7}'q", True), ("{(*|x)^0.3}'q", True), ("{2.5^*x}'r", True),
+    ("{(*x)^*|x}'q", True), ("{(1+*x)^-0.5}'q", True), ("{(*x)^2.0}'r", True),
+    ("{(*x)^-0.5}'q", False),                        # 0^-0.5 is :undefined
+    ("{(-+/x)^0.5}'r", False),                       # a negative base: :undefined
+    ("{(*|x)^1.0e300}'q", False),                    # Python's OverflowError, an infinity
+    ("{(1.0e-300*+/x)^2.5}'q", False),               # below the normal reals: a range error
+    ("{(*x)^3}'r", None),                            # traced where Each traces (torch)
     # grade and sort along each row: the reference's order of ties, which zero first
     ("<'i", True), (">'r", True), ("<'t", True), (">'t", True), ("{x@<x}'t", True),
     ("{x@>x}'t", True), ("{x@<x}'r", True), ("<'z", True), (">'z", True),
     ("{x@<x}'z", True), ("{x@>x}'z", True), ("<'one", True), ("<'[[5] [3]]", True),
     ("{*x@>x}'i", True), ("{x@<x}'big", True), ("{(<x)@<x}'t", True),
+    # the last element, without reversing
+    ("{*|x}'i", True), ("{*|x}'d3", True), ("{*|*x}'i", True), ("{*|x}'one", True),
+    # the first of a grade: the library's argmax or argmin where the extreme is alone
+    ("{*>x}'r", True), ("{*<x}'i", True), ("{*>x}'[[1 2 2] [3 3 1] [0 5 1]]", True),
+    ("{*>x}'[[1.0 0.0] [2.0 0.0]]", True), ("{*<x}'z", True), ("{*>x}'t", True),
+    ("{*<x}'nm", False), ("{*<*x}'i", False), ("{*>x}'d3", False),
     ("<'nm", False),                                 # where a NaN goes: the library's
     ("{<*x}'i", False),                              # grade of a number: an error
+    # an Each inside the body: its body on the elements of every row at once
+    ("{{x*2}'x}'d3", True), ("{+/'x}'d3", True), ("{*'x}'i3", True), ("{|'x}'r", None),
+    ("{{x-(+/x)%#x}'x}'d3", True), ("{{x*2}'x}'r", True), ("{{x+c}'x}'i3", True),
+    ("{{(+/x*x)^0.5}'x}'d3", True), ("{|\\'x}'i3", True), ("{{x@<x}'x}'i3", True),
+    ("{{x,1}'x}'i3", True), ("{{#x}'x}'d3", True), ("{+/{x*x}'x}'i", True),
+    ("{{+/'x}'x}'[2 2 2 2]:^!16", True), ("{{:[x>0;x;0]}'x}'i", True),
+    ("{{x%0}'x}'i3", False),                         # a row's error: the loop raises it
+    ("{{3}'x}'d3", False),                           # a nilad: called with no argument
+    ("{{x@9}'x}'i3", False), ("{{x}'*x}'i", False),  # an error; Each of a number
+    ("{[v];v::x;{x+v}'x}'i", False),                 # a local of the literal around
+    # dyadic Each, Each-left, Each-right of a dyad literal: the pairs at once
+    ("r{(+/x)*y}'[1 2 3]", True), ("i{x,y}'i", True), ("r{:[(+/x)>0;x;y]}'r", True),
+    ("i{x@y}'[0 1 2]", True), ("r{(+/x)^y}'[0.5 1.5 2.0]", True), ("u{x-(+/y)%#y}:\\r", True),
+    ("r{[s];s::x+y;s*s}'r", True), ("u{x*y}:\\i", True), ("u{x-+/y}:/r", True),
+    ("r{x%+/y}:/u", True), ("3{x+y}:\\i", True), ("[1 2 3]{x+y}'[4 5 6]", None),
+    ("i{(+/x)-+/y}'|i", True), ("r{x-y}'i", None), ("r{x}'i", None), ("r{x+y}:/3", None),
+    ("i{x@y}'[0 1 9]", False),                       # a row's error: the loop's
+    ("r{x*y}'[1 2]", False),                         # lengths that differ
+    ("r{x+nope}'r", None), ("r{(+/x)+nope}'[1 2 3]", False),
+    ("[]{x+y}'[]", None), ("i{x@y}'[0 1.5 2]", False),
+    # rows that are matrices
+    ("+/'d3", True), ("*'i3", True), ("{x*2}'d3", None), ("{(+/x)%#x}'d3", True),
+    ("{x@1}'i3", True), ("{1:+x}'i3", True), ("{2#x}'d3", True), ("|'i3", True),
     # take and drop by a constant
     ("{2#x}'i", True), ("{(-2)#x}'r", True), ("{9#x}'t", True), ("{(-9)#x}'r", True),
     ("{4#x}'i", True), ("{+/3#x}'r", True), ("{1_x}'i", True), ("{(-1)_x}'r", True),
@@ -209,6 +249,8 @@ def test_differentiated_rows_run_the_loop():
     loop = KlongInterpreter(backend="torch", batch=False)
     loop("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
     assert batched == write(loop("{+/+/{x*w}'m}:>w")) == "[5.0 7.0 9.0]"
+    program = "{+/,/(w{(x*y)-+/y}:\\m),m{x*(+/y)}'w}:>w"
+    assert write(k(program)) == write(loop(program)) == "[11.0 22.0 9.0]"
 
 
 
@@ -225,3 +267,37 @@ def test_a_narrow_real_interpreter_runs_the_loop(monkeypatch):
     k(SETUP)
     assert outcome(k, program) == outcome(looped, program)
     assert not gave
+
+
+def _calls(k, program):
+    """The Python calls (functions and builtins) that running `program` makes."""
+    count = [0]
+
+    def profile(frame, event, arg):
+        if event in ("call", "c_call"):
+            count[0] += 1
+    sys.setprofile(profile)
+    try:
+        k(program)
+    finally:
+        sys.setprofile(None)
+    return count[0]
+
+
+@pytest.mark.parametrize("program", ["+/'m", "{x-(+/x)%#x}'m", "{(+/x*x)^0.5}'m", "{x@<x}'m",
+                                     "{:[(+/x)>0;1;-1]}'m", "{x%+/x}'m", "+\\'m", "{*>x}'m"])
+def test_a_batched_body_costs_the_same_calls_for_any_number_of_rows(mode, program, monkeypatch):
+    """Batched, Each makes as many Python calls for 100,000 rows as for 1,000: each an
+    array operation over all rows, so that the cost grows with the rows as the library's
+    does (the loop makes some for every row)."""
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(n) or results(r, n))
+    counts = []
+    for rows in (1000, 10000, 100000):
+        k = KlongInterpreter(backend=mode[0], codegen=mode[1], batch=True)
+        k(f"m::[{rows} 8]:^((!{8 * rows})!13)%7.0")
+        k(program)                          # (made and cached once)
+        counts.append(_calls(k, program))
+    assert gave == [1000, 1000, 10000, 10000, 100000, 100000]
+    assert counts[0] == counts[1] == counts[2]

@@ -59,6 +59,15 @@ def test_examples_agree_in_every_mode():
 
 
 @needs_both
+def test_corpus_programs_agree_captured():
+    """The captured mode: each program run three times in one torch interpreter, with
+    capture and replay on and with it off (KLONG_CAPTURE=0): the same outcomes."""
+    found = run.captured_disagreements(PROGRAMS)
+    report = "".join(f"\n{k}: {v}" for k, v in found.items())
+    assert not found, f"{len(found)} programs that capture changes:{report}"
+
+
+@needs_both
 @settings(max_examples=BUDGET, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(rng=st.randoms(use_true_random=False))

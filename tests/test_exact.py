@@ -8,16 +8,13 @@ import pytest
 
 from klong import KlongError, KlongInterpreter
 from klong.runtime.display import write
-from conftest import BACKENDS, TORCH_DEVICE
-
-MODES = [(b, c) for b in BACKENDS for c in (True, False)]
+from conftest import BACKENDS, MODES, TORCH_DEVICE
 
 
-@pytest.fixture(params=MODES, ids=[f"{b}-{'codegen' if c else 'closures'}" for b, c in MODES])
-def k(request):
-    backend, codegen = request.param
-    return KlongInterpreter(backend=backend, codegen=codegen,
-                            device=TORCH_DEVICE if backend == "torch" else None)
+
+@pytest.fixture
+def k(km):
+    return km
 
 
 @pytest.fixture

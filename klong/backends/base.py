@@ -96,6 +96,8 @@ class Backend:
 
     Autograd = NumericAutograd   # the class of its autograd part
     Compiler = None              # the class of its compiler part, None: no compiler
+    Capturer = None              # the class of its capture part (capture and replay of
+                                 # steps, runtime/capture.py), None: none
 
     @functools.cached_property
     def autograd(self):
@@ -104,6 +106,10 @@ class Backend:
     @functools.cached_property
     def compiler(self):
         return None if self.Compiler is None else self.Compiler(self)
+
+    @functools.cached_property
+    def capture(self):
+        return None if self.Capturer is None else self.Capturer(self)
 
     @functools.cached_property
     def group(self):
@@ -221,11 +227,18 @@ class Backend:
         """Element i of `a` repeated counts[i] times (along the first axis)."""
         raise NotImplementedError
 
+    def bounds(self, a):
+        """(smallest, largest) element of a non-empty integer array, as Python ints: the
+        range checks of indices, counts and exact integer arithmetic."""
+        return int(a.min()), int(a.max())
+
     def flip(self, a):
         """`a` in reverse order along its first axis (a view where the library has them)."""
         raise NotImplementedError
 
     def roll(self, a, shift):
+        """`a` rotated by `shift` places along its first axis (positive: to the end), a
+        new array."""
         raise NotImplementedError
 
     def swap01(self, a):
@@ -370,6 +383,15 @@ class Backend:
 
     def power(self, a, b):
         raise NotImplementedError
+
+    def pow_each(self, a, b):
+        """a**b of reals (arrays or numbers), every element as Python computes a**b of two
+        reals: C's pow. numpy's float_power calls it for each element; its power may run
+        vector code instead (AVX-512) that differs from it in the last place. Computed on the
+        host, given back as this backend's array."""
+        x, y = (self.to_host(v) if self.is_array(v) else v for v in (a, b))
+        with np.errstate(all="ignore"):
+            return self.from_host(np.asarray(np.float_power(x, y)))
 
     def divide(self, a, b):
         """a / b, correctly rounded (operands of the result's kind: klong/runtime/kinds.py)."""

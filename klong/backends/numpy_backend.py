@@ -169,7 +169,10 @@ class NumpyBackend(Backend):
         return a[::-1]
 
     def roll(self, a, shift):
-        return np.roll(a, shift, axis=0)
+        # two slices joined: np.roll's own steps take several times longer on short arrays
+        n = a.shape[0]
+        k = shift % n if n else 0
+        return np.concatenate((a[n - k:], a[:n - k])) if k else a.copy()
 
     def swap01(self, a):
         return np.swapaxes(a, 0, 1)

@@ -13,6 +13,7 @@ from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
 from .numpy_backend import code_array, lookup, text_of
 from .torch_autograd import TorchAutograd
+from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
@@ -186,12 +187,14 @@ class TorchBackend(Backend):
     array_type = torch.Tensor
     Autograd = TorchAutograd
     Compiler = TorchCompiler
+    Capturer = Capturer
 
     def __init__(self, device=None, dtype=None):
         self.device = pick_device(device if device is not None else torch_distributed.rank_device())
         self.dtype = _pick_dtype(dtype, self.device)
         # while torch.compile or torch.export trace a function, numbers must stay tensors
         self.keep_tensors = False
+        self.recorder = None        # the capture part's Recorder while it records
         self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
         if torch_distributed.launched():
@@ -309,7 +312,22 @@ class TorchBackend(Backend):
         return self.asarray(a)
 
     def repeat(self, a, counts):
+        if type(counts) is int and counts > 1:
+            # every element as often: a broadcast view copied out, several times quicker on
+            # a small tensor than repeat_interleave with the count made a tensor (reshape
+            # alone may give a view of `a`: of one row, say)
+            shape = tuple(a.shape)
+            wide = a.unsqueeze(1).expand(shape[0], counts, *shape[1:])
+            return wide.reshape((shape[0] * counts,) + shape[1:]).contiguous()
         return torch.repeat_interleave(a, self._tensor(counts), dim=0)
+
+    def bounds(self, a):
+        if not isinstance(a, torch.Tensor):
+            return super().bounds(a)
+        # one pass for both ends: half the cost of min() and max() on a small tensor (and
+        # less than numpy's two on the same memory)
+        lo, hi = torch.aminmax(a)
+        return int(lo), int(hi)
 
     def flip(self, a):
         return torch.flip(a, (0,))
@@ -322,9 +340,9 @@ class TorchBackend(Backend):
 
     # index_select and scatter_: several times faster than a[i] and a[i] = v on the CPU
     def take(self, a, positions):
-        picked = a.index_select(0, positions.reshape(-1))
         if positions.ndim == 1:
-            return picked
+            return a.index_select(0, positions)
+        picked = a.index_select(0, positions.reshape(-1))
         return picked.reshape(tuple(positions.shape) + tuple(a.shape[1:]))
 
     def put(self, a, positions, values):
@@ -357,7 +375,13 @@ class TorchBackend(Backend):
         if op in _REDUCE and a.is_floating_point() and not torch.compiler.is_compiling():
             # Klong's order (docs/numbers.md), for values being differentiated or batched
             # too; compiled code keeps torch's sum, which the compiler fuses
-            if op == "+" and a.requires_grad and not _wrapped(a):
+            if op == "+" and a.requires_grad and not _wrapped(a) and self.recorder is not None \
+                    and a.device.type == "cpu" and a.dtype == torch.float64:
+                # recorded for replay (torch_capture.py): the fold's own steps, which are
+                # differentiable and give the same sum and gradient (each element's is the
+                # incoming one exactly), in fewer calls than the sum and its fold below
+                r = ordered_sum(a, 0)
+            elif op == "+" and a.requires_grad and not _wrapped(a):
                 # differentiated: torch's sum is the step of the graph, holding the value
                 # of the fold, taken outside the graph
                 r = _with_values(a.sum(0), self._sum_values(a.detach()))
@@ -406,7 +430,7 @@ class TorchBackend(Backend):
         # memory), one on another device once it is short
         if isinstance(a, torch.Tensor) and (a.device.type == "cpu" or n <= _HOST_ROWS) \
                 and a.ndim == 1 and a.dtype in _HOST_FLOATS and self.may_overwrite(a):
-            return self.to_host(a) if a.device.type != "cpu" else a.detach().numpy()
+            return self.to_host(a) if a.device.type != "cpu" else a.numpy()   # (no gradient)
         return None
 
     def fold_rows(self, op, a):
@@ -554,6 +578,11 @@ class TorchBackend(Backend):
             torch.mps.synchronize()
 
     def vmap(self, fn, a, *others):
+        if self.recorder is not None:       # recorded as one operation (torch_capture.py)
+            return self.recorder.opaque(self._vmap, getattr(fn, "plain", fn), a, *others)
+        return self._vmap(fn, a, *others)
+
+    def _vmap(self, fn, a, *others):
         # Klong code that needs a value (an .item(), a branch on data) cannot be traced:
         # torch raises, and the caller loops instead.
         try:

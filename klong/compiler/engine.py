@@ -15,7 +15,7 @@ from ..runtime.functions import Lambda
 from ..runtime.values import on_backend
 from . import passes
 from .lower import lower
-from .render import closures, pysource
+from .render import closures
 
 KEPT_CHUNKS = 1024      # rendered chunks an interpreter keeps for text it runs again
 
@@ -45,6 +45,9 @@ class Engine:
     def render(self, node, codegen):
         chunk = passes.run(lower(node, self), self.interp.batch)
         if codegen and chunk.lambdas:
+            # imported here, not at start-up: a chunk without a function literal (all that
+            # kgpy -e 1 runs) never needs the code generator
+            from .render import pysource
             try:
                 return pysource.render(chunk, self.interp)
             except (SyntaxError, RecursionError, MemoryError):

@@ -1,5 +1,6 @@
 """The kgpy command line: run a file, evaluate an expression, or read Klong interactively."""
 import argparse
+import functools
 import os
 import sys
 
@@ -13,8 +14,13 @@ from ..runtime.values import Dict
 
 
 def _parser():
+    # argparse makes a help formatter for each option added (to check its metavar), and the
+    # formatter asks for the terminal's width through shutil, which loads the compression
+    # libraries: ms of every start-up. Those formatters are never printed, so they get a
+    # fixed width; help and usage, printed later, get argparse's own formatter.
     p = argparse.ArgumentParser(
-        prog="kgpy", description="Klong array language interpreter (numpy or torch backend).")
+        prog="kgpy", description="Klong array language interpreter (numpy or torch backend).",
+        formatter_class=functools.partial(argparse.HelpFormatter, width=80))
     p.add_argument("file", nargs="?", help="Klong program to run (its arguments follow it)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program, in .a")
     p.add_argument("-e", "--expr", help="evaluate EXPR, print its value and exit (without a program file)")
@@ -30,12 +36,16 @@ def _parser():
                         "and float16 (torch only)")
     _add_settings(p)
     p.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
+    p.add_argument("--no-capture", dest="capture", action="store_false", default=None,
+                   help="torch: no capture and replay of functions called again and again "
+                        "(KLONG_CAPTURE=0)")
     p.add_argument("--full", action="store_true",
                    help="at the prompt, print long values in full (]p switches later)")
     p.add_argument("--style", default=os.environ.get("KLONG_STYLE") or None,
                    help="colours at the prompt: ansi (default: the terminal's own palette), "
                         "none, or a pygments style name such as monokai")
     p.add_argument("--version", action="version", version=f"klong {__version__}")
+    p.formatter_class = argparse.HelpFormatter
     return p
 
 
@@ -105,7 +115,7 @@ def _run(args):
         return 2
     try:
         interp = KlongInterpreter(backend=args.backend, device=_device(args), dtype=args.dtype,
-                                  **_settings(args))
+                                  capture=args.capture, **_settings(args))
     except (ValueError, ImportError, KlongError) as e:
         print(f"kgpy: {e}", file=sys.stderr)
         return 2

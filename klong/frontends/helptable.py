@@ -219,8 +219,11 @@ COMMANDS = {
     "]i": "]i dir     List the .kg files in dir (default: the first KLONGPATH directory).",
     "]b": "]b         Show the backend and device (they are chosen when kgpy starts).",
     "]o": "]o         Options the session started with: backend, dtype, seed, deterministic,\n"
-          "           memory limit, amp (kgpy --seed N --deterministic --memory-limit 4GB\n"
-          "           --amp --amp-dtype bfloat16, or KLONG_SEED ... ).",
+          "           memory limit, amp, capture (kgpy --seed N --deterministic\n"
+          "           --memory-limit 4GB --amp --amp-dtype bfloat16 --no-capture, or\n"
+          "           KLONG_SEED ... ).",
+    "]c": "]c         Capture and replay (torch): what was captured, why something was not;\n"
+          "           ]c off and ]c on switch it (kgpy --no-capture, KLONG_CAPTURE=0).",
     "]p": "]p         Printing of long values at the prompt: ]p full shows them whole,\n"
           "           ]p on (or ]p N, a threshold) shortens them; ]p alone tells which.",
     "]q": "]q         Quit (like .x(0)); Ctrl-D too.",

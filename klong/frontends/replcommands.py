@@ -13,7 +13,6 @@ import re
 import sys
 import time
 
-from . import helptable
 from ..runtime.memory import size_text
 from ..runtime.display import Summary, write
 from ..errors import as_klong_error
@@ -287,6 +286,7 @@ def run_command(session, line):
 # ---------------------------------------------------------------- the commands
 
 def help_command(session, topic):
+    from . import helptable     # here, not at start-up: kgpy -e or a program never asks
     if not topic:
         width = _columns(session.interp)
         print("\n".join(helptable.topic_listing(width)))
@@ -310,6 +310,7 @@ def apropos_command(session, word):
     if not word:
         session.error("]a: a word to search for is needed")
         return
+    from . import helptable
     found = helptable.mentions(word)
     if not found:
         print(f"nothing mentions {word}")
@@ -466,7 +467,24 @@ def options_command(session, arg):
     print(f"backend: {interp.backend.name}  device: {interp.backend.device}  "
           f"dtype: {interp.backend.dtype}  seed: {interp.seed if interp.seed is not None else 'none'}"
           f"  deterministic: {'on' if interp.settings.deterministic else 'off'}  "
-          f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}")
+          f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}"
+          + (f"  capture: {'on' if interp.capture.enabled else 'off'}"
+             if interp.capture.available else ""))
+
+
+def capture_command(session, arg):
+    """]c: what capture and replay (runtime/capture.py) did; ]c on / ]c off switch it."""
+    capture = session.interp.capture
+    word = arg.lower()
+    if word in ("on", "off"):
+        if not capture.available:
+            session.error("]c: capture and replay work on the torch backend only")
+            return
+        capture.set_enabled(word == "on")
+    elif word:
+        session.error("]c: on, off, or nothing (what was captured, and why not)")
+        return
+    print(capture.explain())
 
 
 def print_command(session, arg):
@@ -500,6 +518,7 @@ _COMMANDS = {
     "i": list_command,
     "b": backend_command,
     "o": options_command,
+    "c": capture_command,
     "p": print_command,
 }
 

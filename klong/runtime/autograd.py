@@ -45,17 +45,18 @@ class Differentiation:
     def backend(self):
         return self.interp.backend
 
-    def _run(self, engine, orders=1):
-        """engine(keep_graph) with `orders` more derivatives under way; anomaly detection
-        wraps the outermost one when it is switched on."""
+    def _run(self, engine, *args, orders=1):
+        """engine(*args, keep_graph) with `orders` more derivatives under way; anomaly
+        detection wraps the outermost one when it is switched on. (The arguments are passed
+        on rather than closed over in a lambda: a descent step takes a gradient each.)"""
         keep_graph = self.order > 0
         detecting = self.anomaly and self.order == 0
         self.order += orders
         try:
             if not detecting:
-                return engine(keep_graph)
+                return engine(*args, keep_graph)
             with self.backend.autograd.anomaly_detection(self._running_function):
-                return engine(keep_graph)
+                return engine(*args, keep_graph)
         finally:
             self.order -= orders
 
@@ -85,11 +86,15 @@ class Differentiation:
             return call_value(f, [x] if f.arity == 1 else [])
         return fn
 
-    def _restoring(self, names, action):
+    def _restoring(self, names, action, *args):
+        """action(*args), the globals `names` restored afterwards."""
         g = self.interp.globals
-        saved = {n: g[n] for n in names if n in g}
+        saved = {}
+        for n in names:
+            if n in g:
+                saved[n] = g[n]
         try:
-            return action()
+            return action(*args)
         finally:
             for n in names:
                 if n in saved:
@@ -110,9 +115,8 @@ class Differentiation:
         b = self.backend.autograd
         if name is not None:
             fn, point = self._with_variable(_function(f), name), self._value_of(name)
-            return self._restoring([name], lambda: self._run(lambda k: b.gradient(fn, point, k)))
-        fn = self._caller(f)
-        return self._run(lambda keep: b.gradient(fn, p, keep))
+            return self._restoring([name], self._run, b.gradient, fn, point)
+        return self._run(b.gradient, self._caller(f), p)
 
     def parameter_gradients(self, f, names):
         """Gradients of the nilad f with respect to the named globals, as a list. A name

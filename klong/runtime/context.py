@@ -25,9 +25,10 @@ class Context:
     klong.runtime.limits.Limits (the size guard and the known magnitudes of its integer
     arrays), its klong.runtime.settings.Evaluation (what holds while it evaluates) and its
     lock."""
-    __slots__ = ("backend", "limits", "evaluation", "lock")
+    __slots__ = ("backend", "limits", "evaluation", "lock", "capture")
 
     def __init__(self, backend, limits, evaluation):
+        self.capture = None     # its klong.runtime.capture.Capture, where it has one
         self.backend = backend
         self.limits = limits
         self.evaluation = evaluation

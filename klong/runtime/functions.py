@@ -1,10 +1,11 @@
 """Function values: Klong lambdas, projections and built-ins, and how calls are made."""
 import types
-from dataclasses import dataclass
 from typing import Optional
 
+from .. import backends
 from .display import write
 from ..errors import KlongError
+from .records import field, record
 from .values import Function
 
 # The closure renderer (render/closures.py) keeps the variables of one call, parameters and declared
@@ -15,7 +16,7 @@ PARENT = "^parent"
 SELF = "^fn"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class LambdaFacts:
     """What is known of a function literal (a lambda), one record from the compiler to the
     running function: the compiler's lowering (compiler/lower/) fills in what the literal
@@ -30,6 +31,9 @@ class LambdaFacts:
                  interpreter's): functions among them may have effects of their own, which
                  only the running program can tell
     names_self   it reads .f (so its body cannot run inline, in the code that applies it)
+    outer        it reads or assigns a variable of a literal around it (so what it computes
+                 depends on more than its arguments and the globals: never captured)
+    unused       the positions of the parameters its body never uses the value of ({x;...})
 
     The shortcuts adverbs may take (compiler/passes/):
     dyad_op      '+' for {x+y}: the body is exactly x OP y, OP a numeric atomic verb
@@ -38,6 +42,11 @@ class LambdaFacts:
     fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose whole-array form is g's
     joins        the text t of a dyad {x,t,y} (t a string or character constant), "" for
                  {x,y}: Over of a list of strings joins them with t
+
+    Learnt while the program runs (the interpreter's own, as the literal is):
+    untraced     the (dtype, row shape) of arrays on which tracing Each over the whole array
+                 failed (verbs/wholearray.py): a failed trace costs as much as a few loops
+                 and would fail again, so the loop runs at once
     """
     arity: int
     source: Optional[str] = None
@@ -45,12 +54,15 @@ class LambdaFacts:
     effects: bool = True
     reads: frozenset = frozenset()
     names_self: bool = False
+    outer: bool = False
+    unused: tuple = ()
     globals: Optional[dict] = None
     dyad_op: Optional[str] = None
     elementwise: bool = False
     dot: bool = False
     fold_op: Optional[str] = None
     joins: Optional[str] = None
+    untraced: set = field(default_factory=set)
 
     def label(self):
         """How an error message names the function: its name, else its (shortened) source."""
@@ -90,6 +102,19 @@ class Lambda(_Positional):
         self.facts = facts
         self.whole = whole
         self.derived = None
+        if run is not None:
+            self._adopt()
+
+    def runs(self, run):
+        """Give the value its Python function, made after it (the closure path's names
+        the value)."""
+        self.run = run
+        self._adopt()
+
+    def _adopt(self):
+        context = backends.running.context
+        if context is not None and context.capture is not None and context.capture.enabled:
+            context.capture.adopt(self)       # capture and replay (capture.py)
 
     def wrong_arity(self, n):
         return f"function of {self.arity} called with {n}"

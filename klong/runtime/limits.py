@@ -20,7 +20,6 @@ The size guard's limit and the remembered magnitudes belong to one interpreter: 
 `Limits` (`interp.limits`), which its running code finds through its context (context.py,
 recorded in backends.running) as `current()`.
 """
-import decimal
 import functools
 import math
 import os
@@ -55,6 +54,9 @@ class Limits:
         self.max_elements = (default_max_elements() if max_elements is None
                              else parse_max_elements(max_elements))
         self._magnitudes = {}          # id(array) -> (weak reference, bound)
+        # False while an evaluation is recorded for replay (runtime/capture.py): a bound is
+        # found from the array, so that the record checks it again on new arrays
+        self.remembering = True
         self.memory = None             # the interpreter's klong.runtime.memory.Memory (its limit)
 
     def magnitude(self, x):
@@ -66,9 +68,13 @@ class Limits:
             elems = x.tolist()
             return max(max(elems), -min(elems)) if elems else 0
         known = self._magnitudes.get(id(x))
-        if known is not None and known[0]() is x:
+        if known is not None and known[0]() is x and self.remembering:
             return known[1]
-        m = 0 if 0 in x.shape else max(int(x.max()), -int(x.min()))
+        if 0 in x.shape:
+            m = 0
+        else:
+            lo, hi = backends.current().bounds(x)
+            m = max(hi, -lo)
         self.remember(x, m)
         return m
 
@@ -229,8 +235,6 @@ def elements_of(v):
 
 # ---------------------------------------------------------------- integers as text
 
-_CONTEXT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
-                           Emin=decimal.MIN_EMIN)
 _SMALL_BITS = 8192                   # str() is quick below this many bits,
 _SMALL_DIGITS = 2000                 # and int() below this many digits
 
@@ -241,24 +245,31 @@ def int_text(n):
     this takes far less than the quadratic time of converting digit by digit."""
     if n.bit_length() <= _SMALL_BITS:
         return str(n)
-    text = str(_decimal(abs(n), {}))
+    text = str(_decimal(abs(n), {}, _decimal_context()))
     return "-" + text if n < 0 else text
 
 
-def _decimal(n, powers):
-    """n >= 0 as an exact Decimal; `powers` caches 2^k as Decimals."""
+@functools.cache
+def _decimal_context():
+    """Exact decimal arithmetic; made on first use: decimal is not imported at start-up."""
+    import decimal
+    return decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
+def _decimal(n, powers, context):
+    """n >= 0 as an exact Decimal in `context`; `powers` caches 2^k as Decimals."""
     bits = n.bit_length()
     if bits <= _SMALL_BITS:
-        return _CONTEXT.create_decimal(n)
+        return context.create_decimal(n)
     k = _SMALL_BITS
     while 2 * k < bits:
         k *= 2
     high, low = n >> k, n & ((1 << k) - 1)
     scale = powers.get(k)
     if scale is None:
-        scale = powers[k] = _CONTEXT.power(_CONTEXT.create_decimal(2), k)
-    return _CONTEXT.add(_CONTEXT.multiply(_decimal(high, powers), scale),
-                        _decimal(low, powers))
+        scale = powers[k] = context.power(context.create_decimal(2), k)
+    return context.add(context.multiply(_decimal(high, powers, context), scale),
+                       _decimal(low, powers, context))
 
 
 def int_from_text(text):

@@ -24,7 +24,8 @@ from ..errors import KlongError
 
 UNITS = {"b": 1, "kb": 2**10, "mb": 2**20, "gb": 2**30, "tb": 2**40,
          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-_SIZE = re.compile(r"^\s*([+-]?\d+(?:\.\d*)?|[+-]?\.\d+)\s*([A-Za-z]*)\s*$")
+# given to re as text: compiled on first use, not at start-up
+_SIZE = r"^\s*([+-]?\d+(?:\.\d*)?|[+-]?\.\d+)\s*([A-Za-z]*)\s*$"
 
 
 def parse_size(v):
@@ -35,7 +36,7 @@ def parse_size(v):
     if isinstance(v, (int, float)):
         number, unit = v, "b"
     else:
-        m = _SIZE.match(str(v))
+        m = re.match(_SIZE, str(v))
         if not m:
             raise ValueError(f"a size is a number of bytes or text such as 4GB, not {v!r}")
         number, unit = float(m.group(1)), (m.group(2) or "b").lower()

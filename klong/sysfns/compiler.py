@@ -9,7 +9,6 @@ from ..runtime import values
 from ..errors import KlongError
 from ..runtime.functions import Builtin, call_value
 from ..runtime.values import Dict, Function, is_true
-from .graph import Graph
 from .table import table
 
 FUNCTIONS, register = table()
@@ -108,5 +107,6 @@ def graph(interp, f, p, path=None):
     if path is not None and not values.is_string(path):
         raise KlongError("type", ".graph: the path must be a string")
     fn = _monad(f)
+    from .graph import Graph        # here, not at start-up: only .graph draws
     picture = Graph(*_compiler(interp, ".graph").traced_graph(fn, p, _quiet(interp)))
     return picture if path is None else picture.save(path)

@@ -5,8 +5,6 @@ The picture is drawn by Graphviz when its Python package and its `dot` program a
 installed, else by matplotlib (the `plot` extra) with a layered layout of our own; with
 neither, the graph is text only.
 """
-import shutil
-
 from ..errors import KlongError
 
 NO_DRAWING = "a picture of the graph needs matplotlib (pip install -e '.[plot]') or graphviz"
@@ -109,6 +107,7 @@ class Graph:
 
 def _graphviz():
     """The graphviz package, when it and its dot program are installed."""
+    import shutil       # here, not at start-up (it loads the compression libraries)
     if shutil.which("dot") is None:
         return None
     try:

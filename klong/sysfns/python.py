@@ -1,7 +1,6 @@
 """Python interop (system.md B.3): .py .pyf .pyc .pya .pyiter, and .bkf for the backend's
 math."""
 import functools
-import hashlib
 import importlib
 import importlib.util
 import os
@@ -55,6 +54,7 @@ def _import_path(spec):
     else:
         parent, base = os.path.dirname(path), os.path.basename(path)[:-3]
         location, search = path, None
+    import hashlib      # here, not at start-up (it loads OpenSSL)
     digest = hashlib.sha1(path.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     name = f"_klong_py_{digest}_{base.replace('.', '_')}"
     module = sys.modules.get(name)

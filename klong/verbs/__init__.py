@@ -3,12 +3,12 @@ about a verb (its name in each form, its implementation, whether adverbs and com
 may take shortcuts with it). Each verb's meaning lives in exactly one function in atomic.py or
 structural.py; MONADS and DYADS map a symbol to those functions."""
 import operator
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
 from .atomic import DYAD_PARTS, atomic_dyad, differentiated, mixed_with_reals, real_arith, real_power
+from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
 DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts replace theirs below
@@ -18,8 +18,14 @@ DYADS = {**atomic.DYADS, **structural.DYADS}      # the verbs with shortcuts rep
 # (limits.py), which repeated squaring would otherwise reach only after hours.
 INLINE_FACTOR = 2**31
 
+# Where a^b is Python's a**b as it stands (scalar_guard of ^): a positive power below 64 of a
+# number below 1e4 in magnitude (a real power of a positive one) can neither overflow nor
+# be complex nor leave the integer size limit; elsewhere the verb decides (atomic._power)
+POWER_GUARD = ("(type({b}) is int and 0 < {b} < 64 and -1e4 < {a} < 1e4"
+               " or type({b}) is float and 0 < {b} < 64 and 0 < {a} < 1e4)")
 
-@dataclass(slots=True, eq=False)
+
+@record(slots=True, eq=False)
 class Verb:
     """One verb's entry in the registry: what is known of the verb symbol.
 
@@ -149,7 +155,7 @@ VERBS = _table(
     Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,),
-         batch_monad=batching.shape),
+         batch_monad=batching.shape, scalar_dyad="{a} ** {b}", scalar_guard=POWER_GUARD),
     Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&",
          scalar_dyad="{a} if {a} < {b} else {b}"),
     Verb(":#", "char", "split", atomic="m"),

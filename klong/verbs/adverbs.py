@@ -66,20 +66,27 @@ def each2(f, a, b, whole=None):
     return list_like(results, strings[0] if strings else [])
 
 
-def each_left(f, a, b, rows=None):
-    return _each_of_right(lambda e: f(a, e), a, b, rows)
+def each_left(f, a, b, rows=None, pairs=None):
+    whole = None if pairs is None else (lambda e: pairs(a, e, 2))
+    return _each_of_right(lambda e: f(a, e), a, b, rows, whole)
 
 
-def each_right(f, a, b, rows=None):
-    return _each_of_right(lambda e: f(e, a), a, b, rows)
+def each_right(f, a, b, rows=None, pairs=None):
+    whole = None if pairs is None else (lambda e: pairs(e, a, 1))
+    return _each_of_right(lambda e: f(e, a), a, b, rows, whole)
 
 
-def _each_of_right(g, a, b, rows):
-    """g applied to every element of b (to b itself when it is an atom)."""
+def _each_of_right(g, a, b, rows, whole=None):
+    """g applied to every element of b (to b itself when it is an atom); `whole(b)`: all
+    of them at once, where it gives a result (a dyad's batched form)."""
     if not _iterable(b):
         return b if is_seq(b) else g(b)
     if rows is not None:
         r = rows(b, a)
+        if r is not None:
+            return r
+    if whole is not None and _numeric(b):
+        r = whole(b)
         if r is not None:
             return r
     elems = items(b)

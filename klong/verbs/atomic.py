@@ -504,12 +504,23 @@ def _pick(keep_a, a, b):
     return None
 
 
+def _int_arrays(a, b):
+    """Two integer arrays: which one Max or Min returns cannot be told from the result, so
+    the library's maximum or minimum (one call) gives what choosing an operand gives."""
+    return isinstance(a, arrays.ARRAY_TYPES) and isinstance(b, arrays.ARRAY_TYPES) \
+        and array_kind(a) == "i" and array_kind(b) == "i"
+
+
 def _max_array(a, b):
+    if _int_arrays(a, b):
+        return B().maximum(a, b)
     x, y = kinds.operands(a, b)          # compare as reals, choose the operands themselves
     return _pick(x >= y, a, b)
 
 
 def _min_array(a, b):
+    if _int_arrays(a, b):
+        return B().minimum(a, b)
     x, y = kinds.operands(a, b)
     return _pick(x < y, a, b)
 

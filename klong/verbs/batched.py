@@ -6,7 +6,7 @@ value per row (`Rows`), and `each` runs them on a matrix, or gives None when the
 run instead. A module apart from the rules because it reads the registry the rules are
 part of."""
 from .. import backends
-from . import VERBS
+from . import VERBS, adverbs, batching
 from ..runtime import kinds, values
 from ..runtime.values import MAX_DIMS
 from .batching import ADVERBS, Declined, Rows, _rank, _repeated
@@ -15,23 +15,60 @@ from .batching import ADVERBS, Declined, Rows, _rank, _repeated
 def each(body, a, reads):
     """f'a for the monad whose batched body is `body` (compiled() of its plan, made by
     passes/batching.py), the names it reads around it already read (`reads`), on a matrix
-    of numbers a, or a vector of numbers (its rows are numbers, as a row's sum is: the rules
-    take both): the stacked results of every row, or None (the loop runs)."""
-    if not (values.is_array(a) and a.ndim in (1, 2) and a.shape[0]
-            and (a.ndim == 1 or a.shape[1]) and values.array_kind(a) in ("i", "f")):
+    of numbers a (or an array of more axes), or a vector of numbers (its rows are numbers, as
+    a row's sum is: the rules take both): the stacked results of every row, or None (the loop
+    runs)."""
+    if not (values.is_array(a) and a.ndim and a.shape[0] and (a.ndim == 1 or a.shape[1])
+            and values.array_kind(a) in ("i", "f")):
         return None
     backend = backends.current()
-    if backend.is_tracked(a) or any(backend.is_tracked(v) for v in reads):
+    if backend.is_tracked(a) or reads and any(backend.is_tracked(v) for v in reads):
         return None         # differentiated: the loop's steps are the graph's
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
     n = a.shape[0]
-    x = Rows(a)
+    x = Rows.of(a)
+    try:
+        if body.calm:
+            r = body(_Run(x, reads, n))
+        else:
+            with backend.quiet():
+                r = body(_Run(x, reads, n))
+        return backend.copy(a) if r is x else _results(r, n)
+    except Exception:       # Declined, or an error some row raises: the loop says which
+        return None
+
+
+def pairs(body, a, b, reads, rows):
+    """The dyad whose batched body is `body` applied to pairs, once for all of them: `rows`
+    says which operands hold one value per pair along their first axis (1: a, 2: b, 3:
+    both, of one length; the other is the same for every pair): a f'b is 3, a f:\\b is
+    f(a; each of b), 2, and a f:/b f(each of b; a), 1, with the operands in f's order. The
+    stacked results, or None (the loop runs)."""
+    backend = backends.current()
+    if backend.dtype != "float64":
+        return None
+    operands = []
+    n = None
+    for v, bit in ((a, 1), (b, 2)):
+        if backend.is_tracked(v):
+            return None
+        if rows & bit:
+            if not (values.is_array(v) and v.ndim and v.shape[0]
+                    and values.array_kind(v) in ("i", "f")) or n not in (None, v.shape[0]):
+                return None
+            n = v.shape[0]
+            v = Rows.of(v)
+        operands.append(v)
+    if reads and any(backend.is_tracked(v) for v in reads):
+        return None
     try:
         with backend.quiet():
-            r = body(_Run(x, reads, n))
-            return backend.copy(a) if r is x else _results(r, n)
-    except Exception:       # Declined, or an error some row raises: the loop says which
+            r = body(_Run(operands[0], reads, n, operands[1]))
+        if r is operands[0] or r is operands[1]:
+            return backend.copy(r.a)        # (a result holds no view of an operand)
+        return _results(r, n)
+    except Exception:
         return None
 
 
@@ -49,14 +86,22 @@ def _results(r, n):
 
 
 class _Run:
-    """One batched evaluation: the rows, the names read around the literal, its locals."""
-    __slots__ = ("x", "reads", "n", "locals")
+    """One batched evaluation: the rows (x, and y of a dyad), the names read around the
+    literal, its locals."""
+    __slots__ = ("x", "y", "reads", "n", "locals")
 
-    def __init__(self, x, reads, n):
+    def __init__(self, x, reads, n, y=None):
         self.x = x
+        self.y = y
         self.reads = reads
         self.n = n
         self.locals = {}
+
+
+# the rules that only move elements (no arithmetic: no warning of the library to silence):
+# first, reverse, size, shape; index, rotate, join, take, drop
+_CALM_MONADS = {"*", "|", "#", "^"}
+_CALM_DYADS = {"@", ":+", ",", "#", "_"}
 
 
 def assigns(plan):
@@ -70,10 +115,34 @@ def assigns(plan):
 def compiled(plan):
     """The plan of a batched body (nested tuples: passes/batching.py) as a function of a
     _Run, made once for the literal (the renderers call this), so that a run interprets
-    nothing: each node is a closure that evaluates its operands and applies its rule."""
+    nothing: each node is a closure that evaluates its operands and applies its rule. Its
+    `calm`: whether the plan only moves elements, so that the run needs no Backend.quiet."""
+    body = _compiled(plan)
+    body.calm = _calm(plan)
+    return body
+
+
+def _calm(plan):
+    what = plan[0]
+    if what in ("x", "y", "const", "read", "get"):
+        return True
+    if what == "set":
+        return _calm(plan[2])
+    if what == "seq":
+        return all(_calm(p) for p in plan[1])
+    if what == "monad" and plan[1] in _CALM_MONADS:
+        return _calm(plan[2])
+    if what == "dyad" and plan[1] in _CALM_DYADS:
+        return _calm(plan[2]) and _calm(plan[3])
+    return False
+
+
+def _compiled(plan):
     what = plan[0]
     if what == "x":
         return lambda run: run.x
+    if what == "y":
+        return lambda run: run.y
     if what == "const":
         value = plan[1]
         return lambda run: value
@@ -84,14 +153,14 @@ def compiled(plan):
         name = plan[1]
         return lambda run: run.locals[name]
     if what == "set":
-        name, value = plan[1], compiled(plan[2])
+        name, value = plan[1], _compiled(plan[2])
 
         def assign(run):
             v = run.locals[name] = value(run)
             return v
         return assign
     if what == "seq":
-        steps = [compiled(p) for p in plan[1]]
+        steps = [_compiled(p) for p in plan[1]]
         if len(steps) == 1:
             return steps[0]
 
@@ -101,8 +170,12 @@ def compiled(plan):
                 v = step(run)
             return v
         return sequence
+    if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] in "<>":
+        return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
+        return _last(_compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad":
-        entry, arg = VERBS[plan[1]], compiled(plan[2])
+        entry, arg = VERBS[plan[1]], _compiled(plan[2])
         verb, rule = entry.monad, entry.batch_monad
 
         def monad(run):
@@ -110,7 +183,7 @@ def compiled(plan):
             return rule(x, run.n) if type(x) is Rows else verb(x)
         return monad
     if what == "dyad":
-        entry, left, right = VERBS[plan[1]], compiled(plan[2]), compiled(plan[3])
+        entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
         verb, rule = entry.dyad, entry.batch_dyad
 
         def dyad(run):
@@ -121,19 +194,78 @@ def compiled(plan):
             return verb(a, b)
         return dyad
     if what == "adverb":
-        op = plan[2]
-        rule, arg = ADVERBS[plan[1]][op](op, VERBS[op].dyad), compiled(plan[3])
+        op, entry = plan[2], VERBS[plan[2]]
+        rule, arg = ADVERBS[plan[1]][op](op, entry.dyad), _compiled(plan[3])
+        over = plan[1] == "/"
 
         def adverb(run):
             x = arg(run)
-            if type(x) is not Rows:
-                raise Declined      # (a plain operand: not batched yet)
+            if type(x) is not Rows:     # the same for every row: the adverb itself, once
+                if over:
+                    return adverbs.over(entry.dyad, x, entry.reduce, entry.fold)
+                return adverbs.scan(entry.dyad, x, entry.reduce, None)
             return rule(x, run.n)
         return adverb
+    if what == "each":
+        return _each(_compiled(plan[1]), _compiled(plan[2]))
     if what == "cond":
-        clauses = [(compiled(p), compiled(c)) for p, c in plan[1]]
-        return _conditional(clauses, compiled(plan[2]))
+        clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
+        return _conditional(clauses, _compiled(plan[2]))
     raise ValueError(f"no such plan node: {what}")
+
+
+def _each(body, arg):
+    """f'v in a batched body, v a list in every row (each row's own, of one length): f's
+    body on the elements of all rows at once, as rows of their own (the first two axes
+    made one), and its results shaped back, one list of them per row."""
+    def each(run):
+        v = arg(run)
+        if type(v) is not Rows or v.rank == 0 or v.a.shape[1] == 0:
+            raise Declined      # (f of a number, an empty list: not batched)
+        a = v.a
+        n, k = a.shape[0], a.shape[1]
+        elements = Rows.of(a.reshape((n * k,) + tuple(a.shape[2:])))
+        r = body(_Run(elements, run.reads, n * k))
+        if r is elements:
+            return v
+        r = _results(r, n * k)
+        return Rows(r.reshape((n, k) + tuple(r.shape[1:])))
+    return each
+
+
+def _last(reversed_, arg):
+    """*|x, each row's last element, without reversing the rows first."""
+    def last(run):
+        x = arg(run)
+        if type(x) is not Rows or x.rank == 0:
+            return batching.first(reversed_(run), run.n) if type(x) is Rows \
+                else VERBS["*"].monad(reversed_(run))       # (x again: no effects)
+        return Rows.of(backends.current().copy(x.a[:, -1]))
+    return last
+
+
+def _first_of_grade(descending, graded, arg):
+    """*>x and *<x (the place of a row's largest or smallest element): where it is the only
+    one in every row, it is what the library's argmax or argmin gives; where it is not, the
+    grade (`graded`) decides which of them comes first, as it orders equal elements."""
+    first = VERBS["*"].monad
+
+    def fused(run):
+        x = arg(run)
+        if type(x) is not Rows or x.rank != 1:
+            r = graded(run)             # (x again: the body has no effects)
+            return batching.first(r, run.n) if type(r) is Rows else first(r)
+        a = x.a
+        backend = backends.current()
+        if values.array_kind(a) == "f" and backend.any(a != a):
+            raise Declined          # (as grade: where a NaN goes is the library's)
+        places = a.argmax(1) if descending else a.argmin(1)
+        n = a.shape[0]
+        best = a.reshape(-1)[places + backend.arange(n) * a.shape[1]]
+        if backend.any(backend.astype(a == best.reshape(n, 1), "i").sum(1) > 1):
+            return batching.first(graded(run), n)
+        return Rows.of(places)
+    return fused
 
 
 def _conditional(clauses, otherwise):

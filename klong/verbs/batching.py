@@ -39,6 +39,13 @@ class Rows:
             raise Declined      # a mixed list, an overflow to big integers, ...
         self.a = a
 
+    @classmethod
+    def of(cls, a):
+        """Rows of the numeric array a, known to be one (a part of Rows, the batch)."""
+        r = cls.__new__(cls)
+        r.a = a
+        return r
+
     @property
     def rank(self):
         """The rank of each row's value (0: a number)."""
@@ -133,7 +140,13 @@ def atomic_monad(op, monad):
 def atomic_dyad(op, dyad):
     """The batching rule of an atomic numeric dyad: the dyad on the whole batch, a plain
     array operand repeated for every row (Klong pairs arrays along their first axis, so
-    the batch axes pair, and then what each row pairs)."""
+    the batch axes pair, and then what each row pairs); ^ has a rule of its own (power)."""
+    if op == "^":
+        return power(dyad, _arrays(op, dyad))
+    return _arrays(op, dyad)
+
+
+def _arrays(op, dyad):
     def rule(a, b, n):
         ra = a.rank if isinstance(a, Rows) else _rank(a)
         rb = b.rank if isinstance(b, Rows) else _rank(b)
@@ -142,6 +155,51 @@ def atomic_dyad(op, dyad):
             # the loop's own dyad on each row's two numbers (Python's a**b for ^, say)
             return _per_number([dyad(p, q) for p, q in zip(_numbers(a, n), _numbers(b, n))])
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
+    return rule
+
+
+# the smallest normal real: C's pow may report a result below it as a range error, which
+# Python turns into an OverflowError (and ^ then into an infinity)
+_TINY = 2.2250738585072014e-308
+
+
+def power(dyad, arrays):
+    """The batching rule of ^: on arrays, the verb on the whole batch, as atomic_dyad; on one
+    number per row, as the loop computes each row's a^b: integers by the verb on the whole
+    batch (exact, or declined by Rows where they leave int64); a real a or b by C's pow for
+    every element (Backend.pow_each), as Python's a**b calls it, where the verb's own
+    Python steps would give the same: no real result where Klong gives :undefined (a
+    negative base, a fractional exponent; zero to a negative power), nothing outside the
+    normal reals (Python's range errors). An integer exponent 0 (the integer 1) or below (1
+    divided by the power): the verb on each row's numbers. A real to an integer power where
+    Each traces (torch): declined, as the loop then traces. `arrays`: the rule of atomic
+    dyads."""
+
+    def rule(a, b, n):
+        ra = a.rank if isinstance(a, Rows) else _rank(a)
+        rb = b.rank if isinstance(b, Rows) else _rank(b)
+        if ra or rb or _kind(a) == "i" and _kind(b) == "i":
+            return Rows(dyad(_stacked(a, n), _stacked(b, n))) if ra == rb == 0 \
+                else arrays(a, b, n)
+        x, y = _stacked(a, n), _stacked(b, n)
+        backend = backends.current()
+        if _kind(b) == "i":
+            if (int(y.min()) if values.is_array(y) else y) <= 0:
+                # the integer 1, or 1 divided by a power: the verb on each row's numbers
+                return _per_number([dyad(p, q) for p, q in zip(_numbers(a, n), _numbers(b, n))])
+            if type(backend).vmap is not backends.Backend.vmap:
+                # where Each traces (torch), the loop's trace raises a batch of reals to an
+                # integer power with the library's power (x*x*x for 3), not C's pow
+                raise Declined
+        else:
+            fractional = y != backend.floor(y) if values.is_array(y) else not float(y).is_integer()
+            if backend.any((x < 0) & fractional | (x == 0) & (y < 0)):
+                raise Declined
+        r = backend.pow_each(x, y)
+        size = backend.abs(r)
+        if not backend.all(size < float("inf")) or backend.any((size < _TINY) & (x != 0)):
+            raise Declined      # (a NaN fails the first test too)
+        return Rows(r)
     return rule
 
 
@@ -160,7 +218,7 @@ def first(x, n):
         return x
     if x.a.shape[1] == 0:
         raise Declined
-    return Rows(backends.current().copy(x.a[:, 0]))     # (a result holds no view of x)
+    return Rows.of(backends.current().copy(x.a[:, 0]))      # (a result holds no view of x)
 
 
 def reverse(x, n):
@@ -168,7 +226,7 @@ def reverse(x, n):
     if x.rank == 0:
         return x
     backend = backends.current()
-    return Rows(backend.copy(_columns(x.a, backend.flip)))
+    return Rows.of(backend.copy(_columns(x.a, backend.flip)))
 
 
 def size(x, n):

@@ -20,7 +20,7 @@ from ..runtime.functions import PARENT, Lambda, call_value, project
 from ..runtime.match import match
 from ..runtime.values import Dict, is_true
 
-_PYTHON_NAME = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)'")
+_PYTHON_NAME = r"'([A-Za-z_][A-Za-z0-9_]*)'"     # re compiles it on first use
 
 
 def failure(e, table, function):
@@ -62,7 +62,7 @@ def _operands(where, frame):
 def _undefined(e, where, frame):
     """The error for the NameError or KeyError `e` of the generated code at `where`."""
     if isinstance(e, NameError):          # an unbound local: find which from the message
-        m = _PYTHON_NAME.search(str(e))
+        m = re.search(_PYTHON_NAME, str(e))
         python_names = frame.f_globals.get("PYNAMES", {})
         if m and m.group(1) in python_names:
             return undefined(python_names[m.group(1)])
@@ -74,7 +74,7 @@ NAMES = {
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
-    "JOIN_ENTRY": structural.join_entry,
+    "JOIN_ENTRY": structural.join_entry, "BATCH_PAIRS": batched.pairs,
     **wholearray.RUNTIME,
 }
 

@@ -5,18 +5,18 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
-from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from . import adverbs as adv
 from ..errors import KlongError
 from ..runtime.functions import Lambda, Projection, call_value
+from ..runtime.records import record, replace
 from ..runtime.values import Function
 from . import DYADS, VERBS
 from . import batched, batching, wholearray
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class VerbForms:
     """What an adverb needs to know of the verb it modifies: its monadic and dyadic forms,
     and optional shortcuts (see adverbs.py)."""
@@ -30,6 +30,8 @@ class VerbForms:
     scan_fold: Optional[Callable] = None
     batch: Optional[tuple] = None       # the monad's batched plan of x (batching.py)
     batch_op: Optional[str] = None      # the primitive it is, when batching is on
+    pairs: Optional[Callable] = None    # a dyad's batched form: pairs(x, y, rows), see
+                                        # passes/batching.py
 
 
 def _no_monad(op):
@@ -83,6 +85,10 @@ def function_forms(fn):
     if facts.fold_op is not None and fn.whole is not None:
         forms.fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=False)
         forms.scan_fold = wholearray.mapped_fold(facts.fold_op, fn.whole, running=True)
+    if fn.arity == 2 and facts.fold_op is None and fn.whole is not None:
+        forms.pairs = fn.whole      # (where the literal is a verb's {x+y}, Each is the verb)
+        if forms.whole_dyad is None:
+            forms.whole_dyad = lambda a, b: fn.whole(a, b, 3)
     if fn.arity != 1:
         return forms
     if facts.elementwise and fn.whole is None:
@@ -130,8 +136,8 @@ DYADIC_ADVERBS = {
     "'": lambda v, a, b: adv.each2(v.dyad, a, b, v.whole_dyad),
     "/": lambda v, a, b: adv.over_neutral(v.dyad, a, b, v.fast),
     "\\": lambda v, a, b: adv.scan_neutral(v.dyad, a, b, DYADS[","]),
-    ":\\": lambda v, a, b: adv.each_left(v.dyad, a, b, v.rows),
-    ":/": lambda v, a, b: adv.each_right(v.dyad, a, b, v.rows),
+    ":\\": lambda v, a, b: adv.each_left(v.dyad, a, b, v.rows, v.pairs),
+    ":/": lambda v, a, b: adv.each_right(v.dyad, a, b, v.rows, v.pairs),
     ":~": lambda v, a, b: adv.while_(v.monad, _predicate(a), b),
     "\\~": lambda v, a, b: adv.scan_while(v.monad, _predicate(a), b),
     ":*": lambda v, a, b: adv.iterate(v.monad, a, b),

@@ -183,9 +183,14 @@ def where(a):
             counts = _int_array(counts)
         except OverflowError:
             raise KlongError("domain", "expand: count too large") from None
-    if counts.shape[0] and int(counts.min()) < 0:
+    if not counts.shape[0]:
+        return B.arange(0)
+    lo, hi = backends.current().bounds(counts)
+    if lo < 0:
         raise KlongError("domain", "expand: negative count")
-    check_elements(fold("+", counts) if counts.shape[0] else 0)
+    if hi <= 1:
+        return B.where(counts)      # a mask (&a=x): its positions, one library call
+    check_elements(fold("+", counts))
     return B.repeat(B.arange(counts.shape[0]), counts)
 
 
@@ -280,7 +285,7 @@ def _index(a, b):
         if array_kind(b) != "i":
             raise _type_error("at", "integer index expected")
         if _count(b):
-            lo, hi = int(b.min()), int(b.max())
+            lo, hi = backends.current().bounds(b)
             if lo < 0 or hi >= n:
                 bad = lo if lo < 0 else hi
                 raise KlongError("index", f"index {shown(bad)} out of range 0..{n - 1}")
@@ -461,7 +466,7 @@ def rotate(a, b):
     if k == 0:
         return b
     if is_array(b):
-        return backends.current().concat((b[-k:], b[:-k]))
+        return backends.current().roll(b, k)      # (torch: one call, not two slices and a cat)
     return b[-k:] + b[:-k]
 
 

@@ -23,7 +23,8 @@ EXACT_FLOAT_INT = {"float64": 2**53, "float32": 2**24, "bfloat16": 2**8, "float1
 # ------------------------------------------------------------------ run-time helpers
 
 def _magnitude(a):
-    return max(abs(int(a.max())), abs(int(a.min())))
+    lo, hi = backends.current().bounds(a)
+    return max(hi, -lo)
 
 
 def product(a, b):
@@ -184,14 +185,20 @@ def traced_each(fn):
     None when fn may have effects: a trace runs the body once, not once per element, and a
     trace that fails is followed by the loop. Whether fn has effects is asked at each call
     (the functions it reads may have been defined again since)."""
+    untraced = fn.facts.untraced
+
     def each(a):
         backend = backends.current()
         if not backend.traces:
             return None     # (before the guard, which runs fn on the first element)
-        if not _effect_free(fn, set()):
+        key = (a.dtype, tuple(a.shape[1:]))
+        if key in untraced or not _effect_free(fn, set()):
             return None
         _guard(fn, a)
-        return backend.vmap(fn.run, a)
+        r = backend.vmap(fn.run, a)
+        if r is None:
+            untraced.add(key)
+        return r
     return each
 
 

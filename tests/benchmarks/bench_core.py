@@ -292,6 +292,120 @@ def _rows_max(m):
     return getattr(r, "values", r)      # (torch gives the values and their positions)
 
 
+def _values(r):
+    return getattr(r, "values", r)     # (torch's max and min give the positions as well)
+
+
+def _lib(m):
+    return torch if isinstance(m, torch.Tensor) else np
+
+
+def _joined(m):
+    zeros = _lib(m).zeros((m.shape[0], 1), dtype=m.dtype)
+    return torch.cat((m, zeros), 1) if isinstance(m, torch.Tensor) else np.concatenate((m, zeros), 1)
+
+
+def _signs(m):
+    s = m.sum(1)
+    return torch.where(s > 0, 1, -1) if isinstance(m, torch.Tensor) else np.where(s > 0, 1, -1)
+
+
+def _running_max(m):
+    return torch.cummax(m, 1).values if isinstance(m, torch.Tensor) else np.maximum.accumulate(m, 1)
+
+
+def _flip_rows(m):
+    return torch.flip(m, (1,)) if isinstance(m, torch.Tensor) else m[:, ::-1].copy()
+
+
+def _tally_rows(m):
+    return _lib(m).full((m.shape[0],), m.shape[1])
+
+
+def _dot_rows(m):
+    v = _lib(m).arange(16, dtype=m.dtype) / 16
+    return m @ v
+
+
+def _variance(m):
+    d = m - m.sum(1)[:, None] / m.shape[1]
+    return (d * d).sum(1) / m.shape[1]
+
+
+# Row-wise idioms beside the array library's operation along the rows (issue 32 aims at 3x)
+ROW_IDIOMS = [
+    ("mean", "{(+/x)%#x}'m", lambda m: m.sum(1) / m.shape[1], "mean of each row"),
+    ("var", "{(+/(x-(+/x)%#x)^2)%#x}'m", _variance, "variance of each row"),
+    ("min", "&/'m", lambda m: _values(m.min(1)), "min along rows"),
+    ("prod", "*/'m", lambda m: m.prod(1), "product along rows"),
+    ("argmax", "{*>x}'m", lambda m: m.argmax(1), "argmax along rows"),
+    ("argmin", "{*<x}'m", lambda m: m.argmin(1), "argmin along rows"),
+    ("count", "{+/x>0}'m", lambda m: (m > 0).sum(1), "count of positives"),
+    ("clip", "{(x|-0.25)&0.25}'m", lambda m: m.clip(-0.25, 0.25), "clip"),
+    ("cumsum", "+\\'m", lambda m: m.cumsum(1), "cumulative sum along rows"),
+    ("runmax", "|\\'m", _running_max, "running max along rows"),
+    ("append", "{x,0.0}'m", _joined, "a column of zeros appended"),
+    ("dot", "{+/x*v}'m", _dot_rows, "matrix-vector product"),
+    ("sign", "{:[(+/x)>0;1;-1]}'m", _signs, "where on the row sums"),
+    ("last", "{*|x}'m", lambda m: m[:, -1] + 0, "last column"),
+    ("range", "{(|/x)-&/x}'m", lambda m: _values(m.max(1)) - _values(m.min(1)), "max - min"),
+    ("scale", "{x%|/x}'m", lambda m: m / _values(m.max(1))[:, None], "divided by row max"),
+    ("normalise", "{x%+/x}'p", lambda p: p / p.sum(1)[:, None], "rows summing to 1"),
+    ("abssum", "{+/x|-x}'m", lambda m: abs(m).sum(1), "L1 norm"),
+    ("sumsq", "{+/x*x}'m", lambda m: (m * m).sum(1), "sum of squares"),
+    ("tally", "#'m", _tally_rows, "row lengths"),
+    ("reverse", "|'m", _flip_rows, "flip along rows"),
+    ("diff", "{(1_x)-(-1)_x}'m", lambda m: m[:, 1:] - m[:, :-1], "differences along rows"),
+    ("shift", "{x-*x}'m", lambda m: m - m[:, :1], "minus the first column"),
+    ("cubenorm", "{(+/x*x*x)^1.5}'p", lambda p: (p * p * p).sum(1) ** 1.5, "real power"),
+]
+
+
+IDIOM_SETUP = ROWS_SETUP + ";p::m+1;v::(!16)%16"
+
+
+def _idiom_rows():
+    """The workloads of ROW_IDIOMS: m the 2000x16 reals of ROWS_SETUP, p::m+1 (positive),
+    v a vector of 16 reals."""
+    rows = {}
+    for name, src, op, label in ROW_IDIOMS:
+        baseline = _rows_plus_one(op) if "'p" in src else _rows(op)
+        rows["rows_" + name] = Workload(f"`{src}`, 2000x16 reals", IDIOM_SETUP, src,
+                                        baseline, label)
+    return rows
+
+
+def _rows_plus_one(op):
+    """_rows, on the matrix plus one (made before the timing)."""
+    def baseline(backend):
+        p = _array(backend, np.random.default_rng(4).random((2000, 16)) + 0.5)
+        return lambda: op(p)
+    return baseline
+
+
+# A softmax-regression step: 256 samples of 4 features, 3 classes; the rows of the
+# exponentials normalised by an Each that batches, the gradient written out (no :>)
+SOFTMAX = """.bkf("exp")
+X::((([256 4]:^!1024)!37)%37)-0.5
+XT::+X
+Y::{x=!3}'(!256)!3
+W::0.01*([3 4]:^!12)-6
+step::{[p];p::{x%+/x}'exp({x{+/x*y}:/W}'X);W::W-0.1*({x{+/x*y}:/XT}'+p-Y)%256}"""
+
+
+def _softmax(backend):
+    f64 = torch.float64
+    x = ((torch.arange(1024, dtype=f64).reshape(256, 4) % 37) / 37) - 0.5
+    y = ((torch.arange(256) % 3)[:, None] == torch.arange(3)).to(f64)
+    w = [0.01 * (torch.arange(12, dtype=f64).reshape(3, 4) - 6)]
+
+    def step():
+        e = torch.exp(x @ w[0].T)
+        p = e / e.sum(1, keepdim=True)
+        w[0] = w[0] - 0.1 * ((p - y).T @ x) / 256
+    return step
+
+
 def _mlp_matrix(backend):
     f64 = torch.float64
     x = ((torch.arange(8192, dtype=f64).reshape(256, 32) % 97) / 97) - 0.5
@@ -365,6 +479,10 @@ WORKLOADS = {
                             _rows(_roll_rows), "roll along rows"),
     "rows_norm": Workload("`{(+/x*x)^0.5}'m`, 2000x16 reals", ROWS_SETUP, "{(+/x*x)^0.5}'m",
                           _rows(lambda m: (m * m).sum(1) ** 0.5), "row norms"),
+    **_idiom_rows(),
+    "rows_softmax_step": Workload("softmax-regression step, rows normalised by `{x%+/x}'e`",
+                                  SOFTMAX, "step()", _softmax, "eager torch",
+                                  backends=("torch",), kg=False),
     "matmul": Workload("matrix product in Klong, 200x200 reals",
                        "mm::{[a b];a::x;b::+y;{x{+/x*y}:/b}'a};m::([200 200]:^!40000)%200",
                        "mm(m;m)", _matmul, "the library's matmul", goal=2.0),

@@ -40,11 +40,12 @@ def mode_name(mode):
     return f"{backend}/{'codegen' if codegen else 'closures'}{'/loop' if batch == [False] else ''}"
 
 
-def interpreter(mode, safe=True):
-    """A fresh interpreter of `mode`: (backend, codegen), or (backend, codegen, batch)."""
+def interpreter(mode, safe=True, capture=None):
+    """A fresh interpreter of `mode`: (backend, codegen), or (backend, codegen, batch);
+    `capture` as KlongInterpreter's (None: KLONG_CAPTURE decides)."""
     backend, codegen, *batch = mode
     interp = KlongInterpreter(backend=backend, codegen=codegen, max_elements=MAX_ELEMENTS,
-                              batch=batch[0] if batch else None)
+                              batch=batch[0] if batch else None, capture=capture)
     if safe:
         for name in UNSAFE:
             interp.globals.pop(name, None)
@@ -167,6 +168,34 @@ def run_all_modes(source, filename=None, modes=None, seconds=SECONDS):
         interp = interpreter(mode, safe=filename is None)
         results[mode] = outcome(interp, source, filename, seconds)
     return results
+
+
+# the captured mode: a program run again and again in one torch interpreter, with capture
+# and replay (klong/runtime/capture.py) on and off; its functions are called often enough
+# to be recorded and replayed
+CAPTURE_REPEATS = 3
+
+
+def run_captured(source, filename=None, seconds=SECONDS, repeats=CAPTURE_REPEATS):
+    """{("torch", capture): [outcome of each run]} of one program run `repeats` times in
+    one interpreter with capture on, and in one with capture off."""
+    results = {}
+    for capture in (True, False):
+        interp = interpreter(("torch", True), safe=filename is None, capture=capture)
+        results[("torch", "capture" if capture else "no capture")] = tuple(
+            outcome(interp, source, filename, seconds) for _ in range(repeats))
+    return results
+
+
+def captured_disagreement(results):
+    """None when capture on and off gave the same outcomes, run after run."""
+    on, off = results.values()
+    if on == off:
+        return None
+    if any(r == ("timeout",) for r in on + off):
+        return "  timed out"
+    return "\n".join(f"  {m[1]:10} run {i + 1}: {describe(r)}" for m, runs in results.items()
+                     for i, r in enumerate(runs) if r != (on if m[1] != "capture" else off)[i])
 
 
 def disagreement(results, within_backend=False, strict=False):

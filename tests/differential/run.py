@@ -46,6 +46,20 @@ def corpus_disagreements(entries=None):
     return found
 
 
+def captured_disagreements(entries=None):
+    """{entry id: description} of the corpus entries that capture and replay change (the
+    captured mode: harness.run_captured)."""
+    found = {}
+    for entry in entries or harness.load_corpus():
+        if "file" in entry:
+            continue
+        problem = harness.captured_disagreement(
+            harness.run_captured(entry["source"], seconds=harness.CORPUS_SECONDS))
+        if problem:
+            found[entry["id"]] = problem
+    return found
+
+
 def first_line_reason(problem):
     """A short reason for pending.txt: which modes stand apart."""
     lines = [line.split(None, 1) for line in problem.splitlines()]

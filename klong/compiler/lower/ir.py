@@ -12,12 +12,12 @@ The shape is declared once: a node class's fields made with `child()` hold the n
 it (a node, None, or lists and tuples of them), every other field is data. `children` and
 `map_children` read that declaration, so one walker and one rewriter serve every node.
 """
-from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, List, Optional
 
 from ...runtime.functions import LambdaFacts
 from ..syntax.ast import PARAMS
 from ..syntax.ast import walk as syntax_walk
+from ...runtime.records import field, record
 
 
 def child(**kw):
@@ -26,10 +26,10 @@ def child(**kw):
 
 
 def node(cls):
-    """An IR node class: a dataclass (compared by identity) whose CHILDREN are the names
-    of its fields made with child()."""
-    cls = dataclass(eq=False)(cls)
-    cls.CHILDREN = tuple(f.name for f in fields(cls) if f.metadata.get("child"))
+    """An IR node class: a record class (runtime/records.py; compared by identity) whose
+    CHILDREN are the names of its fields made with child()."""
+    cls = record(cls, eq=False)
+    cls.CHILDREN = tuple(f.name for f in cls.FIELDS if f.metadata.get("child"))
     return cls
 
 

@@ -61,11 +61,13 @@ def _at(node):
 
 class _Literal:
     """A function literal being lowered: its scope and the facts gathered so far."""
-    __slots__ = ("scope", "effects", "reads", "names_self")
+    __slots__ = ("scope", "effects", "reads", "names_self", "outer", "param_reads")
 
     def __init__(self, scope):
         self.scope = scope
         self.effects = False
+        self.outer = False
+        self.param_reads = {}       # x, y, z -> how often the literal's body reads it
         self.reads = set()
         self.names_self = False
 
@@ -111,6 +113,11 @@ class Lowering:
             for literal in self.literals:
                 literal.reads.add(key)
             return ir.Global(node.name, key, **_at(node))
+        for literal in self.literals[len(self.literals) - depth:] if depth else ():
+            literal.outer = True        # reads a variable of a literal around it
+        if key in ("x", "y", "z"):
+            owner = self.literals[len(self.literals) - 1 - depth].param_reads
+            owner[key] = owner.get(key, 0) + 1
         return ir.Local(key, depth, **_at(node))
 
     # -- calls
@@ -179,8 +186,13 @@ class Lowering:
             body = [self.lower(s) for s in node.body]
         finally:
             self.literals.pop()
+        # a parameter read only as a statement whose value is dropped ({x;...}) is unused
+        dropped = [s.name for s in node.body[:-1] if isinstance(s, ast.Name)]
+        unused = tuple(i for i, p in enumerate(("x", "y", "z")[:node.arity])
+                       if literal.param_reads.get(p, 0) == dropped.count(p))
         facts = LambdaFacts(node.arity, node.source, name, effects=literal.effects,
                             reads=frozenset(literal.reads), names_self=literal.names_self,
+                            outer=literal.outer, unused=unused,
                             globals=self.surroundings.globals)
         fn = ir.Lambda(facts, list(node.locals), body, defined_as, list(node.outer_params),
                        **_at(node))
@@ -199,7 +211,7 @@ class Lowering:
         if depth is not None:
             # a variable of a literal around this one: an effect of the literals in between
             for literal in self.literals[len(self.literals) - depth:]:
-                literal.effects = True
+                literal.effects = literal.outer = True
             return ir.SetLocal(key, depth, value, **_at(node))
         for literal in self.literals:
             literal.effects = True

@@ -1,7 +1,7 @@
 """Passes over the IR, shared by both renderers: facts about each function literal first
 (facts.py, wholes.py, batching.py: read from the IR as lowered), then rewrites by rules
 (loops.py, updates.py), then the verbs applied to values known to be plain numbers (numbers.py)."""
-from . import batching, facts, loops, numbers, updates, wholes
+from . import loops, updates
 from .rewrite import rewrite
 
 REWRITES = (loops.inline_loop, loops.sum_of_products, updates.in_place_update,
@@ -11,14 +11,18 @@ REWRITES = (loops.inline_loop, loops.sum_of_products, updates.in_place_update,
 def run(chunk, batch=True):
     """The lowered chunk, its function literals' facts settled and its nodes rewritten.
     `batch`: monads get batched forms (the interpreter's; KLONG_BATCH=0 turns it off)."""
+    if not chunk.lambdas:       # it runs once: marks would not pay
+        return rewrite(chunk, REWRITES)
+    # imported here, not at start-up: only function literals need them, and a chunk without
+    # one (all that kgpy -e 1 runs) is read sooner without them
+    from . import batching, facts, numbers, wholes
     for fn in chunk.lambdas:
         facts.settle(fn)
         wholes.settle(fn)
         if batch:
             batching.settle(fn)
     chunk = rewrite(chunk, REWRITES)
-    if chunk.lambdas:     # (a chunk without one runs once: marks would not pay)
-        numbers.settle(chunk)
-        for fn in chunk.lambdas:      # nested ones first: a copy keeps what they got
-            numbers.integer_entry(fn)
+    numbers.settle(chunk)
+    for fn in chunk.lambdas:      # nested ones first: a copy keeps what they got
+        numbers.integer_entry(fn)
     return chunk

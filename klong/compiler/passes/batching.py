@@ -12,7 +12,10 @@ wherever a row's result could differ, and then the loop runs).
 
 A literal whose other whole form is a product (passes/wholes.py) keeps it, and so does an
 element-wise one (ir.Whole) of x and numbers only; one that reads names around the literal
-is tried first, the batched form where it declines (a name holding a vector, say). KLONG_BATCH=0 (the interpreter's `batch`) makes none.
+is tried first, the batched form where it declines (a name holding a vector, say). A dyad's
+batched form (y being ("y",) in its plan) serves the dyadic Each, Each-left and Each-right:
+Lambda.whole(x, y, rows), `rows` saying which of x and y hold one value per row (1: x, 2: y,
+3: both). KLONG_BATCH=0 (the interpreter's `batch`) makes none.
 """
 from ..lower import ir
 from ...runtime import values
@@ -20,7 +23,17 @@ from ...verbs import VERBS, batching
 
 
 def settle(fn):
-    if fn.arity != 1 or fn.outer_params or "x" in fn.locals:
+    if fn.outer_params or "x" in fn.locals:
+        return
+    if fn.arity == 2:
+        # x f'y, x f:\\y, x f:/y: the pairs of rows, a value with every row (a fold form,
+        # {x+g(y)}, is kept as it is)
+        if fn.whole is None and "y" not in fn.locals:
+            found = _Plan(fn).body()
+            if found is not None:
+                fn.whole = ir.Batched(found[0], found[1], None, line=fn.line, column=fn.column)
+        return
+    if fn.arity != 1:
         return
     if fn.whole is not None and not (isinstance(fn.whole, ir.Whole) and any(
             isinstance(n, ir.Scalar) for n in ir.walk(fn.whole.expr))):
@@ -33,11 +46,14 @@ def settle(fn):
 
 class _Plan:
     """The plan of one literal's body (see verbs/batching.py for what its tuples mean),
-    with the nodes it reads around the literal."""
+    with the nodes it reads around the literal. `reads`: the list of the literal around
+    it, for a literal inside the body (an Each of it: ("each", its plan, operand)), which
+    then may read globals only (the names it reads are read where the outer one is)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, reads=None):
         self.fn = fn
-        self.reads = []
+        self.nested = reads is not None
+        self.reads = [] if reads is None else reads
         self.assigned = set()
 
     def body(self):
@@ -67,8 +83,12 @@ class _Plan:
         if isinstance(node, ir.Local) and node.depth == 0:
             if node.name == "x":
                 return ("x",)
+            if node.name == "y" and self.fn.arity == 2:
+                return ("y",)
             return ("get", node.name) if node.name in self.assigned else None
         if isinstance(node, (ir.Global, ir.Local)):
+            if self.nested and not isinstance(node, ir.Global):
+                return None     # a local of a literal around: not readable where it runs
             self.reads.append(node)
             return ("read", len(self.reads) - 1)
         if isinstance(node, ir.Monad):
@@ -85,6 +105,10 @@ class _Plan:
 
     def _applied(self, node, operands):
         verb = node.verb
+        if len(operands) == 1 and verb.adverbs and verb.adverbs[-1] == "'":
+            inner = self._each(verb)
+            arg = None if inner is None else self.expr(operands[0])
+            return None if arg is None else ("each", inner, arg)
         if verb.op is None or verb.fn is not None:
             return None
         entry = VERBS.get(verb.op)
@@ -108,11 +132,31 @@ class _Plan:
                 return None
         return head + tuple(args)
 
+    def _each(self, verb):
+        """The plan of the monad that Each applies in the body (f of f'v), or None: a
+        primitive with a batching rule, or Over or Scan of one, or a literal monad."""
+        adverbs = verb.adverbs[:-1]
+        if verb.fn is not None:
+            fn = verb.fn
+            if adverbs or not isinstance(fn, ir.Lambda) or fn.arity != 1 or fn.outer_params \
+                    or "x" in fn.locals:
+                return None
+            found = _Plan(fn, self.reads).body()
+            return None if found is None else found[0]
+        entry = VERBS.get(verb.op)
+        if entry is None:
+            return None
+        if not adverbs:
+            return ("monad", verb.op, ("x",)) if entry.batch_monad is not None else None
+        if len(adverbs) == 1 and verb.op in batching.ADVERBS.get(adverbs[0], ()):
+            return ("adverb", adverbs[0], verb.op, ("x",))
+        return None
+
 
 def _plain(plan):
-    """Whether a plan's value is the same for every row: it reads neither x nor a local."""
+    """Whether a plan's value is the same for every row: it reads neither x, y nor a local."""
     if type(plan) is not tuple:
         return True             # a constant's value, an index, a name
-    if plan and plan[0] in ("x", "get"):
+    if plan and plan[0] in ("x", "y", "get"):
         return False
     return all(_plain(p) for p in plan)

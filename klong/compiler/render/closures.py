@@ -11,6 +11,8 @@ as a call would give it, and errors leaving it name it as a call would. A functi
 whole-array form (Lambda.whole) becomes `Lambda.whole`, made with the function value, so the
 adverbs take the same shortcuts as in generated code.
 """
+import functools
+
 from ...verbs import adverbs as adv
 from ...backends import has_math_function
 from ...errors import KlongError, undefined, undefined_assignment
@@ -101,13 +103,13 @@ class Renderer:
         if whole is None:
             def make(fr):
                 lam = Lambda(None, facts, None, backend)
-                lam.run = frame_runner(body, lam, fr)
+                lam.runs(frame_runner(body, lam, fr))
                 return lam
             return make
 
         def make_with_whole(fr):
             lam = Lambda(None, facts, whole(fr), backend)
-            lam.run = frame_runner(body, lam, fr)
+            lam.runs(frame_runner(body, lam, fr))
             return lam
         return make_with_whole
 
@@ -167,7 +169,7 @@ class Renderer:
         if verb.adverbs:
             f = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs).monad
         else:
-            f = _SCALAR_MONADS.get(verb.op) or common.monad(verb.op, self.interp)
+            f = _scalar_monad(verb.op) or common.monad(verb.op, self.interp)
 
         def run(fr):
             a = arg(fr)
@@ -197,7 +199,7 @@ class Renderer:
         else:
             number = isinstance(node.right, ir.Const) \
                 and wholearray.is_python_number(node.right.value)
-            f = _SCALAR_DYADS.get((verb.op, number)) or common.dyad(verb.op)
+            f = _scalar_dyad(verb.op, number) or common.dyad(verb.op)
         if isinstance(node.right, ir.Const):
             if isinstance(node.left, ir.Local) and node.left.depth == 0:
                 return _local_dyad_of_constant(f, node.left, node.right.value, line,
@@ -503,7 +505,7 @@ class Renderer:
             outer = {PARENT: fr}
             tried = None if first is None else first(fr)
 
-            def whole(a):
+            def whole(a, *pair):
                 if tried is not None:
                     r = tried(a)
                     if r is not None:
@@ -514,6 +516,8 @@ class Renderer:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)
                     return None
+                if pair:                # a dyad's: (y, rows), see passes/batching.py
+                    return batched.pairs(body, a, pair[0], names, pair[1])
                 return batched.each(body, a, names)
             return whole
         return make
@@ -575,18 +579,29 @@ class _Declined(Exception):
     """A whole-array form gives no result for this array: the loop runs."""
 
 
-def _scalar_monad_form(entry):
-    """The monad with the verb's own expression for a plain Python number (its
-    `scalar_monad`) tried first."""
+# Each verb's scalar forms are made the first time a chunk applies the verb: compiling them
+# all when the module loads took a tenth of its import, a start-up cost of every run.
+
+@functools.cache
+def _scalar_monad(op):
+    """The monad `op` with the verb's own expression for a plain Python number (its
+    `scalar_monad`) tried first; None for a verb without one."""
+    entry = VERBS.get(op)
+    if entry is None or not entry.scalar_monad:
+        return None
     fast = entry.scalar_monad.format(a="a")
     return eval(f"lambda a: ({fast}) if type(a) is int or type(a) is float else monad(a)",
                 {"monad": entry.monad})
 
 
-def _scalar_dyad_form(entry, number_right):
-    """The dyad with the verb's own expression for two plain Python numbers (its
-    `scalar_dyad`, under its `scalar_guard`) tried first. `number_right`: the right
-    operand is always one (a constant)."""
+@functools.cache
+def _scalar_dyad(op, number_right):
+    """The dyad `op` with the verb's own expression for two plain Python numbers (its
+    `scalar_dyad`, under its `scalar_guard`) tried first; None for a verb without one.
+    `number_right`: the right operand is always one (a constant)."""
+    entry = VERBS.get(op)
+    if entry is None or not entry.scalar_dyad:
+        return None
     test = "(type(a) is int or type(a) is float)"
     if not number_right:
         test += " and (type(b) is int or type(b) is float)"
@@ -594,12 +609,6 @@ def _scalar_dyad_form(entry, number_right):
         test += " and " + entry.scalar_guard.format(a="a", b="b")
     fast = entry.scalar_dyad.format(a="a", b="b")
     return eval(f"lambda a, b: ({fast}) if {test} else dyad(a, b)", {"dyad": entry.dyad})
-
-
-# made once, when the module loads: op -> the form, for the verbs that declare one
-_SCALAR_MONADS = {op: _scalar_monad_form(f) for op, f in VERBS.items() if f.scalar_monad}
-_SCALAR_DYADS = {(op, number): _scalar_dyad_form(f, number)
-                 for op, f in VERBS.items() if f.scalar_dyad for number in (False, True)}
 
 
 def _local_dyad_of_constant(f, local, b, line, column, label):

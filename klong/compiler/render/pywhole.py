@@ -39,10 +39,14 @@ def write(r, fn, form=None):
                 r.emit("if HOOKS: return None")     # (hooks see each row's assignment)
             names = ", ".join(str(r.expr(n)) for n in form.reads)
             rows_body = r.const(batched.compiled(form.plan))
-            r.emit(f"return BATCH_EACH({rows_body}, x, [{names}])")
+            if fn.arity == 2:
+                r.emit(f"return BATCH_PAIRS({rows_body}, x, y, [{names}], rows)")
+            else:
+                r.emit(f"return BATCH_EACH({rows_body}, x, [{names}])")
         else:
             r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr)}, x)")
-    r.emit(f"def {name}(x):")
+    dyadic = isinstance(form, ir.Batched) and fn.arity == 2
+    r.emit(f"def {name}(x, y, rows):" if dyadic else f"def {name}(x):")
     with r.indented():
         r.emit("try:")
         r.put(body)

@@ -1,32 +1,33 @@
 """The Klong AST. Every node carries the line and column where it starts."""
-from dataclasses import dataclass, field
 from typing import Any, List, Optional
+
+from ...runtime.records import field, record
 
 PARAMS = ("x", "y", "z")        # a function literal's parameters, as it reads them
 
 
-@dataclass
+@record
 class Node:
     line: int = field(default=0, kw_only=True, compare=False)
     column: int = field(default=0, kw_only=True, compare=False)
 
 
-@dataclass
+@record
 class Const(Node):
     value: Any
 
 
-@dataclass
+@record
 class DictLit(Node):
     pairs: list          # (key, value) constants; each evaluation builds a fresh dictionary
 
 
-@dataclass
+@record
 class Name(Node):
     name: str
 
 
-@dataclass
+@record
 class Apply(Node):
     """f(a;b): a call, or a projection when some argument slots are empty (None)."""
     fn: Node
@@ -37,7 +38,7 @@ class Apply(Node):
         return any(a is None for a in self.args)
 
 
-@dataclass
+@record
 class Lambda(Node):
     """A function literal. `outer_params` are the names among x, y, z that an enclosing
     function declares local: here they name that variable, not a parameter."""
@@ -49,18 +50,18 @@ class Lambda(Node):
     source: Optional[str] = field(default=None, compare=False)   # its text, braces included
 
 
-@dataclass
+@record
 class Cond(Node):
     clauses: List[tuple]      # (predicate, consequent) pairs
     otherwise: Node
 
 
-@dataclass
+@record
 class Seq(Node):
     exprs: List[Node]
 
 
-@dataclass
+@record
 class Verb(Node):
     """A verb: an operator symbol (op) or a function-valued node (fn), plus its adverbs."""
     op: Optional[str]
@@ -68,13 +69,13 @@ class Verb(Node):
     adverbs: List[str]
 
 
-@dataclass
+@record
 class Monad(Node):
     verb: Verb
     arg: Node
 
 
-@dataclass
+@record
 class Dyad(Node):
     verb: Verb
     left: Node

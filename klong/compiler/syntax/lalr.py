@@ -61,7 +61,8 @@ def cached_tables(grammar, path, build):
     if path:
         try:
             with open(path, "rb") as f:
-                saved = marshal.load(f)
+                # loads of the whole file: marshal.load reads a file a few bytes a call
+                saved = marshal.loads(f.read())
             if saved[0] == FORMAT and saved[1] == grammar:
                 return saved[2]
         except Exception:           # missing, damaged, of another Python: build anew

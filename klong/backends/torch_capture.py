@@ -1,0 +1,714 @@
+"""The torch backend's capture part (`backend.capture`): one ordinary evaluation of a Klong
+function is recorded as the torch operations it made, and written out as a straight-line
+Python function that replays them on new inputs (the Klong side, which functions and when,
+is klong/runtime/capture.py).
+
+What is recorded, while the evaluation runs under `Recorder` (a TorchFunctionMode, so it
+sees every torch call, tensor methods, attribute reads and torch.autograd.grad included):
+
+- each torch call, its operands named as an argument, a global, an earlier result or a
+  constant (a tensor that existed before the call, a Python number in the code);
+- the reals of the arguments and globals, which Klong keeps as Python floats: they are 0-d
+  tensors while the evaluation is recorded (the backend keeps numbers as tensors then,
+  `tracing()`, so every step on them is a torch call), and floats again in the replay's
+  results. Reals that torch hands out (`.item()`, `.tolist()`) are `Tracked` floats,
+  whose arithmetic and comparisons are recorded too;
+- every decision made from data: a comparison, a truth value, an integer read out of a
+  tensor (Klong's overflow checks), the metadata of a tensor whose shape depends on data,
+  whether a real read out is finite. Replay recomputes it and gives up (None) when it
+  comes out otherwise: the guard of that branch;
+- an Each that torch.vmap batches (Backend.vmap): its body's operations, as a function of
+  the batched rows that the replay hands to the same vmap.
+
+The replay is written lean: arithmetic on 0-d float64 tensors is float arithmetic (the
+same IEEE operations, so the same bits), a real becomes a tensor only where an operation
+needs one, metadata that the guards fix is not read again, a stack taken apart is not
+made. What cannot be followed (values computed by numpy from a tensor, objects torch hands
+out that are not numbers) makes the recording fail with a reason, and the function stays
+with ordinary evaluation. The replay function returns None when a guard fails; it writes
+no global itself (it returns the values to write), so a miss leaves nothing half-updated.
+"""
+import math
+import operator
+
+import torch
+from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
+
+
+
+NOTHING = object()       # a global that is not defined
+
+
+MAX_LINES = 5000         # a longer record (a loop run through) is not kept
+
+
+class Unfollowable(Exception):
+    """The recording met a value it cannot follow; its message is the reason."""
+
+
+class Tracked(float):
+    """A Python real the recording follows: `slot` names it in the replay function."""
+    __slots__ = ("slot", "recorder")
+
+    def __new__(cls, value, slot, recorder):
+        recorder.extracted = True
+        self = float.__new__(cls, value)
+        self.slot, self.recorder = slot, recorder
+        return self
+
+    def __reduce__(self):
+        return float, (float(self),)
+
+
+# Python's operators on reals, as the replay function writes them: {0}, {1} the operands
+_BINARY = {"add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "truediv": "{0} / {1}",
+           "floordiv": "{0} // {1}", "mod": "{0} % {1}", "pow": "{0} ** {1}",
+           "lt": "{0} < {1}", "le": "{0} <= {1}", "gt": "{0} > {1}", "ge": "{0} >= {1}",
+           "eq": "{0} == {1}", "ne": "{0} != {1}"}
+_UNARY = {"neg": "-{0}", "pos": "+{0}", "abs": "abs({0})", "bool": "bool({0})",
+          "int": "int({0})", "trunc": "math.trunc({0})", "floor": "math.floor({0})",
+          "ceil": "math.ceil({0})", "round": "round({0})"}
+
+
+def _install_operators():
+    def binary(name, fn, reflected):
+        def op(self, other):
+            if reflected:
+                return self.recorder.python_op(name, fn, (other, self))
+            return self.recorder.python_op(name, fn, (self, other))
+        return op
+
+    def unary(name, fn):
+        def op(self):
+            return self.recorder.python_op(name, fn, (self,))
+        return op
+
+    for name in _BINARY:
+        fn = getattr(operator, name)
+        setattr(Tracked, f"__{name}__", binary(name, fn, False))
+        if name not in ("lt", "le", "gt", "ge", "eq", "ne"):
+            setattr(Tracked, f"__r{name}__", binary(name, fn, True))
+    unary_fns = {"neg": operator.neg, "pos": operator.pos, "abs": abs, "bool": bool, "int": int,
+                 "trunc": math.trunc, "floor": math.floor, "ceil": math.ceil, "round": round}
+    for name, fn in unary_fns.items():
+        setattr(Tracked, f"__{name}__", unary(name, fn))
+    Tracked.__hash__ = float.__hash__
+
+
+_install_operators()
+
+# tensor metadata: fixed by the guards on the inputs' shapes, unless a shape came from data
+_META_GETTERS = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "layout",
+                 "is_cuda", "is_sparse", "is_quantized", "is_meta", "grad_fn", "names"}
+_META_METHODS = {"dim", "size", "numel", "nelement", "is_floating_point", "is_complex",
+                 "element_size", "__len__", "is_contiguous", "stride", "ndimension",
+                 "get_device", "is_signed"}
+# operations whose result's shape depends on the values of their operands
+_DATA_SHAPED = {"nonzero", "unique", "unique_consecutive", "masked_select", "argwhere",
+                "repeat_interleave", "bincount", "histc"}
+# data-shaped when given a tensor of indices or truth values (__getitem__) or one operand
+_DATA_SHAPED_WITH = {"__getitem__", "index", "where"}
+_SIMPLE = (bool, int, str, type(None), torch.dtype, torch.device, torch.Size, torch.layout)
+
+
+def _name(func):
+    if getattr(func, "__name__", None) in ("__get__", "__set__"):
+        return f"{getattr(func.__self__, '__name__', '?')}.{func.__name__}"
+    return getattr(func, "__name__", type(func).__name__)
+
+
+# torch's arithmetic on 0-d float64 tensors, as Python's on floats ({0} {1}: the operands
+# in torch's order; reflected forms swap them first): the same bits
+_FLOAT_ARITHMETIC = {}
+for _op, _text in (("add", "{0} + {1}"), ("sub", "{0} - {1}"), ("mul", "{0} * {1}")):
+    for _form in (_op, f"__{_op}__", f"__r{_op}__"):
+        _FLOAT_ARITHMETIC[_form] = _text
+_FLOAT_ARITHMETIC["neg"] = _FLOAT_ARITHMETIC["__neg__"] = "-{0}"
+
+
+def _scalar(value, dtype, device):
+    """A 0-d tensor of the real `value` (torch.full: a third of torch.tensor's time)."""
+    return torch.full((), value, dtype=dtype, device=device)
+
+
+def _is_scalar(t):
+    return isinstance(t, torch.Tensor) and type(t) is torch.Tensor and t.ndim == 0 \
+        and t.dtype == torch.float64 and not t.requires_grad and t.device.type == "cpu"
+
+
+def _holds_tensor(v):
+    if isinstance(v, torch.Tensor):
+        return True
+    return isinstance(v, (tuple, list)) and any(_holds_tensor(e) for e in v)
+
+
+def _plain(v):
+    """A value of the recorded evaluation as the ordinary one has it (Tracked -> float)."""
+    if type(v) is Tracked:
+        return float.__float__(v)
+    if type(v) is list:
+        return [_plain(e) for e in v]
+    return v
+
+
+class Recorder(TorchFunctionMode):
+    """Records one evaluation (see the module's docstring). `failure` is the reason the
+    recording cannot be replayed, once it is known (the evaluation goes on regardless)."""
+
+    def __init__(self, G, watched, device):
+        super().__init__()
+        self.device = device       # where a real of the evaluation becomes a 0-d tensor
+        self.G, self.watched = G, watched     # the globals, and the names the function reads
+        self.lines = []            # the replay function's body (while a vmapped body is
+        self.main = self.lines     # recorded, `lines` is that body's; `main` the replay's)
+        self.sub = None            # the name of the vmapped body being recorded
+        self.namespace = {"NOTHING": NOTHING, "SCALAR": _scalar, "F64": torch.float64,
+                          "DEVICE": device,
+                          "math": math, "torch": torch, "Tensor": torch.Tensor}
+        self.known = {}            # id(tensor) -> its slot
+        self.keep = []             # what `known` is keyed by, kept alive while recording
+        self.dynamic = set()       # slots of tensors whose shape came from data
+        self.globals_of = {}       # id(tensor) -> the global it is the value of
+        self.inputs = []           # (slot, ("arg", i) or ("global", name), the value then)
+        self.input_names = set()
+        self.failure = None
+        self.count = 0
+        self.paused = False
+        self.lifted = {}           # id(0-d tensor) -> the real of a global it stands for
+        self.extracted = False     # a real was read out of a tensor (a Tracked made)
+        # a 0-d float64 tensor that nothing differentiates holds what a Python float would,
+        # and float arithmetic gives the same bits: such slots get a Python form (`scalar`),
+        # and arithmetic on them is written as float arithmetic; a slot written that way
+        # only (`virtual`) gets its tensor when an operation needs one
+        self.scalar = {}           # tensor slot -> the slot of the same real as a float
+        self.virtual = {}          # tensor slot -> what writes its tensor, when first needed
+        self.stacked = {}          # slot of a torch.stack not written -> the tensors stacked
+
+    # -- slots and constants
+    def slot(self, prefix="s"):
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, value):
+        if type(value) in (int, bool, type(None)) or type(value) is float and math.isfinite(value):
+            return repr(value)
+        name = self.slot("K")
+        self.namespace[name] = value
+        return name
+
+    def named(self, value):
+        """A constant by name in the namespace (to be compared with `is`)."""
+        name = self.slot("K")
+        self.namespace[name] = value
+        return name
+
+    def bind(self, value, slot):
+        self.known[id(value)] = slot
+        self.keep.append(value)
+
+    # -- inputs
+    def argument(self, i, value):
+        return self._input(("arg", i), value)
+
+    def global_value(self, name, value):
+        """What the recorded evaluation finds in the global `name`: a real as a 0-d tensor
+        (see _input), made an input when the evaluation first uses it, as a tensor is."""
+        if type(value) is float:
+            lifted = torch.tensor(value, dtype=torch.float64, device=self.device)
+            self.lifted[id(lifted)] = value
+            self.globals_of[id(lifted)] = name
+            self.keep.append(lifted)
+            return lifted
+        if isinstance(value, torch.Tensor):
+            self.globals_of.setdefault(id(value), name)
+            self.keep.append(value)
+        return value
+
+    def _input(self, source, value):
+        slot = self.slot("i")
+        self.inputs.append((slot, source, value))
+        if source[0] == "global":
+            self.input_names.add(source[1])
+        if type(value) is float:
+            # a real the evaluation keeps as a Python float: followed as a 0-d tensor (the
+            # backend keeps numbers as tensors while recording), given back as a float
+            lifted = torch.tensor(value, dtype=torch.float64, device=self.device)
+            self._lifted_input(lifted, slot)
+            return lifted
+        if isinstance(value, torch.Tensor):
+            self.bind(value, slot)
+        return value
+
+    # -- operands
+    def ref(self, v):
+        """The replay function's expression for the operand v."""
+        t = type(v)
+        if t is Tracked:
+            if v.recorder is not self:
+                raise Unfollowable("a number of another recording")
+            return v.slot
+        if isinstance(v, torch.Tensor):
+            slot = self.known.get(id(v))
+            if slot is not None:
+                make = self.virtual.pop(slot, None)
+                if make is not None:
+                    self.main.append(f"{slot} = {make()}")
+                return slot
+            name = self.globals_of.get(id(v))
+            if name is not None and name not in self.input_names:
+                return self._input_slot(("global", name), v)
+            return self.const(v)         # made before the evaluation: a constant of the code
+        if t is tuple or t is list:
+            inner = ", ".join(self.ref(e) for e in v)
+            return f"({inner},)" if t is tuple else f"[{inner}]"
+        if t is float or t in _SIMPLE or isinstance(v, (torch.dtype, torch.device)) \
+                or v is Ellipsis:
+            return self.const(v)
+        if t is slice:
+            return f"slice({self.ref(v.start)}, {self.ref(v.stop)}, {self.ref(v.step)})"
+        if isinstance(v, torch.Generator):
+            return self.const(v)         # the interpreter's generator: drawn from again
+        raise Unfollowable(f"a {t.__name__} the recording cannot follow reached torch")
+
+    def _input_slot(self, source, v):
+        """The slot of v, the value of a global first used now."""
+        self._global_input(v)
+        return self.ref(v)
+
+    def _global_input(self, v):
+        """Make the tensor v an input, when it is the value of a global (or stands for
+        one's real) not used before."""
+        name = self.globals_of.get(id(v))
+        if name is None or name in self.input_names:
+            return
+        slot = self.slot("i")
+        value = self.lifted.get(id(v), v)
+        self.inputs.append((slot, ("global", name), value))
+        self.input_names.add(name)
+        if type(value) is float:
+            self._lifted_input(v, slot)
+        else:
+            self.bind(v, slot)
+
+    def _lifted_input(self, tensor, slot):
+        """The input `slot`, a float, stands for `tensor`; its own slot holds the float."""
+        self._scalar_slot(tensor, self.slot(), slot)
+
+    # -- what the evaluation does
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if self.paused:
+            return func(*args, **kwargs)
+        plain_args = [_plain(a) if type(a) is Tracked else a for a in args]
+        plain_kwargs = {k: _plain(v) if type(v) is Tracked else v for k, v in kwargs.items()}
+        if self.failure is not None:
+            return func(*plain_args, **plain_kwargs)
+        if self.sub is not None:
+            pass
+        elif _name(func) in _FLOAT_ARITHMETIC and not kwargs and self._scalars(args):
+            out = func(*plain_args)
+            if _is_scalar(out):
+                return self._float_arithmetic(_name(func), args, out)
+            call = self._call_text(func, args, kwargs)
+            return self._result(func, args, call, out)
+        name = _name(func)
+        if isinstance(args[0] if args else None, torch.Tensor) and id(args[0]) not in self.known:
+            self._global_input(args[0])      # a global's value, used first here
+        if self.sub is not None:
+            pass
+        elif name in ("item", "sum") and len(args) == 1 and not kwargs and _is_scalar(args[0]) \
+                and id(args[0]) in self.known:
+            out = func(*plain_args)
+            return self._same_real(name, args[0], out)
+        elif name == "detach" and len(args) == 1 and not kwargs \
+                and self.known.get(id(args[0])) in self.virtual:
+            # a real not made a tensor yet, detached: made a tensor of its own at once
+            out = func(*plain_args)
+            slot = self.slot()
+            form = self.scalar[self.known[id(args[0])]]
+            self.lines.append(f"{slot} = SCALAR({form}, F64, DEVICE)")
+            self.bind(out, slot)
+            return out
+        elif name == "stack" and len(args) == 1 and not kwargs and type(args[0]) in (list, tuple) \
+                and args[0] and all(type(e) is torch.Tensor and id(e) in self.known
+                                    and not e.requires_grad for e in args[0]):
+            return self._stack(func, args[0], func(*plain_args))
+        elif name == "__getitem__" and len(args) == 2 and type(args[1]) is int and not kwargs \
+                and self.known.get(id(args[0])) in self.stacked:
+            out = func(*plain_args)
+            items = self.stacked[self.known[id(args[0])]]
+            if -len(items) <= args[1] < len(items):
+                self.bind(out, self.known[id(items[args[1]])])
+                return out
+        if (name.split(".")[0] in _META_GETTERS or name in _META_METHODS) and args \
+                and isinstance(args[0], torch.Tensor) \
+                and self.known.get(id(args[0]), "") not in self.dynamic and id(args[0]) in self.known:
+            return func(*plain_args, **plain_kwargs)      # fixed by the inputs' guards
+        if args and isinstance(args[0], torch.Tensor) and (
+                name.endswith("_") and not name.endswith("__") or name.endswith("__set__")
+                or name in ("__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__")):
+            # changes its tensor in place: the float form of the old value is no longer it
+            self.ref(args[0])
+            self.scalar.pop(self.known.get(id(args[0])), None)
+        try:
+            call = self._call_text(func, args, kwargs)
+        except Unfollowable as e:
+            self.failure = f"{_name(func)}: {e}"
+            return func(*plain_args, **plain_kwargs)
+        out = func(*plain_args, **plain_kwargs)
+        try:
+            return self._result(func, args, call, out)
+        except Unfollowable as e:
+            self.failure = f"{_name(func)}: {e}"
+            return out
+
+    def _call_text(self, func, args, kwargs):
+        fn = self.const(func)
+        parts = [self.ref(a) for a in args] + [f"{k}={self.ref(v)}" for k, v in kwargs.items()]
+        return f"{fn}({', '.join(parts)})"
+
+    def opaque(self, impl, fn, *args):
+        """impl(fn, *args), the backend's torch.vmap of the Klong function fn over args:
+        fn's operations are recorded as a function of its batched arguments, which the
+        replay hands to impl in fn's place. None (vmap failed) is a miss."""
+        if self.sub is not None or self.failure is not None:
+            if self.sub is not None:
+                self.failure = "a vmap inside a vmap"
+            with _pop_mode_temporarily():
+                return impl(fn, *args)
+        try:
+            operands = [self.ref(a) for a in args]
+        except Unfollowable as e:
+            self.failure = f"vmap: {e}"
+            with _pop_mode_temporarily():
+                return impl(fn, *args)
+        name = self.slot("v")
+        params, inner = [], []
+
+        def body(*batched):
+            self.paused, self.sub, self.lines = False, name, inner
+            try:
+                for i, b in enumerate(batched):
+                    params.append(f"{name}_{i}")
+                    self.bind(b, params[-1])
+                r = fn(*batched)
+                if not isinstance(r, torch.Tensor):
+                    self.failure = self.failure or "vmap: the body gave no tensor"
+                elif self.failure is None:
+                    try:
+                        inner.append(f"return {self.ref(r)}")
+                    except Unfollowable as e:
+                        self.failure = f"vmap: {e}"
+                return r
+            finally:
+                self.paused, self.sub, self.lines = True, None, self.main
+
+        self.paused = True          # torch.func's own steps are not the function's
+        try:
+            out = impl(body, *args)
+        finally:
+            self.paused = False
+        if self.failure is not None:
+            return out
+        if out is None:
+            self.failure = "vmap: the batched body failed"
+            return out
+        self.lines.append(f"def {name}({', '.join(params)}):"
+                          + "".join(f"\n        {line}" for line in inner))
+        slot = self.slot()
+        self.lines.append(f"{slot} = {self.const(impl)}({name}, {', '.join(operands)})")
+        self.lines.append(f"if {slot} is None or type({slot}) is not Tensor or "
+                          f"{slot}.shape != {self.const(tuple(out.shape))} or "
+                          f"{slot}.dtype is not {self.const(out.dtype)}: return None")
+        self.bind(out, slot)
+        return out
+
+    def _scalars(self, args):
+        """Whether the operands are numbers or 0-d float64 tensors that nothing tracks."""
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                if not _is_scalar(a) or id(a) not in self.known:
+                    return False
+            elif type(a) not in (float, int, Tracked):
+                return False
+        return True
+
+    def _float_form(self, a):
+        """The replay's expression of the operand a as a Python number."""
+        if not isinstance(a, torch.Tensor):
+            return self.ref(a)
+        slot = self.known[id(a)]
+        form = self.scalar.get(slot)
+        if form is None:
+            form = self.slot("f")
+            self.lines.append(f"{form} = {slot}.item()")
+            self.scalar[slot] = form
+        return form
+
+    def _float_arithmetic(self, name, args, out):
+        forms = [f"({self._float_form(a)})" for a in args]
+        if name.startswith("__r"):
+            forms.reverse()
+        slot, form = self.slot(), self.slot("f")
+        self.lines.append(f"{form} = {_FLOAT_ARITHMETIC[name].format(*forms)}")
+        self._scalar_slot(out, slot, form)
+        return out
+
+    def _scalar_slot(self, tensor, slot, form):
+        self.bind(tensor, slot)
+        self.scalar[slot] = form
+        self.virtual[slot] = lambda: f"SCALAR({form}, F64, DEVICE)"
+
+    def _same_real(self, name, a, out):
+        """item() or sum() of a 0-d real: the same real, as a float or a tensor."""
+        form = self._float_form(a)
+        if name == "item":
+            tracked = Tracked(out, form, self)
+            test = "==" if math.isfinite(out) else "!="
+            self.lines.append(f"if not ({form} - {form} {test} 0): return None")
+            return tracked
+        self._scalar_slot(out, self.slot(), form)
+        return out
+
+    def _stack(self, func, items, out):
+        """torch.stack of tensors: written when the stack itself is needed; an element
+        taken from it (_element) is the tensor stacked."""
+        slot = self.slot()
+        self.bind(out, slot)
+        self.stacked[slot] = list(items)
+        fn = self.const(func)
+        self.virtual[slot] = lambda: f"{fn}([{', '.join(self.ref(e) for e in items)}])"
+        return out
+
+    def _operand_slots(self, args):
+        return [self.known.get(id(a)) for a in args if isinstance(a, torch.Tensor)]
+
+    def _result(self, func, args, call, out):
+        name = _name(func)
+        short = name.split(".")[0] if name.endswith(("__get__", "__set__")) else name
+        dynamic = any(s in self.dynamic for s in self._operand_slots(args)) \
+            or short in _DATA_SHAPED \
+            or short in _DATA_SHAPED_WITH and (len(args) == 1 or _holds_tensor(args[1:]))
+        if isinstance(out, torch.Tensor):
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            self.bind(out, slot)
+            if dynamic:
+                self.dynamic.add(slot)
+            return out
+        if out is None or name.endswith("__set__"):
+            self.lines.append(call)
+            return out
+        meta = short in _META_GETTERS or short in _META_METHODS
+        if type(out) is float:
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            # a decision on its finiteness (math.isfinite) is not seen: guarded here
+            test = "==" if math.isfinite(out) else "!="
+            self.lines.append(f"if not ({slot} - {slot} {test} 0): return None")
+            return Tracked(out, slot, self)
+        if isinstance(out, _SIMPLE) or short == "grad_fn":
+            if meta and not dynamic:
+                return out                 # fixed by the guards on the inputs
+            if short == "grad_fn":
+                raise Unfollowable("the graph's nodes are read")
+            self.lines.append(f"if {call} != {self.const(out)}: return None")
+            return out
+        if isinstance(out, (tuple, list)) and all(isinstance(e, torch.Tensor) for e in out):
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            for i, e in enumerate(out):
+                element = self.slot()
+                self.lines.append(f"{element} = {slot}[{i}]")
+                self.bind(e, element)
+                if dynamic:
+                    self.dynamic.add(element)
+            return out
+        if type(out) is list:          # tolist(): the numbers it hands out, followed
+            slot = self.slot()
+            self.lines.append(f"{slot} = {call}")
+            return self._follow_list(out, slot)
+        raise Unfollowable(f"gives a {type(out).__name__}, computed outside torch")
+
+    def _follow_list(self, items, slot):
+        if all(type(e) in (int, bool) for e in items):
+            self.lines.append(f"if {slot} != {self.const(list(items))}: return None")
+            return items
+        out = []
+        for i, e in enumerate(items):
+            if type(e) is float:
+                element = self.slot()
+                self.lines.append(f"{element} = {slot}[{i}]")
+                out.append(Tracked(e, element, self))
+            elif type(e) is list:
+                element = self.slot()
+                self.lines.append(f"{element} = {slot}[{i}]")
+                out.append(self._follow_list(e, element))
+            elif type(e) in (int, bool):
+                self.lines.append(f"if {slot}[{i}] != {e!r}: return None")
+                out.append(e)
+            else:
+                raise Unfollowable(f"a list of {type(e).__name__}")
+        return out
+
+    def python_op(self, name, fn, operands):
+        """A Python operator applied to Tracked reals (and other numbers)."""
+        plain = [_plain(a) if type(a) is Tracked else a for a in operands]
+        out = fn(*plain)
+        if self.failure is not None:
+            return out
+        try:
+            if any(type(a) not in (Tracked, float, int, bool) for a in operands):
+                raise Unfollowable(f"{type(operands[-1]).__name__} operands")
+            refs = [self.ref(a) for a in operands]
+        except Unfollowable as e:
+            self.failure = f"Python {name}: {e}"
+            return out
+        text = (_BINARY.get(name) or _UNARY[name]).format(*(f"({r})" for r in refs))
+        if type(out) is float:
+            slot = self.slot()
+            self.lines.append(f"{slot} = {text}")
+            return Tracked(out, slot, self)
+        self.lines.append(f"if ({text}) != {self.const(out)}: return None")
+        return out
+
+    # -- the replay function
+    def output(self, v, ordinary):
+        """The expression giving the value v (an output: a global written, the result),
+        which the ordinary evaluation has as `ordinary`."""
+        t = type(v)
+        if t is Tracked or isinstance(v, torch.Tensor):
+            if type(ordinary) is float and isinstance(v, torch.Tensor):
+                if v.ndim != 0:
+                    raise Unfollowable("a number became an array")
+                form = self.scalar.get(self.known.get(id(v)))
+                return form if form is not None else f"{self.ref(v)}.item()"
+            return self.ref(v)
+        if t is float:
+            # made from integers (their values guarded) and constants, unless a real was
+            # read out of a tensor: math.exp of one, say, is not followed
+            if self.extracted:
+                raise Unfollowable("a real computed outside the recorded operations is kept")
+            return self.const(v)
+        if t is list:
+            if type(ordinary) is not list or len(ordinary) != len(v):
+                raise Unfollowable("a list of another shape")
+            return "[" + ", ".join(self.output(e, o) for e, o in zip(v, ordinary)) + "]"
+        return self.const(v)
+
+    def guard(self, slot, value):
+        """The replay function's test that the input in `slot` is like `value` was."""
+        if type(value) is float:
+            return f"type({slot}) is not float"
+        if isinstance(value, torch.Tensor):
+            if type(value) is not torch.Tensor:
+                raise Unfollowable(f"an input of type {type(value).__name__}")
+            return (f"type({slot}) is not Tensor or {slot}.dtype is not {self.const(value.dtype)}"
+                    f" or {slot}.shape != {self.const(tuple(value.shape))}"
+                    f" or {slot}.device != {self.const(value.device)}"
+                    f" or {slot}.requires_grad is not {value.requires_grad!r}")
+        if type(value) in (int, bool):
+            return f"type({slot}) is not {type(value).__name__} or {slot} != {value!r}"
+        return f"{slot} is not {self.named(value)}"
+
+    def write(self, arity, written, result, watched, ordinary):
+        """Python source of `replay(G, args...)`: guards on the inputs and on `watched`
+        (global name -> the value it had, for the globals read that are no input), the
+        recorded operations, then (result, {global: value}) to be written."""
+        params = ", ".join(["G"] + [f"a{i}" for i in range(arity)])
+        body = []
+        for slot, (where, which), value in self.inputs:
+            source = f"a{which}" if where == "arg" else f"G.get({which!r}, NOTHING)"
+            body.append(f"{slot} = {source}")
+            if type(value) is float:
+                body.append(f"if {self.guard(slot, value)}: return None")
+                continue
+            body.append(f"if {self.guard(slot, value)}: return None")
+        for name, value in watched.items():
+            if name in self.input_names:
+                continue
+            body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
+        body += self.lines
+        result_ordinary, written_ordinary = ordinary
+        if written.keys() != written_ordinary.keys():
+            raise Unfollowable("it wrote other globals than the ordinary evaluation")
+        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
+                           for k, v in written.items())
+        body.append(f"return {self.output(result, result_ordinary)}, {{{writes}}}")
+        return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
+
+
+class Capturer:
+    """backend.capture: records a run and makes its replay function."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    grad_enabled = staticmethod(torch.is_grad_enabled)
+
+    @staticmethod
+    def same(a, b):
+        return same(a, b)
+
+    def record(self, run, args, G, watched, ordinary, unused=()):
+        """Run `run(*args)` with the globals G, recording it; `ordinary` is what the
+        ordinary evaluation gave: (its result, the globals it wrote). Returns (the
+        recorded evaluation's result, the globals it wrote (name -> value), the replay
+        function, its source) with the values as the ordinary evaluation has them; raises
+        Unfollowable (its reason) when what it did cannot be replayed, after it ran. The
+        arguments at the positions `unused` are not looked at (their value is never used)."""
+        rec = Recorder(G, watched, self.backend.device)
+        original = dict(G)
+        traced = [a if i in unused else rec.argument(i, a) for i, a in enumerate(args)]
+        for name, value in list(G.items()):
+            wrapped = rec.global_value(name, value)
+            if wrapped is not value:
+                G[name] = wrapped
+        before = dict(G)
+        with torch.enable_grad() if torch.is_grad_enabled() else torch.no_grad():
+            self.backend.recorder = rec
+            try:
+                with rec, self.backend.tracing():
+                    result = run(*traced)
+            finally:
+                self.backend.recorder = None
+        written = {k: v for k, v in G.items() if before.get(k, NOTHING) is not v}
+        if any(k not in G for k in before):
+            raise Unfollowable("a global was removed")
+        if rec.failure is not None:
+            raise Unfollowable(rec.failure)
+        if len(rec.lines) > MAX_LINES:
+            raise Unfollowable(f"more than {MAX_LINES} operations")
+        source = rec.write(len(args), written, result, watched, ordinary)
+        namespace = dict(rec.namespace)
+        exec(compile(source, "<klong capture>", "exec"), namespace)
+        replay = namespace["replay"]
+        G.clear()
+        G.update(original)
+        return replay(G, *args), replay, source
+
+
+def same(a, b):
+    """Whether two Klong values are the same to the bit (type, dtype, shape, device, every
+    element; a NaN equals a NaN, 0.0 differs from -0.0)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, torch.Tensor):
+        if a.dtype != b.dtype or a.shape != b.shape or a.device != b.device \
+                or a.requires_grad != b.requires_grad:
+            return False
+        if a.is_floating_point():
+            x, y = a.detach(), b.detach()
+            if not torch.equal(torch.signbit(x), torch.signbit(y)):
+                return False
+            nan = torch.isnan(x)
+            return torch.equal(nan, torch.isnan(y)) and torch.equal(x[~nan], y[~nan])
+        return torch.equal(a, b)
+    if type(a) is float:
+        return a == b and math.copysign(1, a) == math.copysign(1, b) or a != a and b != b
+    if type(a) is list:
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    try:
+        return a is b or bool(a == b)
+    except Exception:
+        return False

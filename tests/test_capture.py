@@ -1,0 +1,241 @@
+"""Capture and replay of Klong functions on torch (klong/runtime/capture.py): a function
+called again and again replays its recorded tensor operations, and gives the same bits as
+the ordinary evaluation (KLONG_CAPTURE=0), guards and fallbacks included."""
+import pytest
+
+from klong import KlongInterpreter
+
+torch = pytest.importorskip("torch")
+
+LINREG = """X::[1.0 2.0 3.0 4.0 5.0]
+Y::[3.0 5.0 7.0 9.0 11.0]
+w::0.0
+b::0.0
+loss::{(+/((b+w*X)-Y)^2)%#X}
+step::{[g];g::loss:>[w b];w::w-0.02*g@0;b::b-0.02*g@1}"""
+
+# a vector of weights, a real bias, a tanh inside
+TANH = """X::[0.5 -1.0 2.0 0.25]
+Y::[1.0 0.0 -1.0 0.5]
+v::[0.1 0.2 0.3 0.4]
+c::0.5
+loss::{+/(tanh(c+v*X)-Y)^2}
+step::{[g];g::loss:>[v c];v::v-0.05*g@0;c::c-0.05*g@1}"""
+
+# matrix products through Each over the rows (a body torch.vmap batches)
+MLP = """.bkf("tanh")
+X::((([16 4]:^!64)!7)%7)-0.5
+Y::(+/'X)%4
+W1::0.1*(([8 4]:^!32)!5)-2
+B1::0.01*!8
+W2::0.1*(!8)-4
+B2::0.0
+loss::{[h];h::tanh({B1+x{+/x*y}:/W1}'X);(+/((B2+{+/x*W2}'h)-Y)^2)%16}
+step::{[g];g::loss:>[W1 B1 W2 B2];W1::W1-0.1*g@0;B1::B1-0.1*g@1;W2::W2-0.1*g@2;B2::B2-0.1*g@3}"""
+
+QUADRATIC = """a::[3.0 -2.0 0.5]
+p::[0.0 0.0 0.0]
+f::{+/(x-a)^2}
+step::{p::p-0.1*f:>p}"""
+
+
+def run(setup, call, steps, capture, names, codegen=True):
+    k = KlongInterpreter(backend="torch", device="cpu", capture=capture, codegen=codegen)
+    k(setup)
+    results = [k.run(call) for _ in range(steps)]
+    return k, results, [k.globals[n] for n in names]
+
+
+def assert_same(a, b):
+    assert type(a) is type(b)
+    if hasattr(a, "facts"):             # a function: each interpreter has its own
+        assert repr(a) == repr(b)
+        return
+    if isinstance(a, torch.Tensor):
+        assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+    elif isinstance(a, list):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            assert_same(x, y)
+    else:
+        assert a == b
+
+
+@pytest.mark.parametrize("setup, names, replayed", [
+    (LINREG, ["w", "b"], "step"),
+    (".bkf(\"tanh\")\n" + TANH, ["v", "c"], "step"),
+    (QUADRATIC, ["p"], "step"),
+    (MLP, ["W1", "B1", "W2", "B2"], "step"),
+])
+@pytest.mark.parametrize("codegen", [True, False])
+def test_25_steps_bit_identical(setup, names, replayed, codegen):
+    on, results_on, params_on = run(setup, "step()", 25, True, names, codegen)
+    off, results_off, params_off = run(setup, "step()", 25, False, names, codegen)
+    for a, b in zip(params_on + results_on, params_off + results_off):
+        assert_same(a, b)
+    report = on.capture.explain().splitlines()
+    assert report[0] == "capture: on"
+    # 25 calls: one ordinary, one recorded, two replays checked against the ordinary
+    assert f"{replayed}: captured, 1 variant(s), 21 replays" in report
+    assert off.capture.explain().splitlines()[0] == "capture: off"
+
+
+def steps_both(setup, calls):
+    """Run the same calls with capture on and off; every result and global the same."""
+    ks = [KlongInterpreter(backend="torch", device="cpu", capture=c) for c in (True, False)]
+    for k in ks:
+        k(setup)
+    for call in calls:
+        a, b = (k.run(call) for k in ks)
+        assert_same(a, b)
+    for name in ks[1].globals:
+        if not name.startswith("."):
+            x, y = ks[0].globals[name], ks[1].globals[name]
+            if isinstance(x, (torch.Tensor, float, int, list)):
+                assert_same(x, y)
+    return ks[0]
+
+
+def test_shape_change_falls_back():
+    k = steps_both(LINREG, ["step()"] * 5 + ["X::[1.0 2.0 3.0];Y::[2.0 4.0 6.0]"]
+                   + ["step()"] * 5)
+    assert "step: captured, 2 variant(s)" in k.capture.explain()
+
+
+def test_dtype_change_falls_back():
+    k = steps_both(LINREG, ["step()"] * 5 + ["X::[1 2 3 4 5]"] + ["step()"] * 5)
+    assert "step: captured, 2 variant(s)" in k.capture.explain()
+
+
+def test_rebound_function_falls_back():
+    steps_both(LINREG, ["step()"] * 5 + ["loss::{(+/((b+w*X)-Y)^2)%2*#X}"] + ["step()"] * 5)
+
+
+def test_other_branch_falls_back():
+    setup = LINREG + "\nf::{:[w>1.0;w*2.0;w+1.0]}"
+    k = steps_both(setup, ["f()"] * 4 + ["w::5.0"] + ["f()"] * 4 + ["w::0.5"] + ["f()"] * 3)
+    assert "f: captured, 2 variant(s)" in k.capture.explain()
+
+
+def test_integer_overflow_falls_back():
+    setup = "n::3\nf::{n*n}"
+    steps_both(setup, ["f()"] * 4 + ["n::4000000000"] + ["f()"] * 3
+               + ["n::4000000000000"] + ["f()"] * 3)
+
+
+def test_printing_is_never_captured(capsys):
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("w::1.0;f::{.p(w);w::w*2.0}")
+    for _ in range(4):
+        k("f()")
+    assert capsys.readouterr().out == "1.0\n2.0\n4.0\n8.0\n"
+    assert "f: not captured: it calls .p, which has effects" in k.capture.explain()
+
+
+def test_switched_off_by_the_environment(monkeypatch):
+    monkeypatch.setenv("KLONG_CAPTURE", "0")
+    k = KlongInterpreter(backend="torch", device="cpu")
+    assert k.capture.enabled is False
+    monkeypatch.setenv("KLONG_CAPTURE", "1")
+    assert KlongInterpreter(backend="torch", device="cpu").capture.enabled is True
+
+
+def test_numpy_has_no_capture():
+    k = KlongInterpreter(backend="numpy")
+    assert k.capture.enabled is False
+    assert k.capture.explain() == "capture: not available on the numpy backend"
+
+
+def test_descent_over_an_each_replays():
+    """{x;...}: a parameter whose value is never used is no input; the literal evaluated
+    again on the next run replays at once (its records are the literal's)."""
+    setup, src = "f::{((x-3)^2)+1}", "p::0.0;{x;p::p-0.1*f:>p}'!50;p"
+    on = KlongInterpreter(backend="torch", device="cpu")
+    off = KlongInterpreter(backend="torch", device="cpu", capture=False)
+    for k in (on, off):
+        k(setup)
+    assert [on(src) for _ in range(3)] == [off(src) for _ in range(3)]
+    assert "{x;p::p-0.1*f:>p}: captured, 1 variant(s), 146 replays" in on.capture.explain()
+
+
+def test_random_numbers_and_output_are_never_captured(tmp_path):
+    k = KlongInterpreter(backend="torch", device="cpu", seed=3)
+    path = str(tmp_path / "out.txt").replace("\\", "/")
+    k(f'r::0.0;f::{{r::r+.rn()}};g::{{[c];c::.oc("{path}");.w(r);.cc(c)}}')
+    for _ in range(4):
+        k("f()")
+        k("g()")
+    report = k.capture.explain()
+    assert "f: not captured: it calls .rn, which has effects" in report
+    assert "g: not captured: it calls .oc, which has effects" in report \
+        or "g: not captured: it calls .w, which has effects" in report \
+        or "g: not captured: it calls .cc, which has effects" in report
+    again = KlongInterpreter(backend="torch", device="cpu", seed=3, capture=False)
+    again("r::0.0;f::{r::r+.rn()}")
+    for _ in range(4):
+        again("f()")
+    assert k["r"] == again["r"]
+
+
+def test_explain_says_what_and_why():
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("a::[1.0 2.0];f::{+/a*x};g::{[q];q::{x+1};q(x)}")
+    assert k.capture.explain() == "capture: on\nno function has been called twice yet"
+    k("f(2.0)")
+    assert k.capture.explain() == "capture: on"  + "\nno function has been called twice yet"
+    k("f(2.0)")
+    k("f(2.0)")
+    assert k.capture.explain().splitlines()[1] == "f: captured, 1 variant(s), 0 replays"
+    k("fib::{:[x<2;x;fib(x-1)+fib(x-2)]};h::{.f}")
+    report = k.capture.explain().splitlines()
+    assert "fib: not captured: it calls itself" in report
+    assert "h: not captured: it reads .f" in report
+    k.capture.set_enabled(False)
+    assert k.capture.explain().splitlines()[0] == "capture: off"
+
+
+def test_repl_command_and_options(capsys):
+    from klong.frontends.replcommands import run_command
+
+    class Session:
+        def __init__(self, interp):
+            self.interp = interp
+
+        def error(self, text):
+            print("error:", text)
+
+    k = KlongInterpreter(backend="torch", device="cpu")
+    session = Session(k)
+    run_command(session, "]o")
+    assert "capture: on" in capsys.readouterr().out
+    run_command(session, "]c off")
+    assert capsys.readouterr().out.startswith("capture: off")
+    assert k.capture.enabled is False
+    run_command(session, "]c on")
+    assert capsys.readouterr().out.startswith("capture: on")
+    run_command(session, "]c sideways")
+    assert capsys.readouterr().out == "error: ]c: on, off, or nothing (what was captured, and why not)\n"
+    n = KlongInterpreter(backend="numpy")
+    run_command(Session(n), "]o")
+    assert "capture" not in capsys.readouterr().out     # (numpy has none)
+
+
+def test_kgpy_no_capture():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "klong", "--backend", "torch", "--device", "cpu",
+                        "--no-capture", "-e", "1+1"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "2"
+
+
+def test_remembered_magnitudes_are_checked_again():
+    """A big integer array's magnitude is remembered for its lifetime; a record checks the
+    magnitude of the array it is given, so a product that leaves int64 is exact."""
+    k = steps_both("a::!100\nf::{a*a}", ["f()"] * 4 + ["a::4000000000+!100"] + ["f()"] * 2)
+    assert k("*|f()") == (4000000099) ** 2
+
+
+def test_a_step_inside_an_each_over_rows():
+    """A captured function called from a body that torch.vmap batches runs as usual."""
+    steps_both(".bkf(\"tanh\")\nW::[0.5 -0.25 1.0]\ng::{tanh(x*W)}\nm::[3 3]:^0.1*!9",
+               ["g(1.0)"] * 4 + ["g'm"] * 3 + ["+/g'm"] * 3)
