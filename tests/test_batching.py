@@ -109,7 +109,9 @@ PROGRAMS = [
     ("{{x%0}'x}'i3", False),                         # a row's error: the loop raises it
     ("{{3}'x}'d3", False),                           # a nilad: called with no argument
     ("{{x@9}'x}'i3", False), ("{{x}'*x}'i", False),  # an error; Each of a number
-    ("{[v];v::x;{x+v}'x}'i", False),                 # a local of the literal around
+    # a local of the literal around: the outer Each loops (each row's inner Each, over a
+    # vector with v the same for all its numbers, batches: hence None, not False)
+    ("{[v];v::x;{x+v}'x}'i", None),
     # dyadic Each, Each-left, Each-right of a dyad literal: the pairs at once
     ("r{(+/x)*y}'[1 2 3]", True), ("i{x,y}'i", True), ("r{:[(+/x)>0;x;y]}'r", True),
     ("i{x@y}'[0 1 2]", True), ("r{(+/x)^y}'[0.5 1.5 2.0]", True), ("u{x-(+/y)%#y}:\\r", True),
