@@ -132,6 +132,18 @@ def test_printing_is_never_captured(capsys):
     assert "f: not captured: it calls .p, which has effects" in k.capture.explain()
 
 
+@pytest.mark.parametrize("codegen", [True, False])
+def test_dictionaries_joined_in_place_are_never_captured(codegen):
+    # a join to a dictionary changes it in place: recording a call would repeat it
+    k = KlongInterpreter(backend="torch", device="cpu", codegen=codegen)
+    assert k("d:::{};{d,x,:[:_d?x;1;1+d?x]}'[3 1 3 3 2];d?3") == 3
+    k("l::[1],,:{};f::{(l@1),x,1+x;x}")
+    for i in (1, 2, 3, 1):
+        k(f"f({i})")
+    assert k("(l@1)?1") == 2
+    assert "f: not captured: it reads l, which holds a dictionary" in k.capture.explain()
+
+
 def test_switched_off_by_the_environment(monkeypatch):
     monkeypatch.setenv("KLONG_CAPTURE", "0")
     k = KlongInterpreter(backend="torch", device="cpu")

@@ -28,7 +28,7 @@ all its guards have held. `explain()` says what was captured and why something w
 import os
 
 from ..errors import KlongError
-from .values import Function
+from .values import Dict, Function
 
 VARIANTS = 4            # records kept per function value, then it stops trying
 VERIFIED = 2            # replays checked against the ordinary evaluation, per record
@@ -109,6 +109,7 @@ class Capture:
         seen, todo, out = set(), [lam.facts], {}
         for i, a in enumerate(args):
             if i not in lam.facts.unused:
+                _no_dictionary(a, "an argument")
                 self._callable(a, "an argument", todo)
         while todo:
             facts = todo.pop()
@@ -120,6 +121,7 @@ class Capture:
                 raise KlongError("capture", f"it calls {facts.label()}, and {why}")
             for name in facts.reads:
                 value = G.get(name)
+                _no_dictionary(value, name)
                 out[name] = value
                 if name.startswith(".") and isinstance(value, Function):
                     if name not in PURE_SYSTEM:
@@ -331,8 +333,20 @@ class Runner:
         return result
 
 
-
 _NOTHING = object()
+
+
+def _no_dictionary(value, name):
+    """Raises KlongError("capture", why) where value is or holds a dictionary: joining to
+    one changes it in place (d,k,v), an effect a record could neither guard nor repeat."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, Dict):
+            raise KlongError("capture", f"it reads {name}, which holds a dictionary "
+                                        "(a join changes it in place)")
+        if type(v) is list:
+            todo.extend(v)
 
 
 def _state(interp):
