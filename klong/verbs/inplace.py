@@ -9,8 +9,10 @@ holds a reference. The caller says how many references it holds itself (`holders
 variable's slot, and a local of its own where it keeps the value); any other one means the
 value is shared, and the verb runs as usual. What the references cannot show (memory lent by
 another library, a torch view or autograd graph) the backend checks (`writable_alone`).
-Python passes arguments differently from version to version: what passing a value to a
-function of this shape adds to its count is measured once, when the module loads.
+What passing a value to a function of this shape adds to its count differs from one Python
+version to another, and within one process too: a frame evaluator installed by a library
+(torch.compile's) adds references of its own. So it is measured at every update, the same
+way the update is called.
 """
 import sys
 
@@ -21,7 +23,7 @@ from . import structural
 def update(a, b, holders, op):
     """a:=b for the value a of the variable its result is assigned to; `op` is ":=".
     Written in place when the caller's `holders` references are the only ones to a."""
-    if sys.getrefcount(a) == holders + _PASSING:
+    if sys.getrefcount(a) == holders + _passing():
         B = backends.current()
         if B.is_array(a) and B.writable_alone(a):
             return structural.amend(a, b, in_place=True)
@@ -36,6 +38,3 @@ def _references(a, b, holders, op):
 def _passing():
     held = object()                 # one reference, this local
     return _references(held, None, 1, None) - 1
-
-
-_PASSING = _passing()
