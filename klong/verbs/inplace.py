@@ -10,9 +10,9 @@ variable's slot, and a local of its own where it keeps the value); any other one
 value is shared, and the verb runs as usual. What the references cannot show (memory lent by
 another library, a torch view or autograd graph) the backend checks (`writable_alone`).
 What passing a value to a function of this shape adds to its count differs from one Python
-version to another, and within one process too: a frame evaluator installed by a library
-(torch.compile's) adds references of its own. So it is measured at every update, the same
-way the update is called.
+version to another, and within one process too: a frame evaluator that a library's compiler
+leaves installed adds references of its own. So it is measured at every update, the same way
+the update is called.
 """
 import sys
 
