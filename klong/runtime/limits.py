@@ -6,6 +6,10 @@
   smallest element), before the operation. A big array's bound is remembered for the
   array's lifetime (Klong never changes an array once made), and an operation's result
   gets the bound its operands imply, so that `+/a*a` scans `a` once, not at every use.
+- An integer vector made as an arithmetic progression (Enumerate, a number times or plus
+  one, a number joined before one) has that remembered too, with its bound: Amend writes
+  at such indices as a slice without scanning them for their order (the sieve's
+  s:=0,(x*x)+x*!k).
 - An integer has at most MAX_INT_BITS bits: a result beyond that is a range error, not
   minutes of arithmetic.
 - A list has at most `max_elements` elements (the size guard): an operation that would
@@ -53,7 +57,8 @@ class Limits:
     def __init__(self, max_elements=None):
         self.max_elements = (default_max_elements() if max_elements is None
                              else parse_max_elements(max_elements))
-        self._magnitudes = {}          # id(array) -> (weak reference, bound)
+        # id(array) -> (weak reference, bound, progression or None: see `progression`)
+        self._magnitudes = {}
         # False while an evaluation is recorded for replay (runtime/capture.py): a bound is
         # found from the array, so that the record checks it again on new arrays
         self.remembering = True
@@ -78,11 +83,22 @@ class Limits:
         self.remember(x, m)
         return m
 
-    def remember(self, x, bound):
-        """Note that no element of the new array x exceeds `bound` in magnitude."""
+    def remember(self, x, bound, progression=None):
+        """Note that no element of the new array x exceeds `bound` in magnitude, and, for an
+        integer vector, that it is the arithmetic `progression` (see `progression`)."""
         if math.prod(x.shape) >= REMEMBERED:
             key, table = id(x), self._magnitudes
-            table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound)
+            table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound,
+                          progression)
+
+    def progression(self, x):
+        """(first, step, skip) when integer vector x is known to hold first, first+step,
+        first+2*step ... from its element `skip` on (its first `skip` elements are any
+        integers), else None. Known only where `remember` was told, for a big array."""
+        known = self._magnitudes.get(id(x))
+        if known is not None and known[0]() is x and self.remembering:
+            return known[2]
+        return None
 
     def overwritten(self, x, v):
         """Some elements of array x were written with v in place (verbs/inplace.py): a bound
@@ -91,6 +107,7 @@ class Limits:
         if known is None or known[0]() is not x:
             return
         if type(v) is int and abs(v) <= known[1]:
+            self._magnitudes[id(x)] = known[:2] + (None,)   # the bound, no progression now
             return
         del self._magnitudes[id(x)]
 

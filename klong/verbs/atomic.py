@@ -270,12 +270,31 @@ def _arith(op, bound):
             if most > INT64_MAX:
                 return None
             r = op(a, b)             # integer operations never warn
-            limits.remember(r, most)
+            limits.remember(r, most, _progression(limits, op, a, b))
             return r
         a, b = kinds.operands(a, b)
         with B().quiet():
             return op(a, b)
     return array
+
+
+def _progression(limits, op, a, b):
+    """What op(a, b) is as an arithmetic progression (Limits.progression), for + - * of an
+    integer and an integer vector known to be one (Enumerate's), else None."""
+    if type(b) is int:
+        known, c, vector_first = limits.progression(a), b, True
+    elif type(a) is int:
+        known, c, vector_first = limits.progression(b), a, False
+    else:
+        return None
+    if known is None or known[2]:
+        return None
+    first, step = known[0], known[1]
+    if op is operator.mul:
+        return (first * c, step * c, 0)
+    if op is operator.add:
+        return (first + c, step, 0)
+    return (first - c, step, 0) if vector_first else (c - first, -step, 0)     # subtraction
 
 
 # ---------------------------------------------------------------- shortcuts
