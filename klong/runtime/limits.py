@@ -45,6 +45,7 @@ FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not s
 
 SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
 REMEMBERED = SMALL_VECTOR  # from this many elements on, an array's magnitude is remembered
+SWEEP = 4096               # remembered entries, at the least, before those of dead arrays go
 
 
 # ---------------------------------------------------------------- one interpreter's limits
@@ -57,8 +58,12 @@ class Limits:
     def __init__(self, max_elements=None):
         self.max_elements = (default_max_elements() if max_elements is None
                              else parse_max_elements(max_elements))
-        # id(array) -> (weak reference, bound, progression or None: see `progression`)
+        # id(array) -> (weak reference, bound, progression or None: see `progression`); an
+        # entry whose array is gone is never used (its reference is dead), and is dropped
+        # once the table holds `_sweep_at` entries (a callback on each reference would cost
+        # a closure per array made: a fifth of a verb's time on a few hundred numbers)
         self._magnitudes = {}
+        self._sweep_at = SWEEP
         # False while an evaluation is recorded for replay (runtime/capture.py): a bound is
         # found from the array, so that the record checks it again on new arrays
         self.remembering = True
@@ -87,9 +92,18 @@ class Limits:
         """Note that no element of the new array x exceeds `bound` in magnitude, and, for an
         integer vector, that it is the arithmetic `progression` (see `progression`)."""
         if math.prod(x.shape) >= REMEMBERED:
-            key, table = id(x), self._magnitudes
-            table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound,
-                          progression)
+            table = self._magnitudes
+            if len(table) >= self._sweep_at:
+                self._sweep()
+            table[id(x)] = (weakref.ref(x), bound, progression)
+
+    def _sweep(self):
+        """Drop the entries of arrays that are gone; sweep again when the table has grown
+        to twice what is left (each entry is swept a bounded number of times)."""
+        table = self._magnitudes
+        for key in [key for key, known in table.items() if known[0]() is None]:
+            del table[key]
+        self._sweep_at = max(SWEEP, 2 * len(table))
 
     def progression(self, x):
         """(first, step, skip) when integer vector x is known to hold first, first+step,

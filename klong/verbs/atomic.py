@@ -265,17 +265,23 @@ def _arith(op, bound):
     wrap silently; the bounds cost two reductions per operand, no loop over elements.)"""
     def array(a, b):
         if kinds.kind(a) == "i" and kinds.kind(b) == "i":
-            limits = current_limits()
-            most = bound(limits.magnitude(a), limits.magnitude(b))
-            if most > INT64_MAX:
-                return None
-            r = op(a, b)             # integer operations never warn
-            limits.remember(r, most, _progression(limits, op, a, b))
-            return r
+            return _exact(op, bound, a, b)
         a, b = kinds.operands(a, b)
         with B().quiet():
             return op(a, b)
     return array
+
+
+def _exact(op, bound, a, b):
+    """op(a, b) on integers (arrays, or an array and a number that fits int64), or None
+    when the result could leave int64 (see _arith)."""
+    limits = current_limits()
+    most = bound(limits.magnitude(a), limits.magnitude(b))
+    if most > INT64_MAX:
+        return None
+    r = op(a, b)             # integer operations never warn
+    limits.remember(r, most, _progression(limits, op, a, b))
+    return r
 
 
 def _progression(limits, op, a, b):
@@ -316,6 +322,32 @@ def differentiated(num):
             if ta is int or ta is float:
                 return num(a, b)
         return None
+    return shortcut
+
+
+def int_arith(op, bound):
+    """The shortcut of + - *: a Python int that fits int64 beside a non-empty integer array,
+    or two integer arrays of one shape: _arith's integer path at once (the bound test, then
+    the library's operation), without the general path's tests of shapes and kinds."""
+    def shortcut(a, b):
+        ta, tb = type(a), type(b)
+        if ta is int:
+            if tb not in arrays.ARRAY_TYPES or not INT64_MIN <= a <= INT64_MAX:
+                return None
+            x = b
+        elif tb is int:
+            if ta not in arrays.ARRAY_TYPES or not INT64_MIN <= b <= INT64_MAX:
+                return None
+            x = a
+        elif ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES and a.shape == b.shape:
+            if array_kind(b) != "i":
+                return None
+            x = a
+        else:
+            return None
+        if not (x.ndim and x.shape[0]) or array_kind(x) != "i":
+            return None
+        return _exact(op, bound, a, b)
     return shortcut
 
 
