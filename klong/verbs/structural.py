@@ -401,6 +401,14 @@ def _remember_progression_after(r, x, lst):
 
 def join(a, b):
     ta, tb = type(a), type(b)
+    # a number joined to a list held as an array (0,v or v,0 in a loop): where the tests
+    # below would lead it, at once
+    if tb in arrays.ARRAY_TYPES and (ta is int or ta is float) and b.ndim:
+        check_elements(elements_of(b) + 1)
+        return _attach(b, a, False)
+    if ta in arrays.ARRAY_TYPES and (tb is int or tb is float) and a.ndim:
+        check_elements(elements_of(a) + 1)
+        return _attach(a, b, True)
     if ta in (str, Char) and tb in (str, Char):
         return str(a) + str(b)    # strings and characters join into a string
     if ta is tb and (ta is int and fits_int64(a) and fits_int64(b) or ta is float):
