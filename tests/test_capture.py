@@ -283,3 +283,18 @@ def test_a_replay_keeps_the_tensors_it_does_not_own():
     assert k("+/a") == 4950
     assert all(int(r.sum()) == 4949 for r in results)
     assert len({id(r) for r in results}) == 6
+
+
+def test_a_record_learns_only_what_it_made_itself():
+    """What is known of the arrays made before a recording (a bound, indices known to be a
+    progression) is not taken for granted by the record: a global of the same shape but
+    other elements gets what the ordinary evaluation gives; what the recorded evaluation
+    learns of its own arrays holds in every replay (the sieve's Amends are slices)."""
+    k = steps_both("I::2*!70\nf::{(200#,0):=7,I}\ng::{(200#,0):=7,3*!x}",
+                   ["f()"] * 5 + ["I::(!69),100"] + ["f()"] * 4 + ["+/f()"]
+                   + ["g(60)"] * 5 + ["+/g(60)"])
+    assert k("+/f()") == 7 * 70 and k("+/g(60)") == 7 * 60
+    assert "captured" in k.capture.explain()
+    source = k.globals["g"].run.records.source()
+    assert "slice(0, 178, 3), 7)" in source
+    assert "OWN(" in source             # (200#,0) is a copy of its own: no copy made

@@ -64,9 +64,6 @@ class Limits:
         # a closure per array made: a fifth of a verb's time on a few hundred numbers)
         self._magnitudes = {}
         self._sweep_at = SWEEP
-        # False while an evaluation is recorded for replay (runtime/capture.py): a bound is
-        # found from the array, so that the record checks it again on new arrays
-        self.remembering = True
         self.memory = None             # the interpreter's klong.runtime.memory.Memory (its limit)
 
     def magnitude(self, x):
@@ -78,7 +75,7 @@ class Limits:
             elems = x.tolist()
             return max(max(elems), -min(elems)) if elems else 0
         known = self._magnitudes.get(id(x))
-        if known is not None and known[0]() is x and self.remembering:
+        if known is not None and known[0]() is x:
             return known[1]
         if 0 in x.shape:
             m = 0
@@ -110,9 +107,23 @@ class Limits:
         first+2*step ... from its element `skip` on (its first `skip` elements are any
         integers), else None. Known only where `remember` was told, for a big array."""
         known = self._magnitudes.get(id(x))
-        if known is not None and known[0]() is x and self.remembering:
+        if known is not None and known[0]() is x:
             return known[2]
         return None
+
+    def recording(self):
+        """The table of what is known, emptied for an evaluation recorded for replay
+        (runtime/capture.py), which gives it back when done: the replay runs on new arrays,
+        so nothing known of the arrays made before may be taken for granted (a bound is
+        found from the array, a check the record makes again); what the evaluation learns
+        of the arrays it makes itself holds in the replay too (it follows from the recorded
+        operations and the numbers the record guards)."""
+        table, self._magnitudes = self._magnitudes, {}
+        return table
+
+    def recorded(self, table):
+        """The table `recording` returned, back in force."""
+        self._magnitudes = table
 
     def overwritten(self, x, v):
         """Some elements of array x were written with v in place (verbs/inplace.py): a bound
