@@ -172,6 +172,16 @@ def _plain_reals(a, b):
     return a.shape[0] > 0 and (b.ndim == 0 or a.shape == b.shape)
 
 
+def _ranked_reals(a, b):
+    """Whether a and b are non-empty real arrays of different ranks that Klong pairs along
+    their leading axes (a matrix and a vector of its length): the library combines them
+    once _align has given the lower-ranked one trailing unit axes, as _vector does."""
+    if not (_real_array(a) and _real_array(b)) or a.ndim == b.ndim:
+        return False
+    n = min(a.ndim, b.ndim)
+    return n > 0 and a.shape[0] > 0 and a.shape[:n] == b.shape[:n]
+
+
 def _tracked_number(v):
     return isinstance(v, arrays.ARRAY_TYPES) and v.ndim == 0 and B().is_tracked(v)
 
@@ -353,9 +363,14 @@ def int_arith(op, bound):
 
 def real_arith(op):
     """The shortcut of + - *: on operands that pass _plain_reals, the library's operation,
-    as _arith does it (an overflow gives inf silently)."""
+    as _arith does it (an overflow gives inf silently); on those that pass _ranked_reals,
+    the same once aligned, as _vector aligns them."""
     def shortcut(a, b):
         if _plain_reals(a, b):
+            with B().quiet():
+                return op(a, b)
+        if _ranked_reals(a, b):
+            a, b = _align(a, b)
             with B().quiet():
                 return op(a, b)
         return None
