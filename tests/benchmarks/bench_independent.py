@@ -129,10 +129,12 @@ SHAPES = {"m": (2000, 16), "n": (2000, 16), "s": (500, 8), "t": (10000, 4)}
 
 
 def _matrices():
-    """Reals in [-0.5, 0.5) of the shapes above, and i: 2000x16 integers in [0, 1000)."""
+    """Reals in [-0.5, 0.5) of the shapes above, i: 2000x16 integers in [0, 1000), and w:
+    a 16x8 matrix of reals (for products by a matrix)."""
     rng = np.random.default_rng(32)
     out = {name: rng.random(shape) - 0.5 for name, shape in SHAPES.items()}
     out["i"] = rng.integers(0, 1000, (2000, 16))
+    out["w"] = rng.random((16, 8)) - 0.5
     return out
 
 
@@ -153,6 +155,8 @@ ROWS = {
                  "count within a band"),
     "square": Rows("{x*x}'m", "m", lambda m: m * m, "squares"),
     "minmax": Rows("{(x-&/x)%(|/x)-&/x}'m", "m", _minmax, "min-max scaling of rows"),
+    "vecmat": Rows("{+/x*w}'m", "mw", lambda m, w: m @ w,
+                   "vector-matrix product of each row (by a 16x8 matrix)", exact=False),
     "sqdist": Rows("m{+/(x-y)^2}'n", "mn", lambda m, n: ((m - n) ** 2).sum(1),
                    "squared distances of paired rows", exact=False),
     "col2": Rows("{x@2}'m", "m", lambda m: m[:, 2], "third column"),
