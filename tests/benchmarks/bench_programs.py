@@ -317,11 +317,11 @@ def test_program(benchmark, name, n, backend, side):
 
 # ---------------------------------------------------------------- the table's rows
 
-def rows_for_ratios():
-    """(title, backend, group, label, goal) for every program, size and backend, for
-    ratios.py's table: the goal is set on numpy."""
+def rows_for_ratios(programs=None):
+    """(title, backend, group, label, goal) for every program (of PROGRAMS unless given), size
+    and backend, for ratios.py's table: the goal is set on numpy."""
     out = []
-    for name, p in PROGRAMS.items():
+    for name, p in (PROGRAMS if programs is None else programs).items():
         for backend in BACKENDS:
             for n in p.sizes:
                 out.append((f"{p.title}, n={n}", backend, group(name, n, backend),
@@ -329,11 +329,11 @@ def rows_for_ratios():
     return out
 
 
-def growth_rows(groups):
+def growth_rows(groups, programs=None):
     """[program, backend, sizes, ratios at each size, Klong's growth, the baseline's] from
-    the first size to the last, where all three were measured."""
+    the first size to the last, where all of them were measured (PROGRAMS unless given)."""
     out = []
-    for name, p in PROGRAMS.items():
+    for name, p in (PROGRAMS if programs is None else programs).items():
         for backend in BACKENDS:
             pairs = [groups.get(group(name, n, backend), {}) for n in p.sizes]
             if not all("klong" in g and "baseline" in g for g in pairs):
