@@ -93,9 +93,14 @@ def _each_of_right(g, a, b, rows, whole=None):
     return list_like(limits.gather(map(g, elems), len(elems)), b)
 
 
-def each_pair(f, a):
+def each_pair(f, a, whole=None):
     if is_atom(a) or len(a) < 2:
         return a
+    if whole is not None and _numeric(a):
+        # the pairs of neighbours are the items of a without its last and without its first
+        r = whole(a[:-1], a[1:])
+        if r is not None:
+            return r
     elems = items(a)
     return list_like(limits.gather(map(f, elems, elems[1:]), len(elems) - 1), a)
 

@@ -128,7 +128,7 @@ MONADIC_ADVERBS = {
     "'": lambda v, a: adv.each(v.monad, a, v.whole_monad),
     "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
     "\\": lambda v, a: adv.scan(v.dyad, a, v.fast, v.scan_fold),
-    ":'": lambda v, a: adv.each_pair(v.dyad, a),
+    ":'": lambda v, a: adv.each_pair(v.dyad, a, v.whole_dyad),
     ":~": lambda v, a: adv.converge(v.monad, a),
     "\\~": lambda v, a: adv.scan_converge(v.monad, a),
 }

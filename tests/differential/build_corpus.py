@@ -155,6 +155,19 @@ IN_PLACE = [
 ]
 
 
+# Each-Pair of an atomic dyad or of a lambda with a whole-array form, run once on the list
+# without its last and without its first item; Flip of atoms and one list; While of a pair
+PAIRS = [
+    "(=:'[1 1 2 2 3]),(+:'[9223372036854775807 1 2]),*:'[4000000000 4000000000 3]",
+    "(%:'[1 2 0 4]),(-:'[1 2.5 3]),(^:'[2 3 70]),^:'[2 -1 3]",
+    "({x*y}:'[9223372036854775807 2 1]),({x<y}:'[3 1 2 5]),{x%y}:'[1 0 2]",
+    "(+:'[[1 2] [3 4] [5 6]]),(=:'[[1 2] [1 2] [5 6]]),{x-y}:'[[1 2] [3 4]]",
+    "(-:'[]),(-:'[5]),(=:'\"aabb\"),(+:'[1 [2] 3]),,:'[1 2 3]",
+    "f::{~=:'x};f(!5),f([1 1 2 2])",
+    "!:'[7 0 2]",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -210,7 +223,8 @@ def main(argv=None):
         cases = conformance_programs(args.conformance)
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
-                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-", "inplace-"))]
+                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-", "inplace-",
+                                                            "pairs-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -222,6 +236,8 @@ def main(argv=None):
         entries.append({"id": f"rows-{i:03d}", "source": source})
     for i, source in enumerate(IN_PLACE):
         entries.append({"id": f"inplace-{i:03d}", "source": source})
+    for i, source in enumerate(PAIRS):
+        entries.append({"id": f"pairs-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

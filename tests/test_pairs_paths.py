@@ -1,0 +1,53 @@
+"""Each-Pair run once on a whole array, Flip of atoms and one list, While of a pair: exact
+printed values and errors in every mode (both backends, both renderers), the same as the
+element-by-element loops give."""
+import pytest
+
+from klong import KlongError
+from klong.runtime.display import write
+
+
+def run(km, src):
+    try:
+        return write(km(src))
+    except KlongError as e:
+        return str(e)
+
+
+# ---------------------------------------------------------------- Each-Pair of an atomic dyad
+
+@pytest.mark.parametrize("src, printed", [
+    ("=:'[1 1 2 2 3]", "[1 0 1 0]"),
+    ("+:'[1 2 3]", "[3 5]"),
+    ("-:'[]", "[]"),
+    ("-:'[5]", "[5]"),
+    ("-:'5", "5"),
+    ("+:'[9223372036854775807 1 2]", "[9223372036854775808 3]"),
+    ("*:'[4000000000 4000000000 3]", "[16000000000000000000 12000000000]"),
+    ("%:'[1 2 0 4]", "[0.5 :undefined 0.0]"),
+    ("%:'[0 0]", "[:undefined]"),
+    ("-:'[1 2.5 3]", "[-1.5 -0.5]"),
+    ("^:'[2 3 70]", "[8 2503155504993241601315571986085849]"),
+    ("^:'[2 -1 3]", "[0.5 -1]"),
+    ("&:'[1 0 1]", "[0 0]"),
+    ("=:'\"aabb\"", "[1 0 1]"),
+    (",:'[1 2 3]", "[[1 2] [2 3]]"),
+    ("+:'[1 [2] 3]", "[[3] [5]]"),
+    ("+:'[[1 2] [3 4] [5 6]]", "[[4 6] [8 10]]"),
+    ("=:'[[1 2] [1 2] [5 6]]", "[[1 1] [0 0]]"),
+    ("x::!5;+:'x", "[1 3 5 7]"),
+    ("v::(!1000)!7;(=:'v)~(1_v)=(-1)_v", "1"),
+    # lambdas whose body is a verb, or that have a whole-array form
+    ("{x+y}:'[1 2 3]", "[3 5]"),
+    ("{x*y}:'[9223372036854775807 2 1]", "[18446744073709551614 2]"),
+    ("{x<y}:'[3 1 2 5]", "[0 1 1]"),
+    ("{x%y}:'[1 0 2]", "[:undefined 0.0]"),
+    ("{x-y}:'[[1 2] [3 4] [5 6]]", "[[-2 -2] [-2 -2]]"),
+    ("{x,y}:'[1 2 3]", "[[1 2] [2 3]]"),
+    ("f::{~=:'x};f([1 1 2 3])", "[0 1 1]"),
+    ("f::{~=:'x};+/f((!1000)!3)", "999"),
+    # errors: the loop's
+    ("!:'[7 0 2]", "domain error: remainder each-pair [7 0 2]: division by zero"),
+])
+def test_each_pair(km, src, printed):
+    assert run(km, src) == printed
