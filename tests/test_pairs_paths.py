@@ -6,6 +6,8 @@ import pytest
 from klong import KlongError
 from klong.runtime.display import write
 
+from conftest import MODES, interpreter_in
+
 
 def run(km, src):
     try:
@@ -51,3 +53,38 @@ def run(km, src):
 ])
 def test_each_pair(km, src, printed):
     assert run(km, src) == printed
+
+
+# ---------------------------------------------------------------- Flip of atoms and lists
+
+@pytest.mark.parametrize("src, printed", [
+    ("+(!3),,!3", "[[0 1 2 0] [0 1 2 1] [0 1 2 2]]"),
+    ("+[[1 2] 3]", "[[1 3] [2 3]]"),
+    ("+[[1 2] 3 [4 5]]", "[[1 3 4] [2 3 5]]"),
+    ("+(,3),,!2", "[[3 0] [3 1]]"),
+    ("+[1.5 [2.0 3.0] 4.5]", "[[1.5 2.0 4.5] [1.5 3.0 4.5]]"),
+    ("+[1 [2 3] 4.5]", "[[1 2 4.5] [1 3 4.5]]"),
+    ("+[1 [2.0 3.0] 4]", "[[1 2.0 4] [1 3.0 4]]"),
+    ("+[9223372036854775808 [1 2]]", "[[9223372036854775808 1] [9223372036854775808 2]]"),
+    ("+[9223372036854775807 [1 2]]", "[[9223372036854775807 1] [9223372036854775807 2]]"),
+    ("+[1 [1 2] :a]", "[[1 1 :a] [1 2 :a]]"),
+    ("+[0c a [1 2]]", "[[0c  :a 1] [0c  :a 2]]"),
+    ("a::+[1 [1 2]];a+1", "[[2 2] [2 3]]"),
+    ("t::+(!300),,!300;(^t),(+/t@299),+/+/t", "[300 301 45149 13499850]"),
+    ("t::+(!300),,0.5*!300;(^t),(+/t@299),+/+/t", "[300 301 44999.5 13477425.0]"),
+    ("+[[1 2] [3]]", "length error: transpose [[1 2] [3]]: rows of different lengths"),
+    ("+[[1 2] []]", "length error: transpose [[1 2] []]: rows of different lengths"),
+])
+def test_flip_of_atoms_and_lists(km, src, printed):
+    assert run(km, src) == printed
+
+
+def test_flip_over_the_element_limit_fails_at_once():
+    # the limit is checked before the rows are made, on both backends
+    for mode in MODES:
+        k = interpreter_in(mode)
+        k.limits.max_elements = 1000
+        assert run(k, "#+(!30),,!30") == "30"
+        assert run(k, "+(!40),,!40") == (
+            "range error: transpose [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 "
+            "...: too many elements: 1640 (the limit is 1000, set by KLONG_MAX_ELEMENTS)")

@@ -225,9 +225,36 @@ def transpose(a):
     # an empty list is a row of no elements, not an atom (as in the reference)
     if any(length(r) != m for r in rows) or any(is_list(e) and is_empty(e) for e in a):
         raise KlongError("length", "transpose: rows of different lengths")
+    check_elements(m * len(a))
+    whole = _transposed_numbers(a, m)
+    if whole is not None:
+        return whole
     # An atom element stands for a row of copies of itself.
     return make_list([make_list([element(e, j) if _is_nonempty_list(e) else e for e in a])
                       for j in range(m)])
+
+
+def _transposed_numbers(a, m):
+    """+a for a list of numbers and numeric vectors of length m, all integers or all reals,
+    as one array operation (an atom is a column of m copies of itself); None otherwise.
+    The loop's rows are vectors of one kind and length, which make_list stacks: the same."""
+    kind = None
+    for e in a:
+        t = type(e)
+        if t is int:
+            k = "i" if fits_int64(e) else None
+        elif t is float:
+            k = "f"
+        elif is_array(e) and e.ndim == 1:
+            k = array_kind(e)
+        else:
+            return None
+        if k not in ("i", "f") or kind not in (None, k):
+            return None
+        kind = k
+    backend = backends.current()
+    columns = [e if is_array(e) else backend.full((m,), e, kind) for e in a]
+    return backend.swap01(backend.stack(columns))
 
 
 # ---------------------------------------------------------------- Shape
