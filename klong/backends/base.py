@@ -207,6 +207,11 @@ class Backend:
         """A 0-d array as a Python number (kept as an array when it carries a gradient)."""
         return a.item()
 
+    def element(self, a, i):
+        """Element i (0 <= i < len) of the vector `a` as `item` gives it, without the 0-d
+        array that a[i] makes first."""
+        return a.item(i)
+
     def items(self, a):
         """The elements of `a` along its first axis: Python numbers for a vector (0-d arrays
         when they carry a gradient), sub-arrays otherwise."""

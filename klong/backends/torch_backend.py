@@ -127,6 +127,9 @@ def _host_real_operand(v):
         return None
 
 
+_SHORT = 16            # vectors up to this long are read as a list for one element
+
+
 def _wrapped(t):
     """Whether t is a tensor of a torch.func transform (vmap's batched tensors, grad's)."""
     return torch._C._functorch.is_functorch_wrapped_tensor(t)
@@ -208,6 +211,13 @@ class TorchBackend(Backend):
         return f"torch backend ({self.device}{extra})"
 
     def asarray(self, data, kind=None):
+        if type(data) is list and kind is not None:
+            # a list of numbers of a known kind (a pair joined in a loop): what from_host
+            # does below, without its checks for arrays it did not make itself
+            t = torch.from_numpy(np.array(data, dtype=_HOST_KINDS[kind]))
+            if kind == "f" and self.float_dtype != torch.float64:
+                t = t.to(self.float_dtype)
+            return t if self.device.type == "cpu" else t.to(self.device)
         if isinstance(data, torch.Tensor):
             t = data if data.device == self.device else data.to(self.device)
         else:
@@ -290,6 +300,12 @@ class TorchBackend(Backend):
     def item(self, a):
         # a number being differentiated, traced or batched by a transform stays a tensor
         return a if a.requires_grad or self.keep_tensors or _wrapped(a) else a.item()
+
+    def element(self, a, i):
+        if a.requires_grad or self.keep_tensors or _wrapped(a):
+            return a[i]
+        # a short vector's list is quicker than the 0-d tensor a[i] makes (a pair in a loop)
+        return a.tolist()[i] if a.shape[0] <= _SHORT else a[i].item()
 
     def items(self, a):
         if a.requires_grad or self.keep_tensors or _wrapped(a):

@@ -328,7 +328,11 @@ def _index(a, b):
 
 def at(a, b):
     if type(b) is int and isinstance(a, arrays.ARRAY_TYPES) and a.ndim and 0 <= b < a.shape[0]:
-        return scalar(a[b])         # the commonest case first: an element of an array
+        # the commonest case first: an element of an array
+        backend = backends.current()
+        if a.ndim == 1 and isinstance(a, backend.array_type):
+            return backend.element(a, b)
+        return scalar(a[b])
     if isinstance(a, Function):
         return _apply(a, b)
     if isinstance(a, Dict):
