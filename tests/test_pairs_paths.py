@@ -50,6 +50,13 @@ def run(km, src):
     ("f::{~=:'x};+/f((!1000)!3)", "999"),
     # errors: the loop's
     ("!:'[7 0 2]", "domain error: remainder each-pair [7 0 2]: division by zero"),
+    (":%:'[7 0]", "domain error: integer-divide each-pair [7 0]: division by zero"),
+    ("{x:%y}:'[7 0 1]", "domain error: integer-divide [7 0]: division by zero (in {x:%y})"),
+    ("=:'+[[] [] []]", "type error: equal each-pair [[] [] []]: operands of different kinds"),
+    ("-:'[9223372036854775807 -9223372036854775807]", "[18446744073709551614]"),
+    ("*:'[-9223372036854775808 -1]", "[9223372036854775808]"),
+    ("=:'[1.0 1.0000000000001 2]", "[0 0]"),
+    ("{x+y}:'[3 2 2]:^!12", "[[[4 6] [8 10]] [[12 14] [16 18]]]"),
 ])
 def test_each_pair(km, src, printed):
     assert run(km, src) == printed

@@ -98,7 +98,10 @@ def each_pair(f, a, whole=None):
         return a
     if whole is not None and _numeric(a):
         # the pairs of neighbours are the items of a without its last and without its first
-        r = whole(a[:-1], a[1:])
+        try:
+            r = whole(a[:-1], a[1:])
+        except KlongError:
+            r = None        # the loop below raises the error as it names it (at its pair)
         if r is not None:
             return r
     elems = items(a)
