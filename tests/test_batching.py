@@ -303,3 +303,52 @@ def test_a_batched_body_costs_the_same_calls_for_any_number_of_rows(mode, progra
         counts.append(_calls(k, program))
     assert gave == [1000, 1000, 10000, 10000, 100000, 100000]
     assert counts[0] == counts[1] == counts[2]
+
+
+# Row idioms of bench_independent (issue 32): Where counted or of equal counts, Enumerate of a
+# row's tally, a row times a matrix, Find of a row's own value. Their own list and setup, so
+# that they read apart from the table above.
+GAP_SETUP = SETUP + """
+mw::[4 3]:^(!12)%5.0
+mi::[4 3]:^(!12)-5
+cw::[[1 0 2] [0 3 0]]
+"""
+
+GAPS = [
+    # Where: counted (#&), or the positions where every row has as many of them
+    ("{#&x>0}'r", True), ("{#&x>0}'i", True), ("{#&x}'cw", True), ("{#&x=*x}'t", True),
+    ("{&x}'cw", True), ("{&x>0}'[[1.0 -1.0 2.0] [-1.0 3.0 4.0]]", True), ("{+/&x}'cw", True),
+    ("{&x>0}'r", False),                             # ragged: the loop's list of lists
+    ("{&x<-9}'i", False), ("{#&x<-9}'i", True),     # no positions; none counted
+    ("{#&x}'[[1 -1] [2 0]]", False), ("{#&x}'r", False),    # the loop's errors
+    ("{#&x}'big", False), ("{#&x}'iv", False),
+    # Enumerate of a row's tally: one vector for every row
+    ("{+/x*!#x}'r", True), ("{+/x*!#x}'i", True), ("{!#x}'i", True), ("{x-!#x}'d3", True),
+    ("{x*!#x}'fv", False),                           # the tally of a number: the loop
+    # a row times a matrix, folded along the row as the loop folds it
+    ("{+/x*mw}'r", True), ("{+/x*mw}'i", True), ("{+/x*mi}'i", True), ("{+/x*mi}'r", True),
+    ("{+/x*mw}'one", False),                         # lengths that differ: the loop's error
+    ("{+/x*w}'r", None),                             # a vector: the matrix-vector product
+    # Find of a row's own value
+    ("{*x?|/x}'r", True), ("{*x?|/x}'[[3 1 2] [0 5 1]]", True),
+    ("{*x?|/x}'i", False), ("{*x?&/x}'t", False),   # a max found twice: a ragged Find
+]
+
+
+@pytest.mark.parametrize("program, batched", GAPS, ids=[p for p, _ in GAPS])
+def test_row_idioms_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    backend, codegen = mode
+
+    def run(batch):
+        k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
+        k(GAP_SETUP)
+        return outcome(k, program)
+    looped = run(False)
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    assert run(True) == looped
+    if batched is True:
+        assert gave, "the batched evaluation gave no result"
+    elif batched is False:
+        assert not gave, "the batched evaluation should have declined"

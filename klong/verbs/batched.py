@@ -174,9 +174,13 @@ def _compiled(plan):
         return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
         return _last(_compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "monad" and plan[1] == "#" and plan[2][0] == "monad" and plan[2][1] == "&":
+        return _count_where(_compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad":
         entry, arg = VERBS[plan[1]], _compiled(plan[2])
         verb, rule = entry.monad, entry.batch_monad
+        if rule is None:
+            rule = _no_rule     # (`!#x`: planned for a plain operand, Rows as it runs)
 
         def monad(run):
             x = arg(run)
@@ -231,6 +235,24 @@ def _each(body, arg):
         r = _results(r, n * k)
         return Rows(r.reshape((n, k) + tuple(r.shape[1:])))
     return each
+
+
+def _no_rule(x, n):
+    raise Declined
+
+
+def _count_where(where, arg):
+    """#&x, how many positions Where gives for each row of counts: each row's sum of its
+    counts (the positions themselves, a ragged list in general, are not made)."""
+    size = VERBS["#"].monad
+
+    def count(run):
+        x = arg(run)
+        if type(x) is not Rows or x.rank != 1:
+            r = where(run)              # (x again: the body has no effects)
+            return batching.size(r, run.n) if type(r) is Rows else size(r)
+        return batching.count_where(x, run.n)
+    return count
 
 
 def _last(reversed_, arg):

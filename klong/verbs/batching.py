@@ -310,6 +310,45 @@ def rotate(a, b, n):
     return Rows(backend.copy(_columns(b.a, lambda c: backend.roll(c, r))))
 
 
+def where(x, n):
+    """&x: the positions of each row of counts (each i repeated x@i times), only where every
+    row gives as many of them, and some (else a ragged result: the loop; #&x is counted
+    without them, count_where)."""
+    counts = _counts(x)
+    m = int(counts[0])
+    if m == 0 or backends.current().any(counts != m):
+        raise Declined
+    backend = backends.current()
+    a = x.a.reshape(-1)
+    k = x.a.shape[1]
+    if int(a.max()) <= 1:
+        positions = backend.where(a)        # a mask: its positions, as the verb takes them
+    else:
+        positions = backend.repeat(backend.arange(n * k), a)
+    return Rows(positions.reshape(n, m) % k)
+
+
+def count_where(x, n):
+    """#&x for Rows x: each row's sum of its counts, where the loop's Where would give
+    their positions (non-negative integer counts, within the size the loop may make)."""
+    return Rows(_counts(x))
+
+
+def _counts(x):
+    """The number of positions Where gives for each row of counts x (Rows of rank 1)."""
+    if x.rank != 1 or values.array_kind(x.a) != "i" or x.a.shape[1] == 0:
+        raise Declined          # a number, rows of rows, reals, empty rows: the loop
+    backend = backends.current()
+    if int(x.a.min()) < 0:
+        raise Declined          # the loop's error
+    counts = folds.fold("+", backend.swap01(x.a))
+    if not values.is_array(counts) or values.array_kind(counts) != "i":
+        raise Declined          # sums beyond int64
+    if int(x.a.max()) > 1:
+        limits.check_elements(int(counts.max()))    # the loop's limit, or its error
+    return counts
+
+
 def shape(x, n):
     """^x: the shape of a row, the same for every row (the verb on the first row)."""
     from .structural import shape as shape_of
