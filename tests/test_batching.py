@@ -312,6 +312,11 @@ GAP_SETUP = SETUP + """
 mw::[4 3]:^(!12)%5.0
 mi::[4 3]:^(!12)-5
 cw::[[1 0 2] [0 3 0]]
+m3::[3 2]:^[1.0 2.0 -1.0 0.5 0.0 3.0]
+mz::[3 2]:^[0.0 -0.0 -0.0 0.0 1.0 -1.0]
+zz::[[0.0 -0.0 0.0] [-0.0 -0.0 1.0]]
+wide::[3 70]:^(!210)%7.0
+ww::[70 2]:^(!140)%3.0
 """
 
 GAPS = [
@@ -327,7 +332,13 @@ GAPS = [
     ("{x*!#x}'fv", False),                           # the tally of a number: the loop
     # a row times a matrix, folded along the row as the loop folds it
     ("{+/x*mw}'r", True), ("{+/x*mw}'i", True), ("{+/x*mi}'i", True), ("{+/x*mi}'r", True),
+    ("{+/mw*x}'r", True), ("{+/x*m3}'nm", True), ("{+/x*mz}'zz", True), ("{+/x*m3}'zz", True),
+    ("{+/x*ww}'wide", True), ("{+/x*mw}'[[1 2 3 4]]", True), ("{+/(2*x)*mw}'r", True),
     ("{+/x*mw}'one", False),                         # lengths that differ: the loop's error
+    ("{+/x*mw}'d3", False), ("{+/x*[[1 2] [3 4]]}'[[1 2] [3 4]]", True),
+    # +/ of a comparison: each row's count of its 1s (a plain operand broadcast, not copied)
+    ("{+/u=x}'!5", True), ("{+/x=*x}'t", True), ("{+/x<u}'[2 3]", True), ("{+/x>0}'d3", True),
+    ("{+/x=1}'fv", True), ("{+/u=x}'[1.0 2.5]", True),
     ("{+/x*w}'r", None),                             # a vector: the matrix-vector product
     # Find of a row's own value
     ("{*x?|/x}'r", True), ("{*x?|/x}'[[3 1 2] [0 5 1]]", True),

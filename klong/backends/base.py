@@ -227,6 +227,12 @@ class Backend:
         """Element i of `a` repeated counts[i] times (along the first axis)."""
         raise NotImplementedError
 
+    def rows_of(self, a, n):
+        """n rows each equal to the array a, (n,) + a.shape, as an operand to read only
+        (a batch's operand the same for every row, verbs/batching.py): a view that copies
+        nothing where the library has one."""
+        return self.repeat(a.reshape((1,) + tuple(a.shape)), n)
+
     def bounds(self, a):
         """(smallest, largest) element of a non-empty integer array, as Python ints: the
         range checks of indices, counts and exact integer arithmetic."""

@@ -168,6 +168,9 @@ class NumpyBackend(Backend):
     def repeat(self, a, counts):
         return np.repeat(a, counts, axis=0)
 
+    def rows_of(self, a, n):
+        return np.broadcast_to(a, (n,) + a.shape)
+
     def flip(self, a):
         return a[::-1]
 

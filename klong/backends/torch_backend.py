@@ -335,6 +335,9 @@ class TorchBackend(Backend):
     def roll(self, a, shift):
         return torch.roll(a, shift, 0)
 
+    def rows_of(self, a, n):
+        return a.unsqueeze(0).expand(n, *a.shape)
+
     def swap01(self, a):
         return a.transpose(0, 1)
 

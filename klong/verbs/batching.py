@@ -78,12 +78,15 @@ def _kind(v):
 
 def _stacked(v, n):
     """v as an operand of an array verb over the batch: Rows as they are, a number as it
-    is (it pairs with every element), a plain array repeated for every row."""
+    is (it pairs with every element), a plain array as the same row for every row (a view
+    that the verbs read: what they give is a new array)."""
     if isinstance(v, Rows):
         return v.a
     if _rank(v) == 0:
         return v
-    return _repeated(v, n)
+    # (a view: Klong pairs the batch axes, and each row with this one, copied for none)
+    limits.check_elements(n * limits.elements_of(v))     # (over the size guard: the loop)
+    return backends.current().rows_of(v, n)
 
 
 def _repeated(v, n):
@@ -341,7 +344,7 @@ def _counts(x):
     backend = backends.current()
     if int(x.a.min()) < 0:
         raise Declined          # the loop's error
-    counts = folds.fold("+", backend.swap01(x.a))
+    counts = _int_sums(x.a)
     if not values.is_array(counts) or values.array_kind(counts) != "i":
         raise Declined          # sums beyond int64
     if int(x.a.max()) > 1:
@@ -527,6 +530,16 @@ def _fast_fold(op, a):
     return folds.fold(op, backends.current().swap01(a))
 
 
+def _int_sums(a):
+    """+/ of each row of the integer batch a, along its own axis: integer sums are exact in
+    any order (the library's, where none can leave int64; else the loop's Python integers,
+    folds.fold), and a row's elements lie side by side (a fold down the columns of a few
+    long rows costs several times more)."""
+    if a.ndim == 2 and a.shape[1] * magnitude(a) <= limits.INT64_MAX:
+        return a.sum(1)
+    return folds.fold("+", backends.current().swap01(a))
+
+
 def over(op, dyad):
     """op/x along each row: +/ */ |/ &/ as the loop folds them (folds.fold, which for reals
     is Backend.fold_reals, the same steps for each column as for one row); -/ left to right,
@@ -538,6 +551,8 @@ def over(op, dyad):
         k = a.shape[1]
         if k == 0:
             raise Declined
+        if op == "+" and values.array_kind(a) == "i":
+            return Rows(_int_sums(a))
         if op == "-":
             acc = a[:, 0]
             for j in range(1, k):

@@ -137,6 +137,21 @@ ROW_WISE = [
 # nothing else holds it (klong/verbs/inplace.py): sieves, and values kept elsewhere first
 SIEVE = ("sieve::{[s n];n::x;s::n:^1;s::s:=0,0,1;"
          "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};")
+
+# Row idioms of bench_independent (issue 32): Where counted, Enumerate of a row's tally, a
+# row times a matrix, +/ of a comparison, Find of a row's own value
+ROW_GAPS = [
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7] [-1.0 -2.0 -3.5 4.0]];({#&x>0}'r),({#&x<0}'r),{#&x<-9}'r",
+    "c::[[1 0 2] [0 3 0]];({&x}'c),({#&x}'c),({+/&x}'c),{&x>0}'[[1.0 -1.0 2.0] [-1.0 3.0 4.0]]",
+    "({&x>0}'[[1.0 -1.0 2.0] [-1.0 3.0 -4.0]]),({#&x}'[[1 -1] [2 0]])",
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];i::[[3 1 2 5] [0 -4 7 1]];({+/x*!#x}'r),({+/x*!#x}'i),{!#x}'i",
+    "w::[4 3]:^(!12)%5.0;r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];({+/x*w}'r),({+/w*x}'r),{+/x*w}'[[1 2 3 4] [5 6 7 8]]",
+    "z::[[0.0 -0.0 0.0] [-0.0 -0.0 1.0]];w::[3 2]:^[0.0 -0.0 -0.0 0.0 1.0 -1.0];{+/x*w}'z",
+    "a::[3 70]:^(!210)%7.0;w::[70 2]:^(!140)%3.0;{+/x*w}'a",
+    "b::(!1000)!7;({+/b=x}'!9),({+/x=*x}'[[3 1 3] [2 2 2]]),{+/x<[1 2 3]}'[2 3]",
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];({*x?|/x}'r),({x@2}'r),({4#|x}'r),({(x@0)-x@1}'r),{x|0.0}'r",
+]
+
 IN_PLACE = [
     SIEVE + "sieve(200)", SIEVE + "(#sieve(5000)),sieve(2)",
     "n::300;s::n:^1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s",
@@ -210,7 +225,7 @@ def main(argv=None):
         cases = conformance_programs(args.conformance)
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
-                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-", "inplace-"))]
+                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-", "rowgaps-", "inplace-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -220,6 +235,8 @@ def main(argv=None):
         entries.append({"id": f"hand-{i:03d}", "source": source})
     for i, source in enumerate(ROW_WISE):
         entries.append({"id": f"rows-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_GAPS):
+        entries.append({"id": f"rowgaps-{i:03d}", "source": source})
     for i, source in enumerate(IN_PLACE):
         entries.append({"id": f"inplace-{i:03d}", "source": source})
     for path in example_files():
