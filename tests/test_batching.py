@@ -340,6 +340,9 @@ GAPS = [
     ("{+/u=x}'!5", True), ("{+/x=*x}'t", True), ("{+/x<u}'[2 3]", True), ("{+/x>0}'d3", True),
     ("{+/x=1}'fv", True), ("{+/u=x}'[1.0 2.5]", True),
     ("{+/x*w}'r", None),                             # a vector: the matrix-vector product
+    # take of a reversed row: only the elements taken are reversed
+    ("{4#|x}'r", True), ("{(-3)#|x}'i", True), ("{4#|x}'d3", True), ("{1#|x}'t", True),
+    ("{9#|x}'i", True), ("{0#|x}'i", False), ("{2#|*x}'i", False), ("{(*x)#|x}'i", False),
     # Find of a row's own value
     ("{*x?|/x}'r", True), ("{*x?|/x}'[[3 1 2] [0 5 1]]", True),
     ("{*x?|/x}'i", False), ("{*x?&/x}'t", False),   # a max found twice: a ragged Find

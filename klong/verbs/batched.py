@@ -175,6 +175,8 @@ def _compiled(plan):
         return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
         return _last(_compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "dyad" and plan[1] == "#" and plan[3][0] == "monad" and plan[3][1] == "|":
+        return _take_reversed(_compiled(plan[3]), _compiled(plan[2]), _compiled(plan[3][2]))
     if what == "monad" and plan[1] == "#" and plan[2][0] == "monad" and plan[2][1] == "&":
         return _count_where(_compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad":
@@ -244,6 +246,25 @@ def _each(body, arg):
         r = _results(r, n * k)
         return Rows(r.reshape((n, k) + tuple(r.shape[1:])))
     return each
+
+
+def _take_reversed(reversed_, count, arg):
+    """c#|x, the last c elements of each row in reverse order (the first -c of them, for a
+    negative c), where they are in the row: only those reversed, not the whole row first."""
+    entry = VERBS["#"]
+
+    def take(run):
+        x = arg(run)                # (the right operand first, as Klong evaluates them)
+        c = count(run)
+        if type(x) is not Rows or x.rank == 0 or type(c) is not int \
+                or not 0 < abs(c) <= x.a.shape[1]:
+            r = reversed_(run)      # (x again: the body has no effects)
+            return entry.batch_dyad(c, r, run.n) if type(r) is Rows or type(c) is Rows \
+                else entry.dyad(c, r)
+        kept = x.a[:, x.a.shape[1] - c:] if c > 0 else x.a[:, :-c]
+        backend = backends.current()
+        return Rows.of(backend.copy(batching._columns(kept, backend.flip)))
+    return take
 
 
 def _no_rule(x, n):
