@@ -106,7 +106,8 @@ def test_integers_stay_exact_past_int64(k):
 @pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
 @pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
 def test_each_not_traced_again_after_a_failed_trace(codegen, monkeypatch):
-    k = KlongInterpreter(backend="torch", codegen=codegen, device=TORCH_DEVICE)
+    # (no batched bodies: rows whose Where gives as many positions would batch, untraced)
+    k = KlongInterpreter(backend="torch", codegen=codegen, device=TORCH_DEVICE, batch=False)
     traces = []
     vmap = k.backend.vmap
 
