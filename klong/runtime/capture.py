@@ -28,6 +28,7 @@ all its guards have held. `explain()` says what was captured and why something w
 import os
 
 from ..errors import KlongError
+from .mixed import MixedNumbers
 from .values import Dict, Function
 
 VARIANTS = 4            # records kept per function value, then it stops trying
@@ -279,12 +280,16 @@ class Runner:
         finally:
             capture.busy = False
         after = dict(G)
+        expected = {k: v for k, v in after.items() if before.get(k, _NOTHING) is not v}
+        if MixedNumbers in map(type, [result, *args, *expected.values()]):
+            # its integers are Python numbers, outside the operations a record follows
+            self.records.stopped = "it takes or makes a list of integers and reals"
+            return result
         capture.busy = True
         try:
             G.clear()
             G.update(before)
             state = _state(interp)
-            expected = {k: v for k, v in after.items() if before.get(k, _NOTHING) is not v}
             interp.limits.remembering = False
             try:
                 out, replay, source = interp.backend.capture.record(
