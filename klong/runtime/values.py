@@ -293,7 +293,9 @@ def element(v, i):
         return scalar(v[i])
     if type(v) is str:
         return Char(v[i])
-    return general(v)[i]
+    if type(v) is MixedNumbers:
+        v = v.general()
+    return v[i]
 
 
 def make_list(elems):
