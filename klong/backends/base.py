@@ -349,6 +349,29 @@ class Backend:
             r = combine(r, row)
         return r
 
+    def fold_each_row(self, op, a):
+        """+/ or */ ('+' or '*') of each row of the real array a: along its second axis, of
+        at least one and at most SEQUENTIAL_ROWS elements, left to right as fold_reals folds
+        one row (the same bits). Here the running fold along the first axis of a's columns;
+        a backend overrides it where its library has a cheaper exact way."""
+        return self.fold_rows(op, self.swap01(a))
+
+    def signed_zero_sums(self, r, a):
+        """r, the sums of the rows of a made by a library's reduction or scan that starts
+        from 0.0 (its identity) rather than from a row's first element, as the loop's: a
+        row of nothing but -0.0 sums to -0.0 in the loop and to 0.0 there. The rows whose
+        sum is zero are summed again by the loop's steps (one addition a column, which
+        starts from the first), in place in r."""
+        zero = r == 0
+        if self.any(zero):
+            rows = self.where(zero.reshape(r.shape[0], -1).any(1))
+            some = a[rows]
+            total = some[:, 0]
+            for j in range(1, some.shape[1]):
+                total = total + some[:, j]
+            r[rows] = total
+        return r
+
     def hand_over(self, a, n):
         """A numpy array to go on folding with (numpy's calls cost less than some
         libraries'), or None to go on with `a`."""
@@ -371,6 +394,13 @@ class Backend:
 
     def maximum(self, a, b):
         raise NotImplementedError
+
+    def extreme(self, a, b, larger):
+        """Klong's Max (larger) or Min of two real operands (arrays of float64, or a Python
+        float beside one) by the library's own fmax and fmin, where they pick what the verbs
+        pick (numpy_backend.extreme_of_reals), else None (and where a backend has no such
+        way: the verbs then compare and select)."""
+        return None
 
     def minimum(self, a, b):
         raise NotImplementedError

@@ -11,7 +11,7 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import code_array, lookup, text_of
+from .numpy_backend import code_array, extreme_of_reals, lookup, text_of
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -457,6 +457,15 @@ class TorchBackend(Backend):
             running.append(combine(running[-1], row))
         return torch.stack(running)
 
+    def fold_each_row(self, op, a):
+        if a.dtype != torch.float64 or a.device.type != "cpu" or not self.may_overwrite(a):
+            return super().fold_each_row(op, a)
+        # torch's CPU scan of float64 runs left to right along any axis: along the rows
+        # where they lie (along the first axis of the columns, it reads across the rows
+        # and costs several times more); the last column, apart from the scan
+        r = _SCAN[op](a, 1).select(1, -1).clone()
+        return self.signed_zero_sums(r, a) if op == "+" and not r.numpy().all() else r
+
     def accumulate(self, op, a):
         if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
                 and not torch.compiler.is_compiling():
@@ -478,6 +487,14 @@ class TorchBackend(Backend):
 
     def minimum(self, a, b):
         return torch.minimum(*self._tensors(a, b))
+
+    def extreme(self, a, b, larger):
+        # numpy's on the same memory (torch's fmax is no faster than its where on the CPU)
+        x, y = _host_real_operand(a), _host_real_operand(b)
+        if x is None or y is None:
+            return None
+        r = extreme_of_reals(x, y, larger)
+        return None if r is None else torch.from_numpy(r)
 
     def abs(self, a):
         return torch.abs(a)

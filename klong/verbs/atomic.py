@@ -514,6 +514,9 @@ def _int_arrays(a, b):
 def _max_array(a, b):
     if _int_arrays(a, b):
         return B().maximum(a, b)
+    r = B().extreme(a, b, True)          # reals, by the library's fmax where it may
+    if r is not None:
+        return r
     x, y = kinds.operands(a, b)          # compare as reals, choose the operands themselves
     return _pick(x >= y, a, b)
 
@@ -521,6 +524,9 @@ def _max_array(a, b):
 def _min_array(a, b):
     if _int_arrays(a, b):
         return B().minimum(a, b)
+    r = B().extreme(a, b, False)
+    if r is not None:
+        return r
     x, y = kinds.operands(a, b)
     return _pick(x < y, a, b)
 

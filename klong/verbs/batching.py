@@ -24,6 +24,7 @@ from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
 from ..runtime.match import REAL_TOLERANCE
 from ..runtime.values import MAX_DIMS
+from ..backends.base import SEQUENTIAL_ROWS
 
 
 class Declined(Exception):
@@ -482,10 +483,15 @@ def _negative_zero(a):
 def _fast_fold(op, a):
     """op/ along each row of the batch a (rows of one or more elements): the loop's own
     fold (folds.fold) along the first axis of the columns, which makes the same steps, in
-    the same order, for every row at once."""
-    if op in ("|", "&") and values.array_kind(a) == "f" and _negative_zero(a):
+    the same order, for every row at once; a sum or product of rows of reals short enough
+    to be folded left to right, by the backend's fold along the rows (the same steps)."""
+    real = values.array_kind(a) == "f"
+    if op in ("|", "&") and real and _negative_zero(a):
         raise Declined          # which zero (0.0 or -0.0) a max keeps may differ
-    return folds.fold(op, backends.current().swap01(a))
+    backend = backends.current()
+    if real and op in ("+", "*") and a.shape[1] <= SEQUENTIAL_ROWS:
+        return backend.fold_each_row(op, a)
+    return folds.fold(op, backend.swap01(a))
 
 
 def over(op, dyad):

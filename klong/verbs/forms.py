@@ -209,5 +209,20 @@ def function_derived(fn, adverbs):
 def derived_caller(adverbs, arity):
     """f(fn, a) or f(fn, a, b): the function value fn modified by `adverbs`, applied."""
     if arity == 1:
+        if tuple(adverbs) == ("'",):
+            return _each_of
         return lambda fn, a: function_derived(fn, adverbs).monad(a)
     return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)
+
+
+def _each_of(fn, a):
+    """fn'a. A literal in an expression is a new value each time the expression runs, and
+    making its forms costs more than a batched Each of a small matrix: for a monad with a
+    whole-array form, that form is tried first, and the forms are made only where it
+    declines (what they would do next: a trace of fn, then the loop)."""
+    if type(fn) is Lambda and fn.arity == 1 and fn.whole is not None and adv.numeric(a):
+        r = fn.whole(a)
+        if r is not None:
+            return r
+        return adv.each(fn.run, a, wholearray.traced_each(fn))
+    return function_derived(fn, ("'",)).monad(a)
