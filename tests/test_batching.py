@@ -172,6 +172,11 @@ PROGRAMS = [
     ("{+/x|-x}'gg", True), ("{+/x|-x}'zz", True), ("{(x|-0.25)&0.25}'r", None),
     ("{(x|-0.25)&0.25}'z", None), ("{+/(x|-0.5)&0.5}'gg", True), ("{(+/x)|0.5}'r", True),
     ("{(x&|x)|-0.0}'z", True), ("{0.25|x}'r", None),
+    # the first of a grade where a NaN is the extreme: the grade declines
+    ("{*>x}'[[1.0 0n 2.0] [3.0 1.0 2.0]]", False), ("{*<x}'[[1.0 2.0 0n] [3.0 1.0 2.0]]", False),
+    # + - * % of reals by the library's operation, a plain list beside the rows as it is
+    ("{x-*x}'gg", True), ("{x%+/x}'gg", True), ("{x*fv}'d3", True), ("{x%*x}'z", False),
+    ("{x-w}'gg", False), ("{(+/x)-w}'d3", True), ("{x*(+/'x)+0.5}'d3", True),
     # not a matrix, or no rule: the loop
     ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),
     ("+/'[[] [] []]", None), ("{+/x}'[[] []]", None), ("+/'one", True),

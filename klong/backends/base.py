@@ -395,6 +395,18 @@ class Backend:
     def maximum(self, a, b):
         raise NotImplementedError
 
+    def extreme_places(self, a, largest):
+        """For a matrix of numbers a: the place of the largest (smallest) element of each
+        row, its first where it is there more than once, as the library's argmax (argmin),
+        which counts a NaN largest and smallest; and whether some row holds its extreme
+        more than once, or holds a NaN."""
+        n, k = a.shape
+        places = a.argmax(1) if largest else a.argmin(1)
+        best = a.reshape(-1)[places + self.arange(n) * k]
+        ties = self.any(self.astype(a == best.reshape(n, 1), "i").sum(1) > 1) \
+            or self.kind(a) == "f" and self.any(best != best)
+        return places, ties
+
     def extreme(self, a, b, larger):
         """Klong's Max (larger) or Min of two real operands (arrays of float64, or a Python
         float beside one) by the library's own fmax and fmin, where they pick what the verbs

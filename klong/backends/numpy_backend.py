@@ -227,6 +227,9 @@ class NumpyBackend(Backend):
     def extreme(self, a, b, larger):
         return extreme_of_reals(a, b, larger)
 
+    def extreme_places(self, a, largest):
+        return places_of_extremes(a, largest)
+
     def abs(self, a):
         return np.abs(a)
 
@@ -280,6 +283,17 @@ def extreme_of_reals(a, b, larger):
         return None
     r = (np.fmax if larger else np.fmin)(a, b)
     return r if r.all() else None
+
+
+def places_of_extremes(a, largest):
+    """Backend.extreme_places of a numpy matrix: a row holds its extreme more than once
+    where the first place of it from the left and the first from the right differ."""
+    pick = np.argmax if largest else np.argmin
+    places = pick(a, 1)
+    ties = bool((places != a.shape[1] - 1 - pick(a[:, ::-1], 1)).any())
+    if not ties and a.dtype.kind == "f":
+        ties = bool(np.isnan(a[np.arange(a.shape[0]), places]).any())     # (a NaN: first)
+    return places.astype(np.int64, copy=False), ties
 
 
 # np.errstate(all="ignore") remakes numpy's error state each time it is entered, which costs

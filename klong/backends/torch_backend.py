@@ -11,7 +11,7 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import code_array, extreme_of_reals, lookup, text_of
+from .numpy_backend import code_array, extreme_of_reals, lookup, places_of_extremes, text_of
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -487,6 +487,14 @@ class TorchBackend(Backend):
 
     def minimum(self, a, b):
         return torch.minimum(*self._tensors(a, b))
+
+    def extreme_places(self, a, largest):
+        # numpy's argmax and argmin on the same memory: several times faster on the CPU
+        host = _host_real_operand(a)
+        if host is None:
+            return super().extreme_places(a, largest)
+        places, ties = places_of_extremes(host, largest)
+        return torch.from_numpy(places), ties
 
     def extreme(self, a, b, larger):
         # numpy's on the same memory (torch's fmax is no faster than its where on the CPU)

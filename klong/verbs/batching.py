@@ -148,6 +148,8 @@ def atomic_dyad(op, dyad):
 
 
 def _arrays(op, dyad):
+    real = _REAL_OPS.get(op)
+
     def rule(a, b, n):
         ra = a.rank if isinstance(a, Rows) else _rank(a)
         rb = b.rank if isinstance(b, Rows) else _rank(b)
@@ -155,8 +157,54 @@ def _arrays(op, dyad):
                 and not (op == "%" and _small(a) and _small(b)):
             # the loop's own dyad on each row's two numbers (Python's a**b for ^, say)
             return _per_number([dyad(p, q) for p, q in zip(_numbers(a, n), _numbers(b, n))])
+        if real is not None:
+            pair = _real_pair(a, ra, b, rb)
+            if pair is not None:
+                return Rows.of(real(*pair))
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
+
+
+def _divide(x, y):
+    if (backends.current().any(y == 0) if values.is_array(y) else y == 0):
+        raise Declined          # :undefined in the loop: a mixed list
+    return backends.current().divide(x, y)
+
+
+# the verbs that are one IEEE operation of the library on reals, as the verb computes them
+# (Divide by Backend.divide, correctly rounded), so that the batch may apply it directly
+_REAL_OPS = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+             "%": _divide}
+
+
+def _real_pair(a, ra, b, rb):
+    """a and b, reals both (Rows, a Python float, a plain real array), as the library's
+    operands that pair their elements as Klong pairs each row's (along the first axes: the
+    lower rank given trailing unit axes; a plain array a unit axis for the batch), without
+    repeating a plain array for every row; None where one is not real."""
+    rank = max(ra, rb)
+    shapes, parts = [], []
+    for v, r in ((a, ra), (b, rb)):
+        if isinstance(v, Rows):
+            x = v.a
+            if values.array_kind(x) != "f":
+                return None
+            shapes.append(tuple(x.shape[1:]))
+            if r < rank:
+                x = x.reshape(tuple(x.shape) + (1,) * (rank - r))
+        elif type(v) is float:
+            x = v
+        elif r and values.array_kind(v) == "f":
+            shapes.append(tuple(v.shape))
+            x = v.reshape((1,) + tuple(v.shape) + (1,) * (rank - r))
+        else:
+            return None
+        parts.append(x)
+    if len(shapes) == 2:
+        common = min(len(shapes[0]), len(shapes[1]))
+        if shapes[0][:common] != shapes[1][:common]:
+            raise Declined          # lists of different lengths: the loop's error
+    return parts
 
 
 # the smallest normal real: C's pow may report a result below it as a range error, which
