@@ -176,6 +176,9 @@ PROGRAMS = [
     ("{*>x}'[[1.0 0n 2.0] [3.0 1.0 2.0]]", False), ("{*<x}'[[1.0 2.0 0n] [3.0 1.0 2.0]]", False),
     # + - * % of reals by the library's operation, a plain list beside the rows as it is
     ("{x-*x}'gg", True), ("{x%+/x}'gg", True), ("{x*fv}'d3", True), ("{x%*x}'z", False),
+    # a real power of one number per row: a negative base to an infinite power is :undefined
+    ("{(-1.0)^+/x}'[[1.0e308 1.0e308] [1.0 1.0]]", False), ("{(+/x*x*x)^1.5}'gg", False),
+    ("{(*x)^+/x}'[[-1.0 1.0e308 1.0e308] [2.0 1.0 1.0]]", False), ("{(+/x*x)^0.5}'gg", True),
     ("{x-w}'gg", False), ("{(+/x)-w}'d3", True), ("{x*(+/'x)+0.5}'d3", True),
     # not a matrix, or no rule: the loop
     ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),

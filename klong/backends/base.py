@@ -35,6 +35,9 @@ DTYPES = ("float64", "float32", "bfloat16", "float16")
 # most this many rows left to right, as Klong's definition (and kg) fold them; more in halves
 SEQUENTIAL_ROWS = 64
 _COMBINE = {"+": operator.add, "*": operator.mul}
+# the smallest normal real: C's pow may report a result below it as a range error, which
+# Python turns into an OverflowError (and ^ then into an infinity)
+_TINY = 2.2250738585072014e-308
 _IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
 
@@ -434,6 +437,24 @@ class Backend:
         x, y = (self.to_host(v) if self.is_array(v) else v for v in (a, b))
         with np.errstate(all="ignore"):
             return self.from_host(np.asarray(np.float_power(x, y)))
+
+    def pow_each_normal(self, a, b):
+        """pow_each(a, b), or None where some element's a**b is not what Klong's ^ gives by
+        Python's steps: a negative base with an exponent that is not a whole number (not
+        finite included: Klong's :undefined), zero to a negative power, a result that is not
+        finite or is below the normal reals from a base other than zero (Python's range
+        errors). The checks on the host's arrays too: a handful of operations on a vector
+        cost less there than the library's calls on some backends."""
+        x, y = (self.to_host(v) if self.is_array(v) else v for v in (a, b))
+        with np.errstate(all="ignore"):
+            whole = np.isfinite(y) & (np.floor(y) == y)
+            if np.any((x < 0) & ~whole | (x == 0) & (y < 0)):
+                return None
+            r = np.asarray(np.float_power(x, y))
+            size = np.abs(r)
+            if not np.all(size < np.inf) or np.any((size < _TINY) & (x != 0)):
+                return None     # (a NaN fails the first test too)
+        return self.from_host(r)
 
     def divide(self, a, b):
         """a / b, correctly rounded (operands of the result's kind: klong/runtime/kinds.py)."""

@@ -207,16 +207,11 @@ def _real_pair(a, ra, b, rb):
     return parts
 
 
-# the smallest normal real: C's pow may report a result below it as a range error, which
-# Python turns into an OverflowError (and ^ then into an infinity)
-_TINY = 2.2250738585072014e-308
-
-
 def power(dyad, arrays):
     """The batching rule of ^: on arrays, the verb on the whole batch, as atomic_dyad; on one
     number per row, as the loop computes each row's a^b: integers by the verb on the whole
     batch (exact, or declined by Rows where they leave int64); a real a or b by C's pow for
-    every element (Backend.pow_each), as Python's a**b calls it, where the verb's own
+    every element (Backend.pow_each_normal), as Python's a**b calls it, where the verb's own
     Python steps would give the same: no real result where Klong gives :undefined (a
     negative base, a fractional exponent; zero to a negative power), nothing outside the
     normal reals (Python's range errors). An integer exponent 0 (the integer 1) or below (1
@@ -240,14 +235,9 @@ def power(dyad, arrays):
                 # where Each traces (torch), the loop's trace raises a batch of reals to an
                 # integer power with the library's power (x*x*x for 3), not C's pow
                 raise Declined
-        else:
-            fractional = y != backend.floor(y) if values.is_array(y) else not float(y).is_integer()
-            if backend.any((x < 0) & fractional | (x == 0) & (y < 0)):
-                raise Declined
-        r = backend.pow_each(x, y)
-        size = backend.abs(r)
-        if not backend.all(size < float("inf")) or backend.any((size < _TINY) & (x != 0)):
-            raise Declined      # (a NaN fails the first test too)
+        r = backend.pow_each_normal(x, y)
+        if r is None:
+            raise Declined
         return Rows(r)
     return rule
 
