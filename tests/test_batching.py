@@ -40,6 +40,7 @@ hv::[4611686018427387904 1]
 d3::[2 3 4]:^(!24)%7.0
 i3::[2 3 4]:^(!24)-11
 gg::[40 16]:^(((((!640)*7919)!1009)-504)%7.0)*10.0^(!640)!9
+nn::[3 3]:^[1.0 2.0 3.0 3.0 1.0],((1.0e308*10)-1.0e308*10),[5.0 4.0 6.0]
 zz::[[-0.0 -0.0 -0.0] [0.0 -0.0 -0.0] [-0.0 1.0 -1.0] [1.0e308 1.0e308 -1.0e308]]
 """
 
@@ -173,7 +174,7 @@ PROGRAMS = [
     ("{(x|-0.25)&0.25}'z", None), ("{+/(x|-0.5)&0.5}'gg", True), ("{(+/x)|0.5}'r", True),
     ("{(x&|x)|-0.0}'z", True), ("{0.25|x}'r", None),
     # the first of a grade where a NaN is the extreme: the grade declines
-    ("{*>x}'[[1.0 0n 2.0] [3.0 1.0 2.0]]", False), ("{*<x}'[[1.0 2.0 0n] [3.0 1.0 2.0]]", False),
+    ("{*>x}'nn", False), ("{*<x}'nn", False), ("{*<x}'|nn", False),
     # + - * % of reals by the library's operation, a plain list beside the rows as it is
     ("{x-*x}'gg", True), ("{x%+/x}'gg", True), ("{x*fv}'d3", True), ("{x%*x}'z", False),
     # a real power of one number per row: a negative base to an infinite power is :undefined
