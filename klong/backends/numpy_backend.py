@@ -286,14 +286,15 @@ def extreme_of_reals(a, b, larger):
 
 
 def places_of_extremes(a, largest):
-    """Backend.extreme_places of a numpy matrix: a row holds its extreme more than once
-    where the first place of it from the left and the first from the right differ."""
-    pick = np.argmax if largest else np.argmin
-    places = pick(a, 1)
-    ties = bool((places != a.shape[1] - 1 - pick(a[:, ::-1], 1)).any())
-    if not ties and a.dtype.kind == "f":
-        ties = bool(np.isnan(a[np.arange(a.shape[0]), places]).any())     # (a NaN: first)
-    return places.astype(np.int64, copy=False), ties
+    """Backend.extreme_places of a numpy matrix: every row's extreme equals itself, so the
+    count of elements equal to their row's extreme is the count of rows where each is alone
+    (and a NaN, which argmax and argmin find first, equals nothing: looked for first)."""
+    n, k = a.shape
+    places = (np.argmax if largest else np.argmin)(a, 1)
+    best = a.reshape(-1).take(places + np.arange(n) * k)
+    if a.dtype.kind == "f" and np.isnan(best).any():
+        return places, True
+    return places.astype(np.int64, copy=False), np.count_nonzero(a == best[:, None]) != n
 
 
 # np.errstate(all="ignore") remakes numpy's error state each time it is entered, which costs
