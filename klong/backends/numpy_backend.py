@@ -208,7 +208,6 @@ class NumpyBackend(Backend):
         return _REDUCE[op].accumulate(a, axis=0)
 
     def fold_each_row(self, op, a):
-        n = a.shape[0]
         if a.size < 2 * a.shape[1]:
             return super().fold_each_row(op, a)
         # the columns laid out one after another: numpy reduces along an axis that is not
