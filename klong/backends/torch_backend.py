@@ -461,9 +461,10 @@ class TorchBackend(Backend):
         if a.dtype != torch.float64 or a.device.type != "cpu" or not self.may_overwrite(a):
             return super().fold_each_row(op, a)
         # torch's CPU scan of float64 runs left to right along any axis: along the rows
-        # where they lie (along the first axis of the columns, it reads across the rows
-        # and costs several times more); the last column, apart from the scan
-        r = _SCAN[op](a, 1).select(1, -1).clone()
+        # where they lie (along the first axis of the columns it reads across the rows);
+        # the last column is a view of the scan, as the last row of the scan of the columns
+        # was, since a copy costs half the scan again
+        r = _SCAN[op](a, 1).select(1, -1)
         return self.signed_zero_sums(r, a) if op == "+" and not r.numpy().all() else r
 
     def accumulate(self, op, a):
