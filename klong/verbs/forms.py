@@ -5,6 +5,7 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
+from functools import partial
 from typing import Callable, Optional
 
 from . import adverbs as adv
@@ -93,6 +94,8 @@ def function_forms(fn):
         return forms
     if facts.elementwise and fn.whole is None:
         forms.whole_monad = monad
+    elif fn.backend is not None and not fn.backend.traces:
+        forms.whole_monad = fn.whole    # (no trace to try: Each over a vector asks nothing more)
     else:
         forms.whole_monad = _first_of(fn.whole, wholearray.traced_each(fn))
     return forms
@@ -162,8 +165,9 @@ def derive(forms, adverb):
             forms.whole_monad, lambda a: batched.each(body, a, ())))
     m = MONADIC_ADVERBS.get(adverb)
     d = DYADIC_ADVERBS.get(adverb)
-    derived = VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),
-                        (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
+    # (partial: a call of the derived verb is one Python frame less, at every Each)
+    derived = VerbForms(partial(m, forms) if m else _wrong_context(adverb),
+                        partial(d, forms) if d else _wrong_context(adverb))
     if forms.batch_op in batching.ADVERBS.get(adverb, ()):
         derived.batch = ("adverb", adverb, forms.batch_op, ("x",))
     return derived
