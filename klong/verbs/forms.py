@@ -203,7 +203,7 @@ def function_derived(fn, adverbs):
     kept = fn.derived
     if kept is None:
         kept = fn.derived = {}
-    key = tuple(adverbs)
+    key = adverbs if type(adverbs) is tuple else tuple(adverbs)
     forms = kept.get(key)
     if forms is None:
         forms = kept[key] = derived_forms(function_forms(fn), adverbs)
@@ -212,6 +212,7 @@ def function_derived(fn, adverbs):
 
 def derived_caller(adverbs, arity):
     """f(fn, a) or f(fn, a, b): the function value fn modified by `adverbs`, applied."""
+    adverbs = tuple(adverbs)        # (the key of the kept forms, made once)
     if arity == 1:
         return lambda fn, a: function_derived(fn, adverbs).monad(a)
     return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)

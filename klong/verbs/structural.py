@@ -400,14 +400,15 @@ def join(a, b):
     if isinstance(b, Dict) and _is_pair(a):
         b.put(*items(a))
         return b
+    list_a, list_b = is_list(a), is_list(b)
+    if not (list_a or list_b):
+        return make_list([a, b])    # two atoms (a word and its count): a pair, never large
     check_elements(elements_of(a) + elements_of(b))
-    if is_list(a) and is_list(b):
+    if list_a and list_b:
         return _concat(a, b)
-    if is_list(a):
+    if list_a:
         return _attach(a, b, True)
-    if is_list(b):
-        return _attach(b, a, False)
-    return make_list([a, b])
+    return _attach(b, a, False)
 
 
 _ENTRY_PARTS = (int, float)
