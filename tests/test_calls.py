@@ -80,3 +80,18 @@ def test_over_of_short_integer_lists_is_exact(k):
     assert printed(k, "+/[1.5 2]") == "3.5"
     assert printed(k, "+/[]") == "[]"
     assert printed(k, "+/,7") == "7"
+
+
+# ---------------------------------------------------------------- Join of two atoms
+
+def test_join_of_two_atoms_is_a_pair(k):
+    assert printed(k, '"w1",5') == '["w1" 5]'
+    assert printed(k, "1,2.5") == "[1 2.5]"
+    assert printed(k, "1,2") == "[1 2]"
+    assert printed(k, "(2^70),1") == "[1180591620717411303424 1]"
+    assert printed(k, '0ca,:b') == "[0ca :b]"
+    assert printed(k, '"a","b"') == '"ab"'
+    assert printed(k, "0ca,0cb") == '"ab"'
+    assert printed(k, '{x},"s"') == '[:monad "s"]'
+    assert printed(k, "(:{}),5") == "[:{} 5]"
+    assert printed(k, "w::[\"a\" \"bb\"];w,'[1 2]") == '[["a" 1] ["bb" 2]]'
