@@ -251,3 +251,50 @@ def test_a_step_inside_an_each_over_rows():
     """A captured function called from a body that torch.vmap batches runs as usual."""
     steps_both(".bkf(\"tanh\")\nW::[0.5 -0.25 1.0]\ng::{tanh(x*W)}\nm::[3 3]:^0.1*!9",
                ["g(1.0)"] * 4 + ["g'm"] * 3 + ["+/g'm"] * 3)
+
+
+def replay_source(k, name):
+    return k.capture.records[k.globals[name].facts].source()
+
+
+def test_an_each_torch_vmap_batches_replays_as_its_operations():
+    """The body of an Each that torch.vmap batches is replayed as the operations vmap ran
+    for it (on whole tensors), not through vmap again: the same bits over 25 steps (the
+    test above) and no vmap left in the record."""
+    on, _, _ = run(MLP, "step()", 4, True, [])
+    source = replay_source(on, "step")
+    assert "def v" not in source and "mm(" not in source      # no body, no vmap call
+    names = {getattr(v, "__name__", "") for v in
+             on.capture.records[on.globals["step"].facts].variants[0].replay.__globals__.values()}
+    assert "_vmap" not in names
+
+
+# a loss summing more than 64 terms, of an odd count: Klong's order halves the terms
+# (the odd one set aside) before the running sum
+LONG_SUM = """X::(!131)%13
+Y::3.0+2.0*X
+w::0.0
+b::0.0
+loss::{(+/((b+w*X)-Y)^2)%#X}
+step::{[g];g::loss:>[w b];w::w-0.001*g@0;b::b-0.001*g@1}"""
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_long_sum_replays_bit_identical(codegen):
+    on, results_on, params_on = run(LONG_SUM, "step()", 25, True, ["w", "b"], codegen)
+    off, results_off, params_off = run(LONG_SUM, "step()", 25, False, ["w", "b"], codegen)
+    for a, b in zip(params_on + results_on, params_off + results_off):
+        assert_same(a, b)
+    assert "step: captured, 1 variant(s), 21 replays" in on.capture.explain()
+
+
+def test_a_global_given_back_as_it_is():
+    """A function whose result is a global's real, untouched, replays it (it was once
+    recorded without the global among its inputs)."""
+    k = steps_both("c::1.0\nf::{c}\nd::{c::c+1.0;c}",
+                   ["f()", "f()", "d()", "f()", "d()", "d()", "f()", "f()", "d()", "f()",
+                    "d()", "f()"])
+    report = k.capture.explain()
+    assert "f: captured, 1 variant(s), 3 replays" in report
+    assert "d: captured, 1 variant(s), 1 replays" in report
+    assert k("f()") == 6.0

@@ -33,6 +33,7 @@ import operator
 
 import torch
 from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
+from torch.utils._python_dispatch import TorchDispatchMode
 
 
 
@@ -151,6 +152,27 @@ def _plain(v):
     return v
 
 
+class _AtenLog(TorchDispatchMode):
+    """The operations torch runs below its transforms (vmap's batching rules), with their
+    operands and results, while it is on."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    @classmethod
+    def _should_skip_dynamo(cls):
+        # torch wraps a mode's __torch_dispatch__ so that its compiler skips it, which
+        # imports the compiler (seconds) on the first operation; nothing compiles here
+        return False
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        self.ops.append((func, args, kwargs, out))
+        return out
+
+
 class Recorder(TorchFunctionMode):
     """Records one evaluation (see the module's docstring). `failure` is the reason the
     recording cannot be replayed, once it is known (the evaluation goes on regardless)."""
@@ -183,6 +205,9 @@ class Recorder(TorchFunctionMode):
         self.scalar = {}           # tensor slot -> the slot of the same real as a float
         self.virtual = {}          # tensor slot -> what writes its tensor, when first needed
         self.stacked = {}          # slot of a torch.stack not written -> the tensors stacked
+        self.value = {}            # tensor slot -> its tensor in the recorded evaluation
+        self.sub_slots = set()     # the slots a vmapped body being recorded made
+        self.sub_reads = []        # the slots of tensors made outside that body it uses
 
     # -- slots and constants
     def slot(self, prefix="s"):
@@ -205,6 +230,10 @@ class Recorder(TorchFunctionMode):
     def bind(self, value, slot):
         self.known[id(value)] = slot
         self.keep.append(value)
+        if isinstance(value, torch.Tensor):
+            self.value[slot] = value
+            if self.sub is not None:
+                self.sub_slots.add(slot)
 
     # -- inputs
     def argument(self, i, value):
@@ -253,6 +282,9 @@ class Recorder(TorchFunctionMode):
                 make = self.virtual.pop(slot, None)
                 if make is not None:
                     self.main.append(f"{slot} = {make()}")
+                if self.sub is not None and slot not in self.sub_slots \
+                        and slot not in self.sub_reads:
+                    self.sub_reads.append(slot)
                 return slot
             name = self.globals_of.get(id(v))
             if name is not None and name not in self.input_names:
@@ -413,6 +445,10 @@ class Recorder(TorchFunctionMode):
         if out is None:
             self.failure = "vmap: the batched body failed"
             return out
+        flat = self._flattened(params, inner, operands, args, out)
+        if flat is not None:
+            self.lines.extend(flat)
+            return out
         self.lines.append(f"def {name}({', '.join(params)}):"
                           + "".join(f"\n        {line}" for line in inner))
         slot = self.slot()
@@ -422,6 +458,69 @@ class Recorder(TorchFunctionMode):
                           f"{slot}.dtype is not {self.const(out.dtype)}: return None")
         self.bind(out, slot)
         return out
+
+    def _flattened(self, params, inner, operands, args, out):
+        """The replay's lines for a vmapped body recorded as `inner` (a function of the
+        batched rows `params` and of the tensors `sub_reads` made before it): the
+        operations on whole tensors that torch.vmap runs for it (its batching rules'
+        choice), as a dispatch mode sees them, the last one's result bound to `out`; None
+        where they cannot be had. They are the operations vmap itself runs, and autograd
+        records, so the bits are the same, without vmap's work on every call (wrapping,
+        unwrapping, choosing the operations)."""
+        outer = list(self.sub_reads)
+        if any(line.startswith(("if ", "def ")) for line in inner) \
+                or any(s in self.dynamic for s in self._operand_slots(args)) \
+                or any(s in self.dynamic for s in outer):
+            return None     # guards taken inside, or shapes that come from data
+        source = f"def body({', '.join(params + outer)}):\n" \
+            + "".join(f"    {line}\n" for line in inner)
+        namespace = dict(self.namespace)
+        exec(compile(source, "<klong capture body>", "exec"), namespace)
+        body = namespace["body"]
+        log = _AtenLog()
+        try:
+            with _pop_mode_temporarily():       # (not steps of the function)
+                rows = [a.detach() for a in args]
+                rest = [self.value[s].detach() for s in outer]
+                with log:
+                    result = torch.func.vmap(lambda *r: body(*r, *rest))(*rows)
+        except Exception:
+            return None     # the vmap path stays
+        slots = {id(t): slot for t, slot in zip(rows + rest, list(operands) + outer)}
+        slots_of = [None] * len(log.ops)
+        try:
+            for i, (func, fargs, fkwargs, fout) in enumerate(log.ops):
+                if func._schema.is_mutable or not isinstance(fout, torch.Tensor):
+                    return None     # (an operation in place, or giving several tensors)
+                slots_of[i] = slots[id(fout)] = self.slot()
+        except Exception:
+            return None
+        if id(result) not in slots or not any(s == slots[id(result)] for s in slots_of):
+            return None
+        # the operations the result comes from (vmap also looks at a row it does not use)
+        needed, lines = {slots[id(result)]}, []
+        for i in reversed(range(len(log.ops))):
+            if slots_of[i] not in needed:
+                continue
+            func, fargs, fkwargs, _ = log.ops[i]
+
+            def text(a):
+                if isinstance(a, torch.Tensor):
+                    slot = slots.get(id(a))
+                    if slot is None:
+                        return self.const(a)        # a constant of the body
+                    needed.add(slot)
+                    return slot
+                if type(a) in (list, tuple):
+                    inner_text = ", ".join(text(e) for e in a)
+                    return f"({inner_text},)" if type(a) is tuple else f"[{inner_text}]"
+                return self.const(a)
+
+            parts = [text(a) for a in fargs] + [f"{k}={text(v)}" for k, v in fkwargs.items()]
+            lines.append(f"{slots_of[i]} = {self.const(func)}({', '.join(parts)})")
+        lines.reverse()
+        self.bind(out, slots[id(result)])
+        return lines
 
     def _scalars(self, args):
         """Whether the operands are numbers or 0-d float64 tensors that nothing tracks."""
@@ -581,6 +680,8 @@ class Recorder(TorchFunctionMode):
             if type(ordinary) is float and isinstance(v, torch.Tensor):
                 if v.ndim != 0:
                     raise Unfollowable("a number became an array")
+                if id(v) not in self.known:
+                    self._global_input(v)       # a global's real, given back as it is
                 form = self.scalar.get(self.known.get(id(v)))
                 return form if form is not None else f"{self.ref(v)}.item()"
             return self.ref(v)
@@ -616,6 +717,13 @@ class Recorder(TorchFunctionMode):
         (global name -> the value it had, for the globals read that are no input), the
         recorded operations, then (result, {global: value}) to be written."""
         params = ", ".join(["G"] + [f"a{i}" for i in range(arity)])
+        # the outputs first: one may be an input not used before (a global given back)
+        result_ordinary, written_ordinary = ordinary
+        if written.keys() != written_ordinary.keys():
+            raise Unfollowable("it wrote other globals than the ordinary evaluation")
+        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
+                           for k, v in written.items())
+        returned = self.output(result, result_ordinary)
         body = []
         for slot, (where, which), value in self.inputs:
             source = f"a{which}" if where == "arg" else f"G.get({which!r}, NOTHING)"
@@ -629,12 +737,7 @@ class Recorder(TorchFunctionMode):
                 continue
             body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
         body += self.lines
-        result_ordinary, written_ordinary = ordinary
-        if written.keys() != written_ordinary.keys():
-            raise Unfollowable("it wrote other globals than the ordinary evaluation")
-        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
-                           for k, v in written.items())
-        body.append(f"return {self.output(result, result_ordinary)}, {{{writes}}}")
+        body.append(f"return {returned}, {{{writes}}}")
         return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
 
 
