@@ -298,3 +298,19 @@ def test_a_global_given_back_as_it_is():
     assert "f: captured, 1 variant(s), 3 replays" in report
     assert "d: captured, 1 variant(s), 1 replays" in report
     assert k("f()") == 6.0
+
+
+def test_a_line_run_again_is_read_as_before():
+    """k(line) again skips looking for the end of the chunk (a step called again and
+    again); results, errors and comment blocks are as the first time."""
+    from klong import KlongError
+    k = KlongInterpreter(backend="numpy")
+    for _ in range(3):
+        assert k("1+1") == 2
+        assert k("") is None
+        with pytest.raises(KlongError, match="^syntax error: missing operand$"):
+            k("(1+")
+        with pytest.raises(KlongError, match="undelimited comment: no line starts with 'end'"):
+            k('.comment("end")')
+        assert k('.comment("end")\nx\nend\n3') == 3
+    assert "1+1" in k.complete_lines and "(1+" not in k.complete_lines
