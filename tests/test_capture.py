@@ -314,3 +314,14 @@ def test_a_line_run_again_is_read_as_before():
             k('.comment("end")')
         assert k('.comment("end")\nx\nend\n3') == 3
     assert "1+1" in k.complete_lines and "(1+" not in k.complete_lines
+
+
+def test_a_gradient_replays_as_the_engine_call():
+    """`:>` of a scalar loss replays as the call of autograd's engine that
+    torch.autograd.grad makes (the same backward; the bits over 25 steps are checked
+    above), not through torch.autograd.grad's checks in Python."""
+    on, _, _ = run(LINREG, "step()", 4, True, [])
+    namespace = on.capture.records[on.globals["step"].facts].variants[0].replay.__globals__
+    assert torch.autograd.grad not in namespace.values()
+    assert "run_backward(" not in replay_source(on, "step")     # (a name of the namespace)
+    assert any(getattr(v, "__name__", "") == "run_backward" for v in namespace.values())
