@@ -325,3 +325,32 @@ def test_a_gradient_replays_as_the_engine_call():
     assert torch.autograd.grad not in namespace.values()
     assert "run_backward(" not in replay_source(on, "step")     # (a name of the namespace)
     assert any(getattr(v, "__name__", "") == "run_backward" for v in namespace.values())
+
+
+# Y%2.0 comes from data alone: a later call takes it from the call before while Y is the
+# same tensor, unchanged
+HELD = """X::[1.0 2.0 3.0 4.0 5.0]
+Y::[6.0 10.0 14.0 18.0 22.0]
+w::0.0
+loss::{(+/((w*X)-(Y%2.0))^2)%#X}
+step::{w::w-0.02*loss:>w}"""
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_what_comes_from_unchanged_data_is_kept(codegen):
+    calls = ["step()"] * 6 + ["Y::Y:=30.0,2"] + ["step()"] * 3 + ["Y::Y:=7.0,0,1"] \
+        + ["step()"] * 3 + ["Y::[2.0 4.0 6.0 8.0 10.0]"] + ["step()"] * 3 + ["in place"] \
+        + ["step()"] * 3
+    ks = [KlongInterpreter(backend="torch", device="cpu", capture=c, codegen=codegen)
+          for c in (True, False)]
+    for k in ks:
+        k(HELD)
+    for call in calls:
+        if call == "in place":      # changed by Python, in place: the same tensor
+            for k in ks:
+                k.globals["Y"].mul_(2.0)
+            continue
+        assert_same(*(k.run(call) for k in ks))
+        assert_same(ks[0].globals["w"], ks[1].globals["w"])
+    assert "HOLD" in replay_source(ks[0], "step")
+    assert "step: captured, 1 variant(s), 14 replays" in ks[0].capture.explain()

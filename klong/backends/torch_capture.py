@@ -30,6 +30,7 @@ no global itself (it returns the values to write), so a miss leaves nothing half
 """
 import math
 import operator
+import re
 
 import torch
 from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
@@ -112,6 +113,24 @@ _DATA_SHAPED_WITH = {"__getitem__", "index", "where"}
 _GRAD_KEYWORDS = {"grad_outputs", "retain_graph", "create_graph", "only_inputs",
                   "allow_unused", "is_grads_batched", "materialize_grads"}
 _SIMPLE = (bool, int, str, type(None), torch.dtype, torch.device, torch.Size, torch.layout)
+
+
+_ASSIGNMENT = re.compile(r"(s\d+) = ([^\n]*)$")
+_SLOT_NAME = re.compile(r"\b[a-z]\d+(?:_\d+)?\b")      # s12, i3, f7, v4_0 (K12: constants)
+# operations whose results are never taken from a call before: random numbers, changes in
+# place (their results are their operands), results written into a tensor given
+_NEVER_HELD = ("rand", "normal", "bernoulli", "multinomial", "dropout", "uniform", "poisson",
+               "exponential", "cauchy", "geometric", "random", "empty")
+
+
+def _may_hold(name, args, kwargs):
+    name = name.lower()
+    if name.endswith("_") and not name.endswith("__") or name.endswith("__set__") \
+            or name.startswith("__i") or any(word in name for word in _NEVER_HELD):
+        return False
+    if kwargs and ("out" in kwargs or kwargs.get("requires_grad")):
+        return False
+    return not any(isinstance(a, torch.Generator) for a in list(args) + list((kwargs or {}).values()))
 
 
 def _name(func):
@@ -208,6 +227,11 @@ class Recorder(TorchFunctionMode):
         self.virtual = {}          # tensor slot -> what writes its tensor, when first needed
         self.stacked = {}          # slot of a torch.stack not written -> the tensors stacked
         self.value = {}            # tensor slot -> its tensor in the recorded evaluation
+        # slots of results that later calls may take from the call before, when the inputs
+        # they come from are the same tensors, unchanged (`_held`); and of tensors changed
+        # in place
+        self.pure = set()
+        self.mutated = set()
         self.sub_slots = set()     # the slots a vmapped body being recorded made
         self.sub_reads = []        # the slots of tensors made outside that body it uses
 
@@ -382,7 +406,7 @@ class Recorder(TorchFunctionMode):
                 name.endswith("_") and not name.endswith("__") or name.endswith("__set__")
                 or name in ("__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__")):
             # changes its tensor in place: the float form of the old value is no longer it
-            self.ref(args[0])
+            self.mutated.add(self.ref(args[0]))
             self.scalar.pop(self.known.get(id(args[0])), None)
         try:
             call = self._call_text(func, args, kwargs)
@@ -391,7 +415,7 @@ class Recorder(TorchFunctionMode):
             return func(*plain_args, **plain_kwargs)
         out = func(*plain_args, **plain_kwargs)
         try:
-            return self._result(func, args, call, out)
+            return self._result(func, args, call, out, kwargs)
         except Unfollowable as e:
             self.failure = f"{_name(func)}: {e}"
             return out
@@ -548,6 +572,8 @@ class Recorder(TorchFunctionMode):
 
             parts = [text(a) for a in fargs] + [f"{k}={text(v)}" for k, v in fkwargs.items()]
             lines.append(f"{slots_of[i]} = {self.const(func)}({', '.join(parts)})")
+            if _may_hold(str(func), fargs, fkwargs):
+                self.pure.add(slots_of[i])
         lines.reverse()
         self.bind(out, slots[id(result)])
         return lines
@@ -612,7 +638,7 @@ class Recorder(TorchFunctionMode):
     def _operand_slots(self, args):
         return [self.known.get(id(a)) for a in args if isinstance(a, torch.Tensor)]
 
-    def _result(self, func, args, call, out):
+    def _result(self, func, args, call, out, kwargs=None):
         name = _name(func)
         short = name.split(".")[0] if name.endswith(("__get__", "__set__")) else name
         dynamic = any(s in self.dynamic for s in self._operand_slots(args)) \
@@ -624,6 +650,8 @@ class Recorder(TorchFunctionMode):
             self.bind(out, slot)
             if dynamic:
                 self.dynamic.add(slot)
+            if self.sub is None and not out.requires_grad and _may_hold(name, args, kwargs):
+                self.pure.add(slot)
             return out
         if out is None or name.endswith("__set__"):
             self.lines.append(call)
@@ -766,9 +794,54 @@ class Recorder(TorchFunctionMode):
             if name in self.input_names:
                 continue
             body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
-        body += self.lines
+        body += self._held(f"{returned} {writes}", written)
         body.append(f"return {returned}, {{{writes}}}")
         return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
+
+
+    def _held(self, outputs, written):
+        """The recorded lines, those computed from inputs that do not change from call to
+        call (the data of a training step, a transposed copy of it, its conversion to
+        reals) first, in a block that takes their results from the call before when those
+        inputs are the same tensors, unchanged since (their version counters, which
+        every change in place moves, theirs and their views'), and the results too.
+        `outputs`: the text of the replay's outputs; `written`: the globals it writes
+        (a new tensor each call: what comes from them is computed each time)."""
+        invariant = {slot for slot, source, value in self.inputs
+                     if isinstance(value, torch.Tensor) and not value.requires_grad
+                     and not (source[0] == "global" and source[1] in written)}
+        seeds, held, rest = [], [], []
+        for line in self.lines:
+            m = _ASSIGNMENT.match(line)
+            if m is not None and m.group(1) in self.pure and m.group(1) not in self.mutated:
+                operands = _SLOT_NAME.findall(m.group(2))
+                if operands and all(s in invariant for s in operands):
+                    held.append(line)
+                    invariant.add(m.group(1))
+                    seeds += [s for s in operands if s[0] == "i" and s not in seeds]
+                    continue
+            rest.append(line)
+        if not held:
+            return rest
+        used = set(_SLOT_NAME.findall("\n".join(rest) + outputs))
+        kept = [_ASSIGNMENT.match(line).group(1) for line in held]
+        kept = [s for s in kept if s in used]
+        if not kept:
+            return rest
+        self.namespace["HOLD"] = [None]
+        n = len(seeds)
+        versions = ", ".join(f"{s}._version" for s in seeds + kept)
+        check = " and ".join([f"h[{i}] is {s}" for i, s in enumerate(seeds)]
+                             + [f"({', '.join(f'{s}._version' for s in seeds)}, "
+                                + ", ".join(f"h[{n + j}]._version" for j in range(len(kept)))
+                                + f",) == h[{n + len(kept)}]"])
+        block = ["h = HOLD[0]",
+                 f"if h is not None and {check}:",
+                 f"    {', '.join(kept)}, = h[{n}:{n + len(kept)}]",
+                 "else:"]
+        block += [f"    {line}" for line in held]
+        block.append(f"    HOLD[0] = ({', '.join(seeds + kept)}, ({versions},))")
+        return block + rest
 
 
 class Capturer:
