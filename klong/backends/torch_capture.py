@@ -553,6 +553,7 @@ class Recorder(TorchFunctionMode):
             return None
         # the operations the result comes from (vmap also looks at a row it does not use)
         needed, lines = {slots[id(result)]}, []
+        constants = {id(v) for v in self.namespace.values() if isinstance(v, torch.Tensor)}
         for i in reversed(range(len(log.ops))):
             if slots_of[i] not in needed:
                 continue
@@ -562,6 +563,9 @@ class Recorder(TorchFunctionMode):
                 if isinstance(a, torch.Tensor):
                     slot = slots.get(id(a))
                     if slot is None:
+                        if id(a) not in constants:
+                            # made by vmap out of sight: its value would be this call's
+                            raise Unfollowable("a tensor vmap made")
                         return self.const(a)        # a constant of the body
                     needed.add(slot)
                     return slot
@@ -570,7 +574,10 @@ class Recorder(TorchFunctionMode):
                     return f"({inner_text},)" if type(a) is tuple else f"[{inner_text}]"
                 return self.const(a)
 
-            parts = [text(a) for a in fargs] + [f"{k}={text(v)}" for k, v in fkwargs.items()]
+            try:
+                parts = [text(a) for a in fargs] + [f"{k}={text(v)}" for k, v in fkwargs.items()]
+            except Unfollowable:
+                return None     # the vmap path stays
             lines.append(f"{slots_of[i]} = {self.const(func)}({', '.join(parts)})")
             if _may_hold(str(func), fargs, fkwargs):
                 self.pure.add(slots_of[i])
