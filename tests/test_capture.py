@@ -52,7 +52,12 @@ def assert_same(a, b):
         assert repr(a) == repr(b)
         return
     if isinstance(a, torch.Tensor):
-        assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+        assert a.dtype == b.dtype and a.shape == b.shape
+        if a.is_floating_point():       # bit for bit: NaN where NaN, the signs of zeros
+            assert torch.equal(a.isnan(), b.isnan()) and torch.equal(a.signbit(), b.signbit())
+            assert torch.equal(a.nan_to_num(0.0), b.nan_to_num(0.0))
+        else:
+            assert torch.equal(a, b)
     elif isinstance(a, list):
         assert len(a) == len(b)
         for x, y in zip(a, b):
@@ -365,3 +370,16 @@ def test_an_each_over_rows_with_a_constant_in_its_body():
     assert "g: captured, 1 variant(s), 5 replays" in k.capture.explain()
     source = replay_source(k, "g")
     assert "def v" not in source and "HOLD" in source
+
+
+def test_a_zero_divisor_falls_back():
+    """A division's test for zero divisors replays as one test (all of the divisor
+    non-zero); a zero (or a negative zero) divisor takes the ordinary evaluation, as a NaN
+    does not."""
+    k = steps_both("d::[1.0 2.0 4.0]\nf::{x%d}",
+                   ["f(3.0)"] * 5 + ["d::[1.0 0.0 4.0]"] + ["f(3.0)"] * 3
+                   + ["d::[1.0 -0.0 4.0]"] + ["f(3.0)"] * 2
+                   + ["d::[1.0 2.0],(1.0e308*10.0)-1.0e308*10.0"] + ["f(3.0)"] * 4 + ["d::[2.0 2.0 2.0]"] + ["f(3.0)"] * 2)
+    assert "all(" not in replay_source(k, "f")        # (a name of the namespace)
+    namespace = k.capture.records[k.globals["f"].facts].variants[0].replay.__globals__
+    assert torch.Tensor.all in namespace.values()

@@ -28,6 +28,7 @@ out that are not numbers) makes the recording fail with a reason, and the functi
 with ordinary evaluation. The replay function returns None when a guard fails; it writes
 no global itself (it returns the values to write), so a miss leaves nothing half-updated.
 """
+import collections
 import math
 import operator
 import re
@@ -232,6 +233,9 @@ class Recorder(TorchFunctionMode):
         # in place
         self.pure = set()
         self.mutated = set()
+        # x == 0 (a division's test for zero divisors), and its any(): slot -> x's slot
+        self.zero_where = {}
+        self.zero_any = {}
         self.sub_slots = set()     # the slots a vmapped body being recorded made
         self.sub_reads = []        # the slots of tensors made outside that body it uses
 
@@ -659,6 +663,13 @@ class Recorder(TorchFunctionMode):
                 self.dynamic.add(slot)
             if self.sub is None and not out.requires_grad and _may_hold(name, args, kwargs):
                 self.pure.add(slot)
+            if self.sub is None and not kwargs:
+                first = self.known.get(id(args[0])) if args else None
+                if short in ("__eq__", "eq") and len(args) == 2 and type(args[1]) in (int, float) \
+                        and args[1] == 0 and first is not None:
+                    self.zero_where[slot] = first
+                elif short == "any" and len(args) == 1 and first in self.zero_where:
+                    self.zero_any[slot] = self.zero_where[first]
             return out
         if out is None or name.endswith("__set__"):
             self.lines.append(call)
@@ -676,6 +687,14 @@ class Recorder(TorchFunctionMode):
                 return out                 # fixed by the guards on the inputs
             if short == "grad_fn":
                 raise Unfollowable("the graph's nodes are read")
+            zeros = self.zero_any.get(self.known.get(id(args[0]))) if args else None
+            if short == "__bool__" and zeros is not None and type(out) is bool and not kwargs:
+                # whether x has a zero: whether not all of x is non-zero (NaN is, -0.0 is
+                # not, as for ==), one operation for x==0, its any() and the truth value
+                # (which are left unused, and not written)
+                self.lines.append(f"if {'' if out else 'not '}{self.const(torch.Tensor.all)}"
+                                  f"({zeros}): return None")
+                return out
             self.lines.append(f"if {call} != {self.const(out)}: return None")
             return out
         if isinstance(out, (tuple, list)) and all(isinstance(e, torch.Tensor) for e in out):
@@ -801,13 +820,26 @@ class Recorder(TorchFunctionMode):
             if name in self.input_names:
                 continue
             body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
-        body += self._held(f"{returned} {writes}", written)
+        outputs = f"{returned} {writes}"
+        body += self._held(outputs, written, self._used(self.lines, outputs))
         body.append(f"return {returned}, {{{writes}}}")
         return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
 
 
-    def _held(self, outputs, written):
-        """The recorded lines, those computed from inputs that do not change from call to
+    def _used(self, lines, outputs):
+        """`lines` without the operations whose results nothing uses (tests that the lines
+        replaced, a view vmap looked at), which have no effect."""
+        while True:
+            uses = collections.Counter(_SLOT_NAME.findall("\n".join(lines) + outputs))
+            kept = [line for line in lines
+                    if not ((m := _ASSIGNMENT.match(line)) is not None and uses[m.group(1)] == 1
+                            and m.group(1) in self.pure and m.group(1) not in self.mutated)]
+            if len(kept) == len(lines):
+                return lines
+            lines = kept
+
+    def _held(self, outputs, written, lines):
+        """The `lines`, those computed from inputs that do not change from call to
         call (the data of a training step, a transposed copy of it, its conversion to
         reals) first, in a block that takes their results from the call before when those
         inputs are the same tensors, unchanged since (their version counters, which
@@ -818,7 +850,7 @@ class Recorder(TorchFunctionMode):
                      if isinstance(value, torch.Tensor) and not value.requires_grad
                      and not (source[0] == "global" and source[1] in written)}
         seeds, held, rest = [], [], []
-        for line in self.lines:
+        for line in lines:
             m = _ASSIGNMENT.match(line)
             if m is not None and m.group(1) in self.pure and m.group(1) not in self.mutated:
                 operands = _SLOT_NAME.findall(m.group(2))
