@@ -827,13 +827,15 @@ class Recorder(TorchFunctionMode):
 
 
     def _used(self, lines, outputs):
-        """`lines` without the operations whose results nothing uses (tests that the lines
-        replaced, a view vmap looked at), which have no effect."""
+        """`lines` without the tests for zero divisors that one test replaced, where
+        nothing else uses them. (Not any operation whose result is unused: one indexing
+        with data, say, may fail with other data, as it does in the ordinary evaluation.)"""
+        tests = set(self.zero_where) | set(self.zero_any)
         while True:
             uses = collections.Counter(_SLOT_NAME.findall("\n".join(lines) + outputs))
             kept = [line for line in lines
                     if not ((m := _ASSIGNMENT.match(line)) is not None and uses[m.group(1)] == 1
-                            and m.group(1) in self.pure and m.group(1) not in self.mutated)]
+                            and m.group(1) in tests and m.group(1) in self.pure)]
             if len(kept) == len(lines):
                 return lines
             lines = kept
