@@ -379,7 +379,8 @@ def test_a_zero_divisor_falls_back():
     k = steps_both("d::[1.0 2.0 4.0]\nf::{x%d}",
                    ["f(3.0)"] * 5 + ["d::[1.0 0.0 4.0]"] + ["f(3.0)"] * 3
                    + ["d::[1.0 -0.0 4.0]"] + ["f(3.0)"] * 2
-                   + ["d::[1.0 2.0],(1.0e308*10.0)-1.0e308*10.0"] + ["f(3.0)"] * 4 + ["d::[2.0 2.0 2.0]"] + ["f(3.0)"] * 2)
+                   + ["d::[1.0 2.0],(1.0e308*10.0)-1.0e308*10.0"] + ["f(3.0)"] * 4
+                   + ["d::[2.0 2.0 2.0]"] + ["f(3.0)"] * 2)
     assert "all(" not in replay_source(k, "f")        # (a name of the namespace)
     namespace = k.capture.records[k.globals["f"].facts].variants[0].replay.__globals__
     assert torch.Tensor.all in namespace.values()

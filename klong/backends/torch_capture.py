@@ -131,7 +131,8 @@ def _may_hold(name, args, kwargs):
         return False
     if kwargs and ("out" in kwargs or kwargs.get("requires_grad")):
         return False
-    return not any(isinstance(a, torch.Generator) for a in list(args) + list((kwargs or {}).values()))
+    operands = list(args) + list((kwargs or {}).values())
+    return not any(isinstance(a, torch.Generator) for a in operands)
 
 
 def _name(func):
@@ -824,7 +825,6 @@ class Recorder(TorchFunctionMode):
         body += self._held(outputs, written, self._used(self.lines, outputs))
         body.append(f"return {returned}, {{{writes}}}")
         return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
-
 
     def _used(self, lines, outputs):
         """`lines` without the tests for zero divisors that one test replaced, where
