@@ -32,6 +32,7 @@ import collections
 import math
 import operator
 import re
+import sys
 
 import torch
 from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
@@ -239,6 +240,8 @@ class Recorder(TorchFunctionMode):
         self.zero_any = {}
         self.sub_slots = set()     # the slots a vmapped body being recorded made
         self.sub_reads = []        # the slots of tensors made outside that body it uses
+        self.clones = {}           # index in `main` of a clone's line -> (its slot, the
+                                   # slot cloned, the clone method's name): see `_owned`
 
     # -- slots and constants
     def slot(self, prefix="s"):
@@ -671,6 +674,10 @@ class Recorder(TorchFunctionMode):
                     self.zero_where[slot] = first
                 elif short == "any" and len(args) == 1 and first in self.zero_where:
                     self.zero_any[slot] = self.zero_where[first]
+            if short == "clone" and self.sub is None and len(args) == 1 \
+                    and isinstance(args[0], torch.Tensor):
+                clone = call[:call.index("(")]      # the clone method, by its constant
+                self.clones[len(self.lines) - 1] = (slot, self.known.get(id(args[0])), clone)
             return out
         if out is None or name.endswith("__set__"):
             self.lines.append(call)
@@ -822,7 +829,9 @@ class Recorder(TorchFunctionMode):
                 continue
             body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
         outputs = f"{returned} {writes}"
-        body += self._held(outputs, written, self._used(self.lines, outputs))
+        # _owned first: it finds the recorded clones by their places in self.lines
+        lines = self._used(self._owned(self.lines, outputs), outputs)
+        body += self._held(outputs, written, lines)
         body.append(f"return {returned}, {{{writes}}}")
         return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
 
@@ -884,6 +893,64 @@ class Recorder(TorchFunctionMode):
         block.append(f"    HOLD[0] = ({', '.join(seeds + kept)}, ({versions},))")
         return block + rest
 
+    def _owned(self, lines, returned):
+        """`lines`, where a tensor the replay made is cloned and its slot is not read after
+        (an in-place Amend's copy, recorded as clone and write): the tensor itself, when
+        nothing but its slot holds it at that point (OWN), else the clone. The slots that
+        are not read after that line are deleted before it: the views of the tensor that
+        they hold would otherwise keep it shared."""
+        if not self.clones:
+            return lines
+        last, made = {}, {}                 # slot -> index of its last mention, of its line
+        for i, line in enumerate(lines):
+            for name in _SLOT.findall(line):
+                last[name] = i
+            assigned = _ASSIGNMENT.match(line)
+            if assigned:
+                made.setdefault(assigned.group(1), i)
+        for name in _SLOT.findall(returned):
+            last[name] = len(lines)
+        out, deleted = [], set()
+        for i, line in enumerate(lines):
+            clone = self.clones.get(i)
+            if clone is not None and clone[1] is not None and clone[1].startswith("s") \
+                    and last.get(clone[1]) == i:
+                slot, source, method = clone
+                dead = sorted((n for n, j in last.items() if j < i and n in made
+                               and n not in deleted), key=lambda n: made[n])
+                if dead:
+                    out.append(f"del {', '.join(dead)}")
+                    deleted.update(dead)
+                line = f"{slot} = OWN({source}, {method})"
+            out.append(line)
+        return out
+
+
+# a slot of a tensor or number the replay function made
+_SLOT = re.compile(r"\bs\d+\b")
+
+
+def _owner(writable_alone):
+    """OWN(t, clone) of the replay: t where the replay's slot is the only holder of tensor
+    t (and the backend may write it: no view, graph or other storage user), else clone(t)."""
+    def own(t, clone):
+        if sys.getrefcount(t) == _passing() + 1 and writable_alone(t):
+            return t
+        return clone(t)
+    return own
+
+
+def _references(t, clone):
+    """sys.getrefcount(t) as `own` sees it (passed the same way)."""
+    return sys.getrefcount(t)
+
+
+def _passing():
+    """What passing a value to a function of `own`'s shape adds to its reference count
+    (it differs between Python versions, and with a frame evaluator installed)."""
+    held = object()                 # one reference: this local
+    return _references(held, None) - 1
+
 
 class Capturer:
     """backend.capture: records a run and makes its replay function."""
@@ -928,6 +995,7 @@ class Capturer:
             raise Unfollowable(f"more than {MAX_LINES} operations")
         source = rec.write(len(args), written, result, watched, ordinary)
         namespace = dict(rec.namespace)
+        namespace["OWN"] = _owner(self.backend.writable_alone)
         exec(compile(source, "<klong capture>", "exec"), namespace)
         replay = namespace["replay"]
         G.clear()

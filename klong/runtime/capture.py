@@ -285,12 +285,12 @@ class Runner:
             G.update(before)
             state = _state(interp)
             expected = {k: v for k, v in after.items() if before.get(k, _NOTHING) is not v}
-            interp.limits.remembering = False
+            known = interp.limits.recording()
             try:
                 out, replay, source = interp.backend.capture.record(
                     self.plain, args, G, watched, (result, expected), self.lam.facts.unused)
             finally:
-                interp.limits.remembering = True
+                interp.limits.recorded(known)
             G.clear()
             G.update(before)
             # the replay, on the inputs of this call, gives what the ordinary evaluation gave
