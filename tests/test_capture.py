@@ -431,3 +431,45 @@ def test_a_record_learns_only_what_it_made_itself():
     source = k.globals["g"].run.records.source()
     assert "slice(0, 178, 3), 7)" in source
     assert "OWN(" in source             # (200#,0) is a copy of its own: no copy made
+
+
+def test_a_replay_slower_than_the_evaluation_is_dropped():
+    """Capture must never cost time: the checked replays are timed beside the evaluations
+    they are checked with, and a record whose replay is far slower is dropped (here made
+    slow on purpose), leaving the function to its ordinary evaluation."""
+    import time
+    from klong.runtime import capture
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("a::[1.0 2.0];f::{+/a*x}")
+    k("f(2.0)")
+    k("f(2.0)")                                 # recorded
+    records = k.capture.records[k.globals["f"].facts]
+    variant = records.variants[0]
+    fast = variant.replay
+
+    def slow(*args):
+        time.sleep(3 * capture.SLACK)
+        return fast(*args)
+    variant.replay = slow
+    assert [k("f(2.0)") for _ in range(capture.VERIFIED)] == [6.0] * capture.VERIFIED
+    assert records.variants == []
+    assert "f: not captured: its replay took" in k.capture.explain()
+    assert k("f(3.0)") == 9.0
+
+
+def test_a_loop_too_long_to_record_runs_as_usual():
+    """A recording that passes MAX_LINES operations stops following them at once (a loop
+    over data run through, here an Each with an effect on a local), and the function
+    keeps its ordinary evaluation."""
+    from klong.backends import torch_capture
+    body = "{[s];s::0.0;{s::s+x}'x;s}"
+    data = f"v::1.0+(!{torch_capture.MAX_LINES + 10})%7"
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("f::" + body)
+    k(data)
+    results = [k("f(v)") for _ in range(4)]
+    assert f"f: not captured: more than {torch_capture.MAX_LINES} operations" \
+        in k.capture.explain()
+    plain = KlongInterpreter(backend="torch", device="cpu", capture=False)
+    plain(data)
+    assert results == [plain(body + "(v)")] * 4

@@ -43,7 +43,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 NOTHING = object()       # a global that is not defined
 
 
-MAX_LINES = 5000         # a longer record (a loop run through) is not kept
+MAX_LINES = 2000         # a longer record (a loop run through) is not kept
 
 
 class Unfollowable(Exception):
@@ -367,6 +367,8 @@ class Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         plain_args = [_plain(a) if type(a) is Tracked else a for a in args]
         plain_kwargs = {k: _plain(v) if type(v) is Tracked else v for k, v in kwargs.items()}
+        if self.failure is None and len(self.lines) > MAX_LINES:
+            self.failure = f"more than {MAX_LINES} operations"     # the rest runs plainly
         if self.failure is not None:
             return func(*plain_args, **plain_kwargs)
         if self.sub is not None:
@@ -991,8 +993,6 @@ class Capturer:
             raise Unfollowable("a global was removed")
         if rec.failure is not None:
             raise Unfollowable(rec.failure)
-        if len(rec.lines) > MAX_LINES:
-            raise Unfollowable(f"more than {MAX_LINES} operations")
         source = rec.write(len(args), written, result, watched, ordinary)
         namespace = dict(rec.namespace)
         namespace["OWN"] = _owner(self.backend.writable_alone)
