@@ -381,10 +381,11 @@ class TorchBackend(Backend):
             # too; compiled code keeps torch's sum, which the compiler fuses
             if op == "+" and a.requires_grad and not _wrapped(a) and self.recorder is not None \
                     and a.device.type == "cpu" and a.dtype == torch.float64:
-                # recorded for replay (torch_capture.py): the fold's own steps, which are
-                # differentiable and give the same sum and gradient (each element's is the
-                # incoming one exactly), in fewer calls than the sum and its fold below
-                r = ordered_sum(a, 0)
+                # recorded for replay (torch_capture.py): as below, the fold's steps in
+                # torch at every length (numpy's are not recorded). Not the fold's steps
+                # as steps of the graph: the same sum and gradient, but their backward
+                # costs a step for each (a slice's, a running sum's)
+                r = _with_values(a.sum(0), ordered_sum(a.detach(), 0))
             elif op == "+" and a.requires_grad and not _wrapped(a):
                 # differentiated: torch's sum is the step of the graph, holding the value
                 # of the fold, taken outside the graph

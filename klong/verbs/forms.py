@@ -69,7 +69,8 @@ def function_forms(fn):
         return VerbForms(lambda a: call_value(fn, []), lambda a, b: call_value(fn, []))
     if not isinstance(fn, Lambda):
         monad = _projected_monad(fn) or (lambda a: call_value(fn, [a]))
-        return VerbForms(monad, lambda a, b: call_value(fn, [a, b]))
+        return VerbForms(monad, lambda a, b: call_value(fn, [a, b]),
+                         whole_monad=_projected_whole(fn))
     run = fn.run
     monad = run if fn.arity == 1 else (lambda a: fn.call([a]))
     dyad = run if fn.arity == 2 else (lambda a, b: fn.call([a, b]))
@@ -186,6 +187,20 @@ def _projected_monad(fn):
     if first is None:
         return lambda a: run(a, second)
     return lambda a: run(first, a)
+
+
+def _projected_whole(fn):
+    """The whole-array form of a projection that _projected_monad calls directly, when its
+    lambda has a batched form of pairs (forms.pairs of a lambda): Each of it over the rows
+    of a matrix is that form with the fixed argument the same for every row, as Each-Left
+    and Each-Right apply it ({y@x}(i;)'a, a column). None for any other function."""
+    if _projected_monad(fn) is None or fn.fn.whole is None or fn.fn.facts.fold_op is not None:
+        return None
+    pairs = fn.fn.whole
+    first, second = fn.slots
+    if first is None:
+        return lambda a: pairs(a, second, 1)
+    return lambda a: pairs(first, a, 2)
 
 
 def derived_forms(forms, adverbs):
