@@ -364,9 +364,10 @@ def test_what_comes_from_unchanged_data_is_kept(codegen):
 def test_an_each_over_rows_with_a_constant_in_its_body():
     """A vmapped body reading a constant of its own and a global: replayed as vmap's
     operations, the same bits as the ordinary evaluation, with new data too."""
-    k = steps_both(".bkf(\"tanh\")\nm::[4 3]:^0.1*!12\nW::[3 3]:^0.5-0.1*!9\n"
+    # (16 rows: the fewest over which Each traces its function with vmap)
+    k = steps_both(".bkf(\"tanh\")\nm::[16 3]:^0.02*!48\nW::[3 3]:^0.5-0.1*!9\n"
                    "f::{+/+/tanh({[0.5 1.0 2.0]+x{+/x*y}:/W}'m)}\ng::{W::W*1.5;f()}",
-                   ["g()"] * 6 + ["m::[4 3]:^0.2*!12"] + ["g()"] * 3)
+                   ["g()"] * 6 + ["m::[16 3]:^0.03*!48"] + ["g()"] * 3)
     assert "g: captured, 1 variant(s), 5 replays" in k.capture.explain()
     source = replay_source(k, "g")
     assert "def v" not in source and "HOLD" in source
