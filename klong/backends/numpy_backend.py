@@ -160,7 +160,10 @@ class NumpyBackend(Backend):
         return np.concatenate(arrays)
 
     def stack(self, arrays):
-        return np.stack(arrays)
+        # np.stack's own steps, less its checks: a third of its time on a few small arrays
+        # (a ragged list still fails, in the concatenation)
+        return np.concatenate([a[None] if type(a) is np.ndarray else np.asarray(a)[None]
+                               for a in arrays])
 
     def repeat(self, a, counts):
         return np.repeat(a, counts, axis=0)

@@ -112,10 +112,10 @@ def _whole(fold, a):
 
 
 def over(f, a, fast=None, fold=None):
+    if fast is not None and numeric(a):         # (the common case first)
+        return folds.fold(fast, a)
     if not _iterable(a):
         return a
-    if fast is not None and numeric(a):
-        return folds.fold(fast, a)
     r = _whole(fold, a)
     if r is not None:
         return r

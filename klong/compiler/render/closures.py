@@ -209,7 +209,7 @@ class Renderer:
     def dynamic_forms(self, verb):
         """A closure giving the VerbForms of a function-valued verb at run time."""
         fn = self.render(verb.fn)
-        adverbs = verb.adverbs
+        adverbs = tuple(verb.adverbs)
         return lambda fr: function_derived(fn(fr), adverbs)
 
     def r_Differentiate(self, node):
