@@ -373,6 +373,37 @@ def test_each_of_a_projected_lambda(kw, src, printed):
     assert kw(src) == printed
 
 
+# ... and over the rows of a matrix, once for all rows where the lambda has a batched form of
+# pairs (its whole form: the fixed argument the same for every row): the loop's values
+@pytest.mark.parametrize("src, printed", [
+    ("a::[3 4]:^!12;{y@x}(2;)'a", "[2 6 10]"),
+    ("a::[3 4]:^0.5*!12;{y@x}(2;)'a", "[1.0 3.0 5.0]"),
+    ("a::[3 4]:^!12;{x@y}(;1)'a", "[1 5 9]"),
+    ("a::[3 4]:^!12;{y-x}(2;)'a", "[[-2 -1 0 1] [2 3 4 5] [6 7 8 9]]"),
+    ("a::[3 4]:^!12;{x,y}(9;)'a", "[[9 0 1 2 3] [9 4 5 6 7] [9 8 9 10 11]]"),
+    ("a::[3 4]:^!12;{y@x}([0 2];)'a", "[[0 2] [4 6] [8 10]]"),
+    ("a::[2 3 2]:^!12;{y@x}(1;)'a", "[[2 3] [8 9]]"),
+    ("{y*x}(2;)'[1 2 3]", "[2 4 6]"),
+    ("{y*x}(4611686018427387904;)'[1 2 3]",
+     "[4611686018427387904 9223372036854775808 13835058055282163712]"),
+    ("{[i];i::1;{y@i+x}(1;)'[3 4]:^!12}()", "[2 6 10]"),
+])
+def test_each_of_a_projected_lambda_over_rows(kw, src, printed):
+    assert kw(src) == printed
+
+
+def test_the_projection_over_rows_takes_the_batched_form(k):
+    from klong.runtime.context import entered
+    from klong.runtime.display import write
+    from klong.verbs.forms import function_forms
+    k("a::[40 3]:^!120;p::{y@x}(2;);q::{x@y}(;1);r::{x+y+z}(1;;2)")
+    with entered(k.context):
+        a = k.globals["a"]
+        assert write(function_forms(k.globals["p"]).whole_monad(a)) == write(k("2+3*!40"))
+        assert write(function_forms(k.globals["q"]).whole_monad(a)) == write(k("1+3*!40"))
+        assert function_forms(k.globals["r"]).whole_monad is None     # not of two arguments
+
+
 @pytest.mark.parametrize("src, message", [
     ("{y@x}(5;)'[[1 2] [3 4]]", "index error: at [[1 2] 5]: index 5 out of range 0..1 (in {y@x})"),
     ('f::{x+y};f(;"a")\'[1 2]', 'type error: plus [1 "a"]: number expected (in f)'),

@@ -292,3 +292,58 @@ def test_a_failed_join_of_an_entry_names_the_join_that_failed():
 ])
 def test_the_pass_joins_an_entry_to_a_variable_only(src, joined):
     assert ("JOIN_ENTRY(" in _rendered(src)) == joined
+
+
+# ---------------------------------------------------------------- indices made as a progression
+
+@pytest.mark.parametrize("src, expected", [
+    ("(12#,0):=7,3+2*!4", "[0 0 0 7 0 7 0 7 0 7 0 0]"),
+    ("(100#,0):=7,3+2*!70", "range error: amend [[0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+                            "0 0 0 0 0 0...: index 101 out of range 0..99"),
+    ("+/(200#,0):=7,(!70)*2", "490"),
+    ("+/(200#,0):=7,2*!70", "490"),
+    ("+/(200#,0):=7,(!70)+1", "490"),
+    ("+/(200#,0):=7,1+!70", "490"),
+    ("+/(200#,0):=7,(!70)*0", "7"),                 # one index, many times
+    ("(200#,0):=7,3-2*!70", "range error: amend [[0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+                            "0 0 0 0 0 0 0...: index 1 out of order"),
+    ("(200#,0):=7,(!70)-1", "range error: amend [[0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+                            "0 0 0 0 0 0 0...: index -1 out of order"),
+    ("+/(200#,0):=7,(!70)-(-1)", "490"),
+    ("+/(200#,0):=7,((!70),3)", "490"),            # the last index behind: never reached
+    ("(200#,0):=7,((!70),3,80)", "range error: amend [[0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+                              "0 0 0 0 0 0 0...: index 3 out of order"),
+    ("(8#,0):=7.5,2*!3", "[7.5 0 7.5 0 7.5 0 0 0]"),
+    ("+/(200#,0):=7.5,2*!70", "525.0"),
+    ("s::!100;s::s:=0,50;(200#,0):=7,s", "range error: amend [[0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+                                         "0 0 0 0 0 0 0 0 0 0 0 0 0...: index 0 out of order"),
+])
+def test_amend_at_indices_made_as_a_progression(k, src, expected):
+    """Enumerate, an integer plus, minus or times one, and a value joined before one are
+    known progressions (limits.Limits.progression): Amend writes at them as a slice without
+    reading them; an array written in place is no longer one."""
+    try:
+        got = shown(k, src)
+    except KlongError as e:
+        got = str(e)
+    assert got[:len(expected)] == expected
+
+
+def test_the_progressions_known():
+    from klong.runtime.context import entered
+    from klong.verbs import VERBS
+    k = KlongInterpreter(backend="numpy")
+    enum, join = VERBS["!"].monad, VERBS[","].dyad
+    times, plus, minus = VERBS["*"].dyad, VERBS["+"].dyad, VERBS["-"].dyad
+    with entered(k.context):
+        known = k.limits.progression
+        e = enum(100)
+        assert known(e) == (0, 1, 0)
+        assert known(times(3, e)) == (0, 3, 0) and known(times(e, -2)) == (0, -2, 0)
+        assert known(plus(e, 5)) == (5, 1, 0) and known(minus(5, e)) == (5, -1, 0)
+        assert known(minus(plus(3, times(7, e)), 2)) == (1, 7, 0)
+        assert known(join(9, plus(4, e))) == (4, 1, 1)
+        assert known(join(plus(4, e), 9)) is None           # joined after: not one
+        assert known(join(9, join(9, e))) is None           # one skip at most
+        assert known(times(e, e)) is None and known(plus(1.5, e)) is None
+        assert known(enum(10)) is None                      # small: not remembered

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from klong import KlongError, KlongInterpreter, backends
 from klong.runtime import values
 from klong.runtime.display import show, write
-from klong.runtime.limits import Limits, int_from_text, int_text
+from klong.runtime.limits import SWEEP, Limits, int_from_text, int_text
 
 I64 = 2**63
 
@@ -104,8 +104,16 @@ def test_magnitudes_remembered_and_forgotten():
     b = np.arange(1000)
     lim.remember(b, 5)                         # what an operation's operands imply
     assert lim.magnitude(b) == 5
+    c = np.arange(1000)
+    lim.remember(c, 1)
     del a, b
-    assert lim._magnitudes == {}               # gone with their arrays
+    assert len(lim._magnitudes) == 3 and lim.magnitude(c) == 1
+    lim._sweep()
+    assert list(lim._magnitudes) == [id(c)]    # gone with their arrays
+    assert lim._sweep_at == SWEEP
+    for _ in range(3 * SWEEP):                 # arrays made and dropped: swept as they go
+        lim.remember(np.arange(100), 99)
+    assert len(lim._magnitudes) <= SWEEP and lim.magnitude(c) == 1
     assert lim.magnitude(np.array([-I64, 3])) == I64
     assert lim.magnitude(-7) == 7
 

@@ -268,6 +268,31 @@ def test_the_fast_path_for_reals_agrees_with_the_general_one(verb, op):
         assert not _plain_reals(a, b)
 
 
+@pytest.mark.parametrize("verb", ["+", "-", "*"])
+def test_real_arrays_of_two_ranks_take_the_fast_path_aligned(verb):
+    """+ - * of real arrays of different ranks whose leading axes agree (_ranked_reals):
+    aligned, then the library's operation, with the general path's value, kind and bits;
+    leading axes that differ give the general path's length error."""
+    from klong.verbs.atomic import _ranked_reals
+    general = GENERAL[verb]
+    c = B().asarray([0.5, -1.25, 3.0e300], "f")
+    m = B().asarray(np.arange(6.0).reshape(3, 2) / 7, "f")
+    t = B().asarray(np.arange(12.0).reshape(3, 2, 2) / 3, "f")
+    for a, b in [(c, m), (m, c), (c, t), (t, m), (m, t)]:
+        assert _ranked_reals(a, b)
+        fast, slow = DYADS[verb](a, b), general(a, b)
+        assert_canonical(fast)
+        assert fast.dtype == slow.dtype and np.array_equal(host(fast), host(slow))
+    for a, b in [(m, m), (c, c), (c, B().arange(3)), (m, 1.5), (m[:0], c[:0])]:
+        assert not _ranked_reals(a, b)
+    short = B().asarray([1.0, 2.0], "f")
+    assert _ranked_reals(short, m) is False
+    for fn in (DYADS[verb], general):
+        with pytest.raises(KlongError) as e:
+            fn(short, m)
+        assert str(e.value) == "length error: lists of different lengths"
+
+
 def test_the_power_shortcut_agrees_with_the_general_path():
     """A real array raised to a positive Python integer (x^2 in a loss) takes a shorter way
     (real_power): the same value, kind and bits as ^ built without it; other operands
@@ -325,10 +350,11 @@ def _by_the_general_path(verb, a, b):
 
 def test_the_registry_declares_the_shortcuts():
     """Every numeric atomic dyad takes numbers being differentiated (last); + - * and ^ have
-    their own shortcut besides, and + - * % < > = one for a list of integers and reals
-    beside reals; the other dyads none (they are the general path itself)."""
+    their own shortcut besides (+ - * two: integers, reals), and + - * % < > = one for a
+    list of integers and reals beside reals; the other dyads none (they are the general
+    path itself)."""
     declared = {s: len(v.shortcuts) for s, v in VERBS.items() if v.shortcuts}
-    assert declared == {"+": 3, "-": 3, "*": 3, "^": 2, "%": 2, ":%": 1, "!": 1, "|": 1,
+    assert declared == {"+": 4, "-": 4, "*": 4, "^": 2, "%": 2, ":%": 1, "!": 1, "|": 1,
                         "&": 1, "<": 2, ">": 2, "=": 2}
     assert all(VERBS[s].dyad is not GENERAL[s] for s in declared)
     assert VERBS["$"].dyad is GENERAL["$"] and VERBS["~"].dyad is GENERAL["~"]
@@ -503,6 +529,34 @@ def test_max(a, b, expected):
 ])
 def test_min(a, b, expected):
     assert dyad("&", a, b) == expected
+
+
+def _edge_reals(seed, n=400):
+    """Reals with NaN, infinities, 0.0, -0.0 and repeated values among them."""
+    rng = np.random.default_rng(seed)
+    a = rng.choice([np.nan, np.inf, -np.inf, 0.0, -0.0, 0.25, -0.25, 1.5], n)
+    return np.where(rng.random(n) < 0.5, rng.random(n) - 0.5, a)
+
+
+def _bits(v):
+    """The elements of reals (numpy, or Python floats) as comparable text: NaN, the sign
+    of a zero."""
+    return [("nan" if x != x else repr(x)) for x in np.asarray(v, dtype=float).ravel()]
+
+
+@pytest.mark.parametrize("verb, pick", [("|", lambda a, b: a if a >= b else b),
+                                        ("&", lambda a, b: a if a < b else b)])
+def test_max_and_min_of_reals_pick_the_operand_the_comparison_picks(verb, pick):
+    """Max and Min of reals go through the library's fmax and fmin, or maximum and minimum,
+    where those give the element Max's a>=b (Min's a<b) picks, down to NaN and which zero;
+    each result is compared with that choice made element by element."""
+    a, b = _edge_reals(1), _edge_reals(2)
+    numbers = [np.nan, 0.0, -0.0, 0.25, -0.25, np.inf]
+    cases = [(a, b), (b, a), (a, -a), (a, a[::-1].copy())] + \
+        [(a, x) for x in numbers] + [(x, a) for x in numbers]
+    for x, y in cases:
+        expected = [pick(p, q) for p, q in np.broadcast(x, y)]
+        assert _bits(host(DYADS[verb](on(x), on(y)))) == _bits(expected), (x, y)
 
 
 # ---------------------------------------------------------------- Equal, Less, More

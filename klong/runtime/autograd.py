@@ -116,8 +116,12 @@ class Differentiation:
             return self.parameter_gradients(f, [str(s) for s in p])
         b = self.backend.autograd
         if name is not None:
-            fn, point = self._with_variable(_function(f), name), self._value_of(name)
-            return self._restoring([name], self._run, b.gradient, fn, point)
+            point = self._value_of(name)        # defined, so restoring is one store
+            fn = self._with_variable(f, name)
+            try:
+                return self._run(b.gradient, fn, point)
+            finally:
+                self.interp.globals[name] = point
         return self._run(b.gradient, self._caller(f), p)
 
     def parameter_gradients(self, f, names):

@@ -6,6 +6,10 @@
   smallest element), before the operation. A big array's bound is remembered for the
   array's lifetime (Klong never changes an array once made), and an operation's result
   gets the bound its operands imply, so that `+/a*a` scans `a` once, not at every use.
+- An integer vector made as an arithmetic progression (Enumerate, a number times or plus
+  one, a number joined before one) has that remembered too, with its bound: Amend writes
+  at such indices as a slice without scanning them for their order (the sieve's
+  s:=0,(x*x)+x*!k).
 - An integer has at most MAX_INT_BITS bits: a result beyond that is a range error, not
   minutes of arithmetic.
 - A list has at most `max_elements` elements (the size guard): an operation that would
@@ -42,6 +46,7 @@ FALLBACK_MEMORY = 2**32              # bytes assumed where the system does not s
 
 SMALL_VECTOR = 64          # up to this many elements, Python's min/max are the quickest
 REMEMBERED = SMALL_VECTOR  # from this many elements on, an array's magnitude is remembered
+SWEEP = 4096               # remembered entries, at the least, before those of dead arrays go
 
 
 # ---------------------------------------------------------------- one interpreter's limits
@@ -54,10 +59,12 @@ class Limits:
     def __init__(self, max_elements=None):
         self.max_elements = (default_max_elements() if max_elements is None
                              else parse_max_elements(max_elements))
-        self._magnitudes = {}          # id(array) -> (weak reference, bound)
-        # False while an evaluation is recorded for replay (runtime/capture.py): a bound is
-        # found from the array, so that the record checks it again on new arrays
-        self.remembering = True
+        # id(array) -> (weak reference, bound, progression or None: see `progression`); an
+        # entry whose array is gone is never used (its reference is dead), and is dropped
+        # once the table holds `_sweep_at` entries (a callback on each reference would cost
+        # a closure per array made: a fifth of a verb's time on a few hundred numbers)
+        self._magnitudes = {}
+        self._sweep_at = SWEEP
         self.memory = None             # the interpreter's klong.runtime.memory.Memory (its limit)
 
     def magnitude(self, x):
@@ -69,7 +76,7 @@ class Limits:
             elems = x.tolist()
             return max(max(elems), -min(elems)) if elems else 0
         known = self._magnitudes.get(id(x))
-        if known is not None and known[0]() is x and self.remembering:
+        if known is not None and known[0]() is x:
             return known[1]
         if 0 in x.shape:
             m = 0
@@ -79,11 +86,45 @@ class Limits:
         self.remember(x, m)
         return m
 
-    def remember(self, x, bound):
-        """Note that no element of the new array x exceeds `bound` in magnitude."""
+    def remember(self, x, bound, progression=None):
+        """Note that no element of the new array x exceeds `bound` in magnitude, and, for an
+        integer vector, that it is the arithmetic `progression` (see `progression`)."""
         if math.prod(x.shape) >= REMEMBERED:
-            key, table = id(x), self._magnitudes
-            table[key] = (weakref.ref(x, lambda _, key=key: table.pop(key, None)), bound)
+            table = self._magnitudes
+            if len(table) >= self._sweep_at:
+                self._sweep()
+            table[id(x)] = (weakref.ref(x), bound, progression)
+
+    def _sweep(self):
+        """Drop the entries of arrays that are gone; sweep again when the table has grown
+        to twice what is left (each entry is swept a bounded number of times)."""
+        table = self._magnitudes
+        for key in [key for key, known in table.items() if known[0]() is None]:
+            del table[key]
+        self._sweep_at = max(SWEEP, 2 * len(table))
+
+    def progression(self, x):
+        """(first, step, skip) when integer vector x is known to hold first, first+step,
+        first+2*step ... from its element `skip` on (its first `skip` elements are any
+        integers), else None. Known only where `remember` was told, for a big array."""
+        known = self._magnitudes.get(id(x))
+        if known is not None and known[0]() is x:
+            return known[2]
+        return None
+
+    def recording(self):
+        """The table of what is known, emptied for an evaluation recorded for replay
+        (runtime/capture.py), which gives it back when done: the replay runs on new arrays,
+        so nothing known of the arrays made before may be taken for granted (a bound is
+        found from the array, a check the record makes again); what the evaluation learns
+        of the arrays it makes itself holds in the replay too (it follows from the recorded
+        operations and the numbers the record guards)."""
+        table, self._magnitudes = self._magnitudes, {}
+        return table
+
+    def recorded(self, table):
+        """The table `recording` returned, back in force."""
+        self._magnitudes = table
 
     def overwritten(self, x, v):
         """Some elements of array x were written with v in place (verbs/inplace.py): a bound
@@ -92,6 +133,7 @@ class Limits:
         if known is None or known[0]() is not x:
             return
         if type(v) is int and abs(v) <= known[1]:
+            self._magnitudes[id(x)] = known[:2] + (None,)   # the bound, no progression now
             return
         del self._magnitudes[id(x)]
 

@@ -106,13 +106,17 @@ class Dict:
         for k, v in pairs:
             self.put(k, v)
 
+    # (an integer key stands for itself, and is looked up without a call: the common key)
     def put(self, k, v):
+        if type(k) is int:
+            self.table[k] = (k, v)
+            return
         if isinstance(k, Dict):
             raise KlongError("type", "bad dictionary key")
         self.table[key_of(k)] = (k, v)
 
     def get(self, k, default=UNDEFINED):
-        entry = self.table.get(key_of(k))
+        entry = self.table.get(k if type(k) is int else key_of(k))
         return default if entry is None else entry[1]
 
     def remove(self, k):
@@ -132,12 +136,12 @@ class Dict:
 
 def key_of(v):
     """A hashable stand-in for a value, used for dictionary keys and grouping.
-    Integers and reals hash apart (as in the reference), other kinds by content."""
+    Integers and reals hash apart (as in the reference), other kinds by content: an integer
+    or a string is its own stand-in (a character or a symbol equals no string), a real is
+    tagged (1.0 equals 1 in Python)."""
     t = type(v)
-    if t is int:                    # the common keys first, by their exact type
-        return ("int", v)
-    if t is str:
-        return ("str", v)
+    if t is int or t is str:        # the common keys first, by their exact type
+        return v
     if t is float:
         return ("real", v)
     if isinstance(v, _arrays.ARRAY_TYPES):
@@ -149,11 +153,9 @@ def key_of(v):
     if type(v) is MixedNumbers:
         return key_of(v.general())
     if isinstance(v, _HOST_INTS) or isinstance(v, _HOST_BOOLS):
-        return ("int", int(v))
+        return int(v)
     if isinstance(v, _HOST_REALS):
         return ("real", float(v))
-    if type(v) is str:
-        return ("str", v)
     return v  # Char, Symbol, singletons, functions, channels hash by themselves
 
 

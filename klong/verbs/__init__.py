@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
-from .atomic import DYAD_PARTS, atomic_dyad, differentiated, mixed_with_reals, real_arith, real_power
+from .atomic import DYAD_PARTS, atomic_dyad, differentiated, int_arith, mixed_with_reals, real_arith, real_power
 from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
@@ -123,7 +123,7 @@ def _table(*verbs):
 
 
 VERBS = _table(
-    Verb("@", "atom", "at", batch_dyad=batching.at),
+    Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at),
     Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take),
@@ -140,11 +140,14 @@ VERBS = _table(
          scalar_guard=f"(type({{a}}) is float and type({{b}}) is float"
                       f" or -{INLINE_FACTOR:#x} < {{a}} < {INLINE_FACTOR:#x}"
                       f" and -{INLINE_FACTOR:#x} < {{b}} < {INLINE_FACTOR:#x})",
-         shortcuts=(real_arith(operator.mul), mixed_with_reals("*"))),
+         shortcuts=(int_arith(operator.mul, operator.mul), real_arith(operator.mul),
+                    mixed_with_reals("*"))),
     Verb("+", "transpose", "plus", atomic="d", numeric="d", reduce="+", scalar_dyad="{a} + {b}",
-         shortcuts=(real_arith(operator.add), mixed_with_reals("+"))),
+         shortcuts=(int_arith(operator.add, operator.add), real_arith(operator.add),
+                    mixed_with_reals("+"))),
     Verb("-", "negate", "minus", atomic="md", numeric="md", scalar_monad="-{a}",
-         scalar_dyad="{a} - {b}", shortcuts=(real_arith(operator.sub), mixed_with_reals("-"))),
+         scalar_dyad="{a} - {b}", shortcuts=(int_arith(operator.sub, operator.add),
+                                             real_arith(operator.sub), mixed_with_reals("-"))),
     Verb("_", "floor", "drop", atomic="m", numeric="m", batch_dyad=batching.drop),
     Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1",
          batch_dyad=batching.match),

@@ -178,6 +178,16 @@ def _plain_reals(a, b):
     return a.shape[0] > 0 and (b.ndim == 0 or a.shape == b.shape)
 
 
+def _ranked_reals(a, b):
+    """Whether a and b are non-empty real arrays of different ranks that Klong pairs along
+    their leading axes (a matrix and a vector of its length): the library combines them
+    once _align has given the lower-ranked one trailing unit axes, as _vector does."""
+    if not (_real_array(a) and _real_array(b)) or a.ndim == b.ndim:
+        return False
+    n = min(a.ndim, b.ndim)
+    return n > 0 and a.shape[0] > 0 and a.shape[:n] == b.shape[:n]
+
+
 def _tracked_number(v):
     return isinstance(v, arrays.ARRAY_TYPES) and v.ndim == 0 and B().is_tracked(v)
 
@@ -271,17 +281,42 @@ def _arith(op, bound):
     wrap silently; the bounds cost two reductions per operand, no loop over elements.)"""
     def array(a, b):
         if kinds.kind(a) == "i" and kinds.kind(b) == "i":
-            limits = current_limits()
-            most = bound(limits.magnitude(a), limits.magnitude(b))
-            if most > INT64_MAX:
-                return None
-            r = op(a, b)             # integer operations never warn
-            limits.remember(r, most)
-            return r
+            return _exact(op, bound, a, b)
         a, b = kinds.operands(a, b)
         with B().quiet():
             return op(a, b)
     return array
+
+
+def _exact(op, bound, a, b):
+    """op(a, b) on integers (arrays, or an array and a number that fits int64), or None
+    when the result could leave int64 (see _arith)."""
+    limits = current_limits()
+    most = bound(limits.magnitude(a), limits.magnitude(b))
+    if most > INT64_MAX:
+        return None
+    r = op(a, b)             # integer operations never warn
+    limits.remember(r, most, _progression(limits, op, a, b))
+    return r
+
+
+def _progression(limits, op, a, b):
+    """What op(a, b) is as an arithmetic progression (Limits.progression), for + - * of an
+    integer and an integer vector known to be one (Enumerate's), else None."""
+    if type(b) is int:
+        known, c, vector_first = limits.progression(a), b, True
+    elif type(a) is int:
+        known, c, vector_first = limits.progression(b), a, False
+    else:
+        return None
+    if known is None or known[2]:
+        return None
+    first, step = known[0], known[1]
+    if op is operator.mul:
+        return (first * c, step * c, 0)
+    if op is operator.add:
+        return (first + c, step, 0)
+    return (first - c, step, 0) if vector_first else (c - first, -step, 0)     # subtraction
 
 
 # ---------------------------------------------------------------- shortcuts
@@ -306,11 +341,42 @@ def differentiated(num):
     return shortcut
 
 
+def int_arith(op, bound):
+    """The shortcut of + - *: a Python int that fits int64 beside a non-empty integer array,
+    or two integer arrays of one shape: _arith's integer path at once (the bound test, then
+    the library's operation), without the general path's tests of shapes and kinds."""
+    def shortcut(a, b):
+        ta, tb = type(a), type(b)
+        if ta is int:
+            if tb not in arrays.ARRAY_TYPES or not INT64_MIN <= a <= INT64_MAX:
+                return None
+            x = b
+        elif tb is int:
+            if ta not in arrays.ARRAY_TYPES or not INT64_MIN <= b <= INT64_MAX:
+                return None
+            x = a
+        elif ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES and a.shape == b.shape:
+            if array_kind(b) != "i":
+                return None
+            x = a
+        else:
+            return None
+        if not (x.ndim and x.shape[0]) or array_kind(x) != "i":
+            return None
+        return _exact(op, bound, a, b)
+    return shortcut
+
+
 def real_arith(op):
     """The shortcut of + - *: on operands that pass _plain_reals, the library's operation,
-    as _arith does it (an overflow gives inf silently)."""
+    as _arith does it (an overflow gives inf silently); on those that pass _ranked_reals,
+    the same once aligned, as _vector aligns them."""
     def shortcut(a, b):
         if _plain_reals(a, b):
+            with B().quiet():
+                return op(a, b)
+        if _ranked_reals(a, b):
+            a, b = _align(a, b)
             with B().quiet():
                 return op(a, b)
         return None
@@ -522,6 +588,9 @@ def _int_arrays(a, b):
 def _max_array(a, b):
     if _int_arrays(a, b):
         return B().maximum(a, b)
+    r = B().extreme(a, b, True)          # reals, by the library's fmax where it may
+    if r is not None:
+        return r
     x, y = kinds.operands(a, b)          # compare as reals, choose the operands themselves
     return _pick(x >= y, a, b)
 
@@ -529,6 +598,9 @@ def _max_array(a, b):
 def _min_array(a, b):
     if _int_arrays(a, b):
         return B().minimum(a, b)
+    r = B().extreme(a, b, False)
+    if r is not None:
+        return r
     x, y = kinds.operands(a, b)
     return _pick(x < y, a, b)
 

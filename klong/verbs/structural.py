@@ -150,7 +150,8 @@ def enumerate_(a):
         raise KlongError("domain", "enumerate: negative argument")
     check_elements(n)
     r = backends.current().arange(n)
-    current_limits().remember(r, max(n - 1, 0))   # (arithmetic on it need not scan it)
+    # (arithmetic on it need not scan it, nor Amend at indices made from it)
+    current_limits().remember(r, max(n - 1, 0), (0, 1, 0))
     return r
 
 
@@ -386,7 +387,10 @@ def _attach(lst, x, at_end):
     if is_array(lst) and lst.shape[0] and _fits_row(x, lst):
         B = backends.current()
         one = B.asarray(x, array_kind(lst))[None]
-        return B.concat((lst, one) if at_end else (one, lst))
+        r = B.concat((lst, one) if at_end else (one, lst))
+        if not at_end and type(x) is int:
+            _remember_progression_after(r, x, lst)
+        return r
     elems = items(lst)
     kind = _numbers(lst)
     if kind is not None and type(x) is _OTHER_NUMBER[kind]:
@@ -399,8 +403,25 @@ def _attach(lst, x, at_end):
 _OTHER_NUMBER = {"i": float, "f": int}
 
 
+def _remember_progression_after(r, x, lst):
+    """r is x,lst: where lst is a known progression (limits.Limits.progression), r is one
+    from its second element on (the value and indices of an Amend: 0,(x*x)+x*!k)."""
+    limits = current_limits()
+    p = limits.progression(lst)
+    if p is not None and p[2] == 0:
+        limits.remember(r, max(abs(x), limits.magnitude(lst)), (p[0], p[1], 1))
+
+
 def join(a, b):
     ta, tb = type(a), type(b)
+    # a number joined to a list held as an array (0,v or v,0 in a loop): where the tests
+    # below would lead it, at once
+    if tb in arrays.ARRAY_TYPES and (ta is int or ta is float) and b.ndim:
+        check_elements(elements_of(b) + 1)
+        return _attach(b, a, False)
+    if ta in arrays.ARRAY_TYPES and (tb is int or tb is float) and a.ndim:
+        check_elements(elements_of(a) + 1)
+        return _attach(a, b, True)
     if ta in (str, Char) and tb in (str, Char):
         return str(a) + str(b)    # strings and characters join into a string
     if ta is tb and (ta is int and fits_int64(a) and fits_int64(b) or ta is float):
@@ -413,14 +434,15 @@ def join(a, b):
     if isinstance(b, Dict) and _is_pair(a):
         b.put(*items(a))
         return b
+    list_a, list_b = is_list(a), is_list(b)
+    if not (list_a or list_b):
+        return make_list([a, b])    # two atoms (a word and its count): a pair, never large
     check_elements(elements_of(a) + elements_of(b))
-    if is_list(a) and is_list(b):
+    if list_a and list_b:
         return _concat(a, b)
-    if is_list(a):
+    if list_a:
         return _attach(a, b, True)
-    if is_list(b):
-        return _attach(b, a, False)
-    return make_list([a, b])
+    return _attach(b, a, False)
 
 
 _ENTRY_PARTS = (int, float)
@@ -649,16 +671,23 @@ def _amend_array(a, b, in_place):
     n = b.shape[0]
     if n < 2 or a.ndim != 1:
         return None
-    # the value, the first two indices and the last, read from the device at once
-    v, first, second, last = b[[0, 1, min(2, n - 1), n - 1]].tolist()
+    known = current_limits().progression(b)
+    made = known is not None and known[2] == 1 and known[1] > 0
+    if made:
+        # the indices are first, first+step ... (made so): only the value is read
+        v, first, step = b[:1].tolist()[0], known[0], known[1]
+        last = first + step * (n - 2)
+    else:
+        # the value, the first two indices and the last, read from the device at once
+        v, first, second, last = b[[0, 1, min(2, n - 1), n - 1]].tolist()
+        step = second - first
     if not _fits_row(v, a):
         return None
     if first < 0 or last >= a.shape[0]:                 # the least and greatest, if ascending
         return None
-    step = second - first
     if n == 2:
         positions = first
-    elif n == 3 and step > 0:
+    elif made or n == 3 and step > 0:
         positions = slice(first, last + 1, step)
     else:
         indices = b[1:]

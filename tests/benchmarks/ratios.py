@@ -2,14 +2,14 @@
 
     python3 tests/benchmarks/ratios.py [--check] [--json FILE] [--markdown] [pytest args]
 
-Runs bench_core.py (and bench_autograd.py, bench_programs.py) through pytest-benchmark, pairs
-each group's Klong test with its baseline measured in the same run, adds start-up as whole processes
-(bench_startup.py: medians of alternating pairs), and prints for every workload and backend:
-the best Klong time, the best baseline time, their ratio, the issue's goal and whether it
-holds; then, for the programs of bench_programs.py, their ratios at three sizes and how
-Klong's time and the baseline's grow from the first size to the last. Best of N rounds, not
-the median: the machine is shared, and the best time is the
-one least disturbed by others.
+Runs bench_core.py (and bench_autograd.py, bench_programs.py, bench_independent.py) through
+pytest-benchmark, pairs each group's Klong test with its baseline measured in the same run,
+adds start-up as whole processes (bench_startup.py: medians of alternating pairs), and prints
+for every workload and backend: the best Klong time, the best baseline time, their ratio, the
+issue's goal and whether it holds; then, for the programs of bench_programs.py and
+bench_independent.py, their ratios at each size and how Klong's time and the baseline's grow
+from the first size to the last. Best of N rounds, not the median: the machine is shared,
+and the best time is the one least disturbed by others.
 
 Other Klongs, when they are here, get columns of their own (the same Klong text, best of 5):
 kg, the reference interpreter in C (the executable named by $KG, else `kg` on PATH; run
@@ -36,7 +36,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BENCH_FILES = [os.path.join(HERE, f)
-               for f in ("bench_core.py", "bench_autograd.py", "bench_programs.py")]
+               for f in ("bench_core.py", "bench_autograd.py", "bench_programs.py",
+                         "bench_independent.py")]
 OTHER_ROUNDS = 5
 # The array libraries run single-threaded unless these are set: on a shared machine their
 # worker threads wait for each other (a 256x16 tanh took 40 ms with two, 40 us with one)
@@ -164,11 +165,12 @@ def rows(groups, columns):
     from bench_autograd import ROWS as AUTOGRAD_ROWS
     from bench_startup import ROWS as STARTUP_ROWS
     from bench_programs import rows_for_ratios
+    from bench_independent import rows_for_ratios as independent_rows
     entries = [(w.title, backend, f"{name}[{backend}]", w.label, w.goal_on(backend),
                 w.kg and backend == "numpy", name)
                for name, w in WORKLOADS.items() for backend in w.backends]
     entries += [(title, backend, group, label, goal, False, group)
-                for title, backend, group, label, goal in rows_for_ratios()]
+                for title, backend, group, label, goal in rows_for_ratios() + independent_rows()]
     entries += [(title, backend, group, label, goal, False, group)
                 for group, (title, backend, label, goal) in AUTOGRAD_ROWS.items()]
     entries += [(title, backend, group, label, goal, False, group)
@@ -271,7 +273,8 @@ def main(argv):
         machine.get("cpu", {}).get("brand_raw", machine.get("processor", "?")), os.cpu_count()))
     print(render(header, body, markdown))
     from bench_programs import growth_rows
-    growth = growth_rows(groups)
+    from bench_independent import growth_rows as independent_growth
+    growth = growth_rows(groups) + independent_growth(groups)
     if growth:
         print("\nprograms: ratio at each size, and growth from the first size to the last")
         print(render(["program", "backend", "sizes", "ratios", "klong growth",

@@ -102,6 +102,9 @@ def _ops():
     gn, vn = g.numpy().copy(), v.numpy().copy()
     mask, maskn = v > 0.5, vn > 0.5
     idx, idxn = torch.arange(0, 1000, 2), np.arange(0, 1000, 2)
+    s, e, m = torch.ones(100000, dtype=torch.int64), torch.arange(4000), torch.rand(40, 80,
+                                                                                dtype=torch.float64)
+    sn, en, mn = s.numpy().copy(), e.numpy().copy(), m.numpy().copy()
     return [
         ("30x30 integers: a+b", lambda: g + g, lambda: gn + gn),
         ("30x30 integers: 1:+a (one roll / two slices joined)", lambda: torch.roll(g, 1, 0),
@@ -115,6 +118,23 @@ def _ops():
         ("1,000 reals: 500 picked by index", lambda: v.index_select(0, idx), lambda: vn[idxn]),
         ("a number made an array", lambda: torch.tensor(0.5, dtype=torch.float64),
          lambda: np.float64(0.5)),
+        # the steps of the sieve's loop and of Gauss-Jordan's pivots (bench_programs.py)
+        ("100,000 integers: one read out as a number (s@x)", lambda: s[7].item(),
+         lambda: sn[7].item()),
+        ("!4000", lambda: torch.arange(4000), lambda: np.arange(4000, dtype=np.int64)),
+        ("4,000 integers: 7*a", lambda: 7 * e, lambda: 7 * en),
+        ("4,000 integers: a number joined before them (0,a)",
+         lambda: torch.cat((torch.full((1,), 0, dtype=torch.int64), e)),
+         lambda: np.concatenate((np.asarray(0, dtype=np.int64)[None], en))),
+        ("100,000 integers: every 7th written (an in-place Amend)",
+         lambda: s.__setitem__(slice(49, 100000, 7), 0),
+         lambda: sn.__setitem__(slice(49, 100000, 7), 0)),
+        ("100,000 integers: a copy (an Amend not in place)", lambda: s.clone(),
+         lambda: sn.copy()),
+        ("40x80 reals: a column (a@x for each row)", lambda: m[:, 3], lambda: mn[:, 3]),
+        ("40x80 reals: a-b", lambda: m - m, lambda: mn - mn),
+        ("40 and 80 reals: outer product (x*r for each x)", lambda: torch.outer(m[:, 0], m[0]),
+         lambda: np.outer(mn[:, 0], mn[0])),
     ]
 
 
