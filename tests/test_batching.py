@@ -39,6 +39,9 @@ w::[0.5 1.0 2.0 4.0]
 hv::[4611686018427387904 1]
 d3::[2 3 4]:^(!24)%7.0
 i3::[2 3 4]:^(!24)-11
+gg::[40 16]:^(((((!640)*7919)!1009)-504)%7.0)*10.0^(!640)!9
+nn::[3 3]:^[1.0 2.0 3.0 3.0 1.0],((1.0e308*10)-1.0e308*10),[5.0 4.0 6.0]
+zz::[[-0.0 -0.0 -0.0] [0.0 -0.0 -0.0] [-0.0 1.0 -1.0] [1.0e308 1.0e308 -1.0e308]]
 """
 
 # (program, batched): batched says whether the batched evaluation gives the result (True),
@@ -162,6 +165,22 @@ PROGRAMS = [
     ("{1.0*x=!4}'u", True), ("{x=!c}'iv", True), ("{x*!#w}'fv", True), ("{x+!4}'i", True),
     ("{x*!-1}'u", False),                            # an error: the loop raises it
     ("{x*!x}'u", False), ("{x+&[1 1 0 1 1]}'i", True), ("{x-(,1.5),2.5}'fv", True),
+    # sums and products of rows of reals, each row left to right (the library's sum along
+    # a row adds in another order: gg's rows differ in their last digits then); rows of
+    # -0.0 sum to -0.0; Max and Min of reals by the library's fmax and fmin
+    ("+/'gg", True), ("*/'gg", True), ("{+/x*x}'gg", True), ("{(+/x)%#x}'gg", True),
+    ("{x-(+/x)%#x}'gg", True), ("+/'zz", True), ("*/'zz", True), ("{%+/x}'zz", False),
+    ("{+/x|-x}'gg", True), ("{+/x|-x}'zz", True), ("{(x|-0.25)&0.25}'r", None),
+    ("{(x|-0.25)&0.25}'z", None), ("{+/(x|-0.5)&0.5}'gg", True), ("{(+/x)|0.5}'r", True),
+    ("{(x&|x)|-0.0}'z", True), ("{0.25|x}'r", None),
+    # the first of a grade where a NaN is the extreme: the grade declines
+    ("{*>x}'nn", False), ("{*<x}'nn", False), ("{*<x}'|nn", False),
+    # + - * % of reals by the library's operation, a plain list beside the rows as it is
+    ("{x-*x}'gg", True), ("{x%+/x}'gg", True), ("{x*fv}'d3", True), ("{x%*x}'z", False),
+    # a real power of one number per row: a negative base to an infinite power is :undefined
+    ("{(-1.0)^+/x}'[[1.0e308 1.0e308] [1.0 1.0]]", False), ("{(+/x*x*x)^1.5}'gg", False),
+    ("{(*x)^+/x}'[[-1.0 1.0e308 1.0e308] [2.0 1.0 1.0]]", False), ("{(+/x*x)^0.5}'gg", True),
+    ("{x-w}'gg", False), ("{(+/x)-w}'d3", True), ("{x*(+/'x)+0.5}'d3", True),
     # not a matrix, or no rule: the loop
     ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),
     ("+/'[[] [] []]", None), ("{+/x}'[[] []]", None), ("+/'one", True),
@@ -229,6 +248,20 @@ def test_switching_batching_off(monkeypatch):
     k = KlongInterpreter(batch=True)
     k("f::{x-(+/x)%#x}")
     assert k.globals["f"].whole is not None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_row_of_negative_zeros_sums_to_negative_zero(backend):
+    """The sign of a zero sum, which no printed text shows: the batched sum of each row is
+    the sum of that row alone, -0.0 where it holds nothing but -0.0 (the library's sums
+    start from 0.0)."""
+    import numpy as np
+    k = KlongInterpreter(backend=backend, batch=True)
+    k(SETUP)
+    alone = [np.signbit(float(k(f"+/zz@{i}"))) for i in range(4)]
+    assert alone == [True, False, False, False]
+    for program in ("+/'zz", "{+/x}'zz"):
+        assert list(np.signbit(np.asarray(k(program), dtype=float))) == alone, program
 
 
 def test_a_batched_body_names_its_rows_failure_like_the_loop(mode):

@@ -123,7 +123,7 @@ def _table(*verbs):
 
 
 VERBS = _table(
-    Verb("@", "atom", "at", batch_dyad=batching.at),
+    Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at),
     Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take),

@@ -348,15 +348,9 @@ def _first_of_grade(descending, graded, arg):
         if type(x) is not Rows or x.rank != 1:
             r = graded(run)             # (x again: the body has no effects)
             return batching.first(r, run.n) if type(r) is Rows else first(r)
-        a = x.a
-        backend = backends.current()
-        if values.array_kind(a) == "f" and backend.any(a != a):
-            raise Declined          # (as grade: where a NaN goes is the library's)
-        places = a.argmax(1) if descending else a.argmin(1)
-        n = a.shape[0]
-        best = a.reshape(-1)[places + backend.arange(n) * a.shape[1]]
-        if backend.any(backend.astype(a == best.reshape(n, 1), "i").sum(1) > 1):
-            return batching.first(graded(run), n)
+        places, ties = backends.current().extreme_places(x.a, descending)
+        if ties:        # (or a NaN, which the grade declines: where it goes is the library's)
+            return batching.first(graded(run), run.n)
         return Rows.of(places)
     return fused
 
