@@ -10,7 +10,7 @@ import torch
 
 from .runtime import context
 from .errors import KlongError
-from .runtime.values import Dict, Symbol, is_array
+from .runtime.values import Dict, Symbol, general, is_array
 
 
 class KlongDataset(torch.utils.data.Dataset):
@@ -59,6 +59,7 @@ def _name(key):
 
 def _column(v, key):
     """The samples of a Klong list: a tensor (its rows are the samples) or a Python list."""
+    v = general(v)
     if is_array(v):
         if v.ndim == 0:
             raise KlongError("type", "KlongDataset: a list of samples is needed, not a number")

@@ -2,6 +2,7 @@
 import os
 
 from . import backends
+from .backends import arrays
 from .runtime import settings
 from .runtime.autograd import Differentiation
 from .runtime.capture import Capture, enabled_by_default
@@ -16,6 +17,11 @@ from .runtime.pyconv import to_klong, to_python
 from .sysfns import install
 from .compiler.syntax.lexer import Continuation, is_name
 from .compiler.syntax.parser import comment_hint, parse
+
+
+COMPLETE_LINES = 1024      # one-line sources remembered as complete chunks (_run_lines)
+# results that to_python gives as they are (arrays too)
+_AS_IS = frozenset({int, float, str, type(None)})
 
 
 def _source(source):
@@ -164,6 +170,7 @@ class KlongInterpreter:
         self.debug = False          # kgpy --debug: tracebacks, and torch's compiler warnings
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
+        self.complete_lines = set()      # one-line sources run before, each one chunk
         self.running_files = []          # the files being run, outermost first
         install(self)
 
@@ -214,6 +221,8 @@ class KlongInterpreter:
         """Run `source` and return the value of its last statement, as a Python value."""
         with self.context.lock:             # run and convert as one evaluation
             value = self.run(source)
+            if type(value) in _AS_IS or type(value) in arrays.ARRAY_TYPES:
+                return value        # what to_python gives as it is (the common results)
             with handing_out(self.context):     # a function handed out keeps this one's limits
                 return to_python(value)
 
@@ -237,6 +246,13 @@ class KlongInterpreter:
                     self.running_files.pop()
 
     def _run_lines(self, lines, filename):
+        if len(lines) == 1 and lines[0] in self.complete_lines:
+            # a line run before, which was one chunk: not read again for its end (a
+            # training step's k("step()"), called again and again)
+            value = self._run_chunk(lines[0], 0, False, filename)
+            if self.pending_comment is not None:
+                self._skip_comment(lines, 1)
+            return value
         result = None
         i = 0
         reading = Continuation()
@@ -250,6 +266,10 @@ class KlongInterpreter:
             if not complete:        # open at the end: its error is on its last line, not after
                 text = text.rstrip()
             if text.strip():
+                if complete and len(lines) == 1:
+                    if len(self.complete_lines) >= COMPLETE_LINES:
+                        self.complete_lines.clear()
+                    self.complete_lines.add(text)
                 value = self._run_chunk(text, start, False, filename)
                 if value is not None:
                     result = value

@@ -21,7 +21,7 @@ from .errors import KlongBackendError, KlongError
 from .interpreter import KlongInterpreter
 from .runtime.pyconv import to_klong
 from .sysfns.python import BackendFunction
-from .runtime.values import Function
+from .runtime.values import Function, general
 
 _DTYPE_NAMES = {torch.float64: "float64", torch.float32: "float32", torch.bfloat16: "bfloat16"}
 COMPILE_WARNING = ("klong.nn.KlongLayer: torch.compile runs the Klong function eagerly "
@@ -219,7 +219,8 @@ def _initial(interp, shape, init):
         if not isinstance(made, Function):
             raise KlongError("type", f"KlongLayer: init {init} is not a Klong function")
         with context.entered(interp.context):
-            values = made.call([to_klong(list(shape), interp)] if made.arity == 1 else [])
+            values = general(made.call([to_klong(list(shape), interp)]
+                                       if made.arity == 1 else []))
     elif getattr(init, "__module__", "") == "torch.nn.init":
         values = torch.empty(shape, dtype=dtype, device=device)
         with torch.no_grad():

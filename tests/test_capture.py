@@ -52,7 +52,12 @@ def assert_same(a, b):
         assert repr(a) == repr(b)
         return
     if isinstance(a, torch.Tensor):
-        assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+        assert a.dtype == b.dtype and a.shape == b.shape
+        if a.is_floating_point():       # bit for bit: NaN where NaN, the signs of zeros
+            assert torch.equal(a.isnan(), b.isnan()) and torch.equal(a.signbit(), b.signbit())
+            assert torch.equal(a.nan_to_num(0.0), b.nan_to_num(0.0))
+        else:
+            assert torch.equal(a, b)
     elif isinstance(a, list):
         assert len(a) == len(b)
         for x, y in zip(a, b):
@@ -253,6 +258,135 @@ def test_a_step_inside_an_each_over_rows():
                ["g(1.0)"] * 4 + ["g'm"] * 3 + ["+/g'm"] * 3)
 
 
+def replay_source(k, name):
+    return k.capture.records[k.globals[name].facts].source()
+
+
+def test_an_each_torch_vmap_batches_replays_as_its_operations():
+    """The body of an Each that torch.vmap batches is replayed as the operations vmap ran
+    for it (on whole tensors), not through vmap again: the same bits over 25 steps (the
+    test above) and no vmap left in the record."""
+    on, _, _ = run(MLP, "step()", 4, True, [])
+    source = replay_source(on, "step")
+    assert "def v" not in source and "mm(" not in source      # no body, no vmap call
+    names = {getattr(v, "__name__", "") for v in
+             on.capture.records[on.globals["step"].facts].variants[0].replay.__globals__.values()}
+    assert "_vmap" not in names
+
+
+# a loss summing more than 64 terms, of an odd count: Klong's order halves the terms
+# (the odd one set aside) before the running sum
+LONG_SUM = """X::(!131)%13
+Y::3.0+2.0*X
+w::0.0
+b::0.0
+loss::{(+/((b+w*X)-Y)^2)%#X}
+step::{[g];g::loss:>[w b];w::w-0.001*g@0;b::b-0.001*g@1}"""
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_long_sum_replays_bit_identical(codegen):
+    on, results_on, params_on = run(LONG_SUM, "step()", 25, True, ["w", "b"], codegen)
+    off, results_off, params_off = run(LONG_SUM, "step()", 25, False, ["w", "b"], codegen)
+    for a, b in zip(params_on + results_on, params_off + results_off):
+        assert_same(a, b)
+    assert "step: captured, 1 variant(s), 21 replays" in on.capture.explain()
+
+
+def test_a_global_given_back_as_it_is():
+    """A function whose result is a global's real, untouched, replays it (it was once
+    recorded without the global among its inputs)."""
+    k = steps_both("c::1.0\nf::{c}\nd::{c::c+1.0;c}",
+                   ["f()", "f()", "d()", "f()", "d()", "d()", "f()", "f()", "d()", "f()",
+                    "d()", "f()"])
+    report = k.capture.explain()
+    assert "f: captured, 1 variant(s), 3 replays" in report
+    assert "d: captured, 1 variant(s), 1 replays" in report
+    assert k("f()") == 6.0
+
+
+def test_a_line_run_again_is_read_as_before():
+    """k(line) again skips looking for the end of the chunk (a step called again and
+    again); results, errors and comment blocks are as the first time."""
+    from klong import KlongError
+    k = KlongInterpreter(backend="numpy")
+    for _ in range(3):
+        assert k("1+1") == 2
+        assert k("") is None
+        with pytest.raises(KlongError, match="^syntax error: missing operand$"):
+            k("(1+")
+        with pytest.raises(KlongError, match="undelimited comment: no line starts with 'end'"):
+            k('.comment("end")')
+        assert k('.comment("end")\nx\nend\n3') == 3
+    assert "1+1" in k.complete_lines and "(1+" not in k.complete_lines
+
+
+def test_a_gradient_replays_as_the_engine_call():
+    """`:>` of a scalar loss replays as the call of autograd's engine that
+    torch.autograd.grad makes (the same backward; the bits over 25 steps are checked
+    above), not through torch.autograd.grad's checks in Python."""
+    on, _, _ = run(LINREG, "step()", 4, True, [])
+    namespace = on.capture.records[on.globals["step"].facts].variants[0].replay.__globals__
+    assert torch.autograd.grad not in namespace.values()
+    assert "run_backward(" not in replay_source(on, "step")     # (a name of the namespace)
+    assert any(getattr(v, "__name__", "") == "run_backward" for v in namespace.values())
+
+
+# Y%2.0 comes from data alone: a later call takes it from the call before while Y is the
+# same tensor, unchanged
+HELD = """X::[1.0 2.0 3.0 4.0 5.0]
+Y::[6.0 10.0 14.0 18.0 22.0]
+w::0.0
+loss::{(+/((w*X)-(Y%2.0))^2)%#X}
+step::{w::w-0.02*loss:>w}"""
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_what_comes_from_unchanged_data_is_kept(codegen):
+    calls = ["step()"] * 6 + ["Y::Y:=30.0,2"] + ["step()"] * 3 + ["Y::Y:=7.0,0,1"] \
+        + ["step()"] * 3 + ["Y::[2.0 4.0 6.0 8.0 10.0]"] + ["step()"] * 3 + ["in place"] \
+        + ["step()"] * 3
+    ks = [KlongInterpreter(backend="torch", device="cpu", capture=c, codegen=codegen)
+          for c in (True, False)]
+    for k in ks:
+        k(HELD)
+    for call in calls:
+        if call == "in place":      # changed by Python, in place: the same tensor
+            for k in ks:
+                k.globals["Y"].mul_(2.0)
+            continue
+        assert_same(*(k.run(call) for k in ks))
+        assert_same(ks[0].globals["w"], ks[1].globals["w"])
+    assert "HOLD" in replay_source(ks[0], "step")
+    assert "step: captured, 1 variant(s), 14 replays" in ks[0].capture.explain()
+
+
+def test_an_each_over_rows_with_a_constant_in_its_body():
+    """A vmapped body reading a constant of its own and a global: replayed as vmap's
+    operations, the same bits as the ordinary evaluation, with new data too."""
+    # (16 rows: the fewest over which Each traces its function with vmap)
+    k = steps_both(".bkf(\"tanh\")\nm::[16 3]:^0.02*!48\nW::[3 3]:^0.5-0.1*!9\n"
+                   "f::{+/+/tanh({[0.5 1.0 2.0]+x{+/x*y}:/W}'m)}\ng::{W::W*1.5;f()}",
+                   ["g()"] * 6 + ["m::[16 3]:^0.03*!48"] + ["g()"] * 3)
+    assert "g: captured, 1 variant(s), 5 replays" in k.capture.explain()
+    source = replay_source(k, "g")
+    assert "def v" not in source and "HOLD" in source
+
+
+def test_a_zero_divisor_falls_back():
+    """A division's test for zero divisors replays as one test (all of the divisor
+    non-zero); a zero (or a negative zero) divisor takes the ordinary evaluation, as a NaN
+    does not."""
+    k = steps_both("d::[1.0 2.0 4.0]\nf::{x%d}",
+                   ["f(3.0)"] * 5 + ["d::[1.0 0.0 4.0]"] + ["f(3.0)"] * 3
+                   + ["d::[1.0 -0.0 4.0]"] + ["f(3.0)"] * 2
+                   + ["d::[1.0 2.0],(1.0e308*10.0)-1.0e308*10.0"] + ["f(3.0)"] * 4
+                   + ["d::[2.0 2.0 2.0]"] + ["f(3.0)"] * 2)
+    assert "all(" not in replay_source(k, "f")        # (a name of the namespace)
+    namespace = k.capture.records[k.globals["f"].facts].variants[0].replay.__globals__
+    assert torch.Tensor.all in namespace.values()
+
+
 SIEVE = ("sieve::{[s n];n::x;s::n#,1;s::s:=0,0,1;"
          "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s}")
 
@@ -298,3 +432,45 @@ def test_a_record_learns_only_what_it_made_itself():
     source = k.globals["g"].run.records.source()
     assert "slice(0, 178, 3), 7)" in source
     assert "OWN(" in source             # (200#,0) is a copy of its own: no copy made
+
+
+def test_a_replay_slower_than_the_evaluation_is_dropped():
+    """Capture must never cost time: the checked replays are timed beside the evaluations
+    they are checked with, and a record whose replay is far slower is dropped (here made
+    slow on purpose), leaving the function to its ordinary evaluation."""
+    import time
+    from klong.runtime import capture
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("a::[1.0 2.0];f::{+/a*x}")
+    k("f(2.0)")
+    k("f(2.0)")                                 # recorded
+    records = k.capture.records[k.globals["f"].facts]
+    variant = records.variants[0]
+    fast = variant.replay
+
+    def slow(*args):
+        time.sleep(3 * capture.SLACK)
+        return fast(*args)
+    variant.replay = slow
+    assert [k("f(2.0)") for _ in range(capture.VERIFIED)] == [6.0] * capture.VERIFIED
+    assert records.variants == []
+    assert "f: not captured: its replay took" in k.capture.explain()
+    assert k("f(3.0)") == 9.0
+
+
+def test_a_loop_too_long_to_record_runs_as_usual():
+    """A recording that passes MAX_LINES operations stops following them at once (a loop
+    over data run through, here an Each with an effect on a local), and the function
+    keeps its ordinary evaluation."""
+    from klong.backends import torch_capture
+    body = "{[s];s::0.0;{s::s+x}'x;s}"
+    data = f"v::1.0+(!{torch_capture.MAX_LINES + 10})%7"
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("f::" + body)
+    k(data)
+    results = [k("f(v)") for _ in range(4)]
+    assert f"f: not captured: more than {torch_capture.MAX_LINES} operations" \
+        in k.capture.explain()
+    plain = KlongInterpreter(backend="torch", device="cpu", capture=False)
+    plain(data)
+    assert results == [plain(body + "(v)")] * 4

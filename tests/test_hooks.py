@@ -30,12 +30,14 @@ def test_a_hook_sees_globals_and_locals(ki):
     ki("f([1 2]); hidden::5; g::{hidden::x}; g(9)")
     assert [plain(v) for v in seen] == [6, [2, 4], 5, 9]
     ki("{[hidden]; hidden::x}'!3")             # a local in a function run by Each
-    # torch runs that Each through torch.vmap, in both evaluators: one call with every
-    # sample's value
-    each = [[0, 1, 2]] if ki.backend.name == "torch" else [0, 1, 2]
-    assert [plain(v) for v in seen[4:]] == each
+    assert [plain(v) for v in seen[4:]] == [0, 1, 2]
+    # over as many numbers as this, torch runs that Each through torch.vmap, in both
+    # evaluators: one call with every sample's value (over three, the loop costs less)
+    ki("{[hidden]; hidden::x}'!64")
+    each = [list(range(64))] if ki.backend.name == "torch" else list(range(64))
+    assert [plain(v) for v in seen[7:]] == each
     ki("other::1")
-    assert len(seen) == 4 + len(each)
+    assert len(seen) == 7 + len(each)
 
 
 def test_a_hook_sees_each_row_of_a_batched_each(ki):

@@ -16,8 +16,9 @@ TOP = {"frontends", "nn", "data", "kernel", "__init__", "__main__"}
 # and limits -> values): who is running is recorded in backends, so none needs context
 RUNTIME_LOW = {
     "context": set(),
-    "limits": set(),
-    "values": {"limits"},
+    "mixed": set(),
+    "limits": {"mixed"},
+    "values": {"limits", "mixed"},
 }
 # the compiler's stages, in the order a chunk goes through them
 STAGES = ["syntax", "lower", "passes", "render", "engine"]

@@ -92,7 +92,7 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
 @pytest.mark.parametrize("text, form", [
     ("{:[x>0;x;-x]}", ir.Whole),
     ("{[r];r::x;r*r}", ir.Whole),
-    ("{+/x*u}", ir.RowsDot),
+    ("{+/x*u}", ir.Batched),        # RowsDot first (below), the batch where it declines
     ("{x{+/x*y}:/m}", ir.RowsProduct),
     ("{x f:/m}", ir.RowsProduct),
     ("{x,1}", ir.Batched),
@@ -106,6 +106,13 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
 def test_passes_find_whole_array_forms(k, text, form):
     fn = lowered(k, text, run_passes=True).body
     assert (type(fn.whole) if fn.whole is not None else None) is form
+
+
+def test_a_dot_with_a_name_is_tried_before_the_batch(k):
+    """{+/x*u}: the matrix-vector product where u is a vector; where it is not (a matrix,
+    `{+/x*w}'m`), the batched body."""
+    fn = lowered(k, "{+/x*u}", run_passes=True).body
+    assert type(fn.whole.first) is ir.RowsDot
 
 
 def test_the_element_wise_form_is_decided_in_the_pass(k):

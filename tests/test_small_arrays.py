@@ -103,10 +103,8 @@ def test_integers_stay_exact_past_int64(k):
     assert printed(k, "(a+a+2)@69") == "9223372036854775808"
 
 
-@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
-@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
-def test_each_not_traced_again_after_a_failed_trace(codegen, monkeypatch):
-    k = KlongInterpreter(backend="torch", codegen=codegen, device=TORCH_DEVICE)
+def _counted_traces(k, monkeypatch):
+    """The (dtype, shape, failed) of every array torch.vmap is asked to trace Each over."""
     traces = []
     vmap = k.backend.vmap
 
@@ -115,23 +113,58 @@ def test_each_not_traced_again_after_a_failed_trace(codegen, monkeypatch):
         traces.append((str(a.dtype), tuple(a.shape), r is None))
         return r
     monkeypatch.setattr(k.backend, "vmap", counted)
+    return traces
+
+
+def _repeated(text, n):
+    return "[" + " ".join([text] * n) + "]"
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_each_not_traced_again_after_a_failed_trace(codegen, monkeypatch):
+    # (no batched bodies: rows whose Where gives as many positions would batch, untraced)
+    k = KlongInterpreter(backend="torch", codegen=codegen, device=TORCH_DEVICE, batch=False)
+    traces = _counted_traces(k, monkeypatch)
     # Expand needs the values of a row: torch cannot trace it, the loop runs
     k.run("f::{[w];w::&x>2;+/x@w}")
-    assert printed(k, "f'[[1 5 2] [7 3 9]]") == "[5 19]"
-    assert printed(k, "f'[[1 5 2] [7 3 9] [0 0 4]]") == "[5 19 4]"
-    assert traces == [("torch.int64", (2, 3), True)]
-    assert printed(k, "f'[[1.5 5.0 2.5] [7.0 3.0 0.5]]") == "[7.5 10.0]"    # reals: once
-    assert printed(k, "f'[[1 5 2 4] [7 3 9 1]]") == "[9 19]"          # longer rows
-    assert printed(k, "f'[[0.5 4.0 9.5 1.0]]") == "[13.5]"
-    assert printed(k, "f'[[0.5 4.0 9.5 1.0] [1.0 2.0 3.0 4.0]]") == "[13.5 7.0]"
+    assert printed(k, "f'(16,3):^[1 5 2 7 3 9]") == _repeated("5 19", 8)
+    assert printed(k, "f'(18,3):^[1 5 2 7 3 9 0 0 4]") == _repeated("5 19 4", 6)
+    assert traces == [("torch.int64", (16, 3), True)]
+    assert printed(k, "f'(16,3):^[1.5 5.0 2.5 7.0 3.0 0.5]") == _repeated("7.5 10.0", 8)  # once
+    assert printed(k, "f'(16,4):^[1 5 2 4 7 3 9 1]") == _repeated("9 19", 8)   # longer rows
+    assert printed(k, "f'(17,4):^[0.5 4.0 9.5 1.0]") == _repeated("13.5", 17)
+    assert printed(k, "f'(16,4):^[0.5 4.0 9.5 1.0 1.0 2.0 3.0 4.0]") == \
+        _repeated("13.5 7.0", 8)
     # once per element type and row shape: the number of rows does not matter
-    assert traces[1:] == [("torch.float64", (2, 3), True), ("torch.int64", (2, 4), True),
-                          ("torch.float64", (1, 4), True)]
+    assert traces[1:] == [("torch.float64", (16, 3), True), ("torch.int64", (16, 4), True),
+                          ("torch.float64", (17, 4), True)]
     # a function that traces is traced every time
     k.run(".bkf(\"tanh\");h::{+/tanh(x)}")
-    assert printed(k, "h'[[1.0 2.0] [3.0 4.0]]") == "[1.72562173603158 1.9943840534258]"
-    assert printed(k, "h'[[1.0 2.0] [3.0 5.0]]") == "[1.72562173603158 1.99496395794933]"
-    assert traces[4:] == [("torch.float64", (2, 2), False)] * 2
+    assert printed(k, "h'(16,2):^[1.0 2.0 3.0 4.0]") == \
+        _repeated("1.72562173603158 1.9943840534258", 8)
+    assert printed(k, "h'(16,2):^[1.0 2.0 3.0 5.0]") == \
+        _repeated("1.72562173603158 1.99496395794933", 8)
+    assert traces[4:] == [("torch.float64", (16, 2), False)] * 2
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_each_over_a_few_elements_loops(codegen, monkeypatch):
+    # a trace costs as much as a loop over some tens of elements: fewer rows (or numbers)
+    # than that are looped over, as a tree's three-element leaves
+    k = KlongInterpreter(backend="torch", codegen=codegen, device=TORCH_DEVICE)
+    traces = _counted_traces(k, monkeypatch)
+    k.run(".bkf(\"tanh\");h::{+/tanh(x)};g::{:[@x;x;0]}")
+    assert printed(k, "h'(15,2):^[1.0 2.0 3.0 4.0]") == \
+        "[" + " ".join(["1.72562173603158 1.9943840534258"] * 7) + " 1.72562173603158]"
+    assert printed(k, "g'!63") == printed(k, "!63")
+    assert traces == []
+    assert printed(k, "+/g'!64") == "2016"
+    assert traces == [("torch.int64", (64,), False)]
+    k.run("mk::{:[x=0;y;mk(x-1;)'(3*y)+!3]};sm::{:[@x;x;+/sm'x]}")
+    assert printed(k, "sm(mk(5;0))") == "29403"
+    assert traces[1:] == []
 
 
 @pytest.mark.parametrize("src, result", [

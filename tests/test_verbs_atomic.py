@@ -531,6 +531,34 @@ def test_min(a, b, expected):
     assert dyad("&", a, b) == expected
 
 
+def _edge_reals(seed, n=400):
+    """Reals with NaN, infinities, 0.0, -0.0 and repeated values among them."""
+    rng = np.random.default_rng(seed)
+    a = rng.choice([np.nan, np.inf, -np.inf, 0.0, -0.0, 0.25, -0.25, 1.5], n)
+    return np.where(rng.random(n) < 0.5, rng.random(n) - 0.5, a)
+
+
+def _bits(v):
+    """The elements of reals (numpy, or Python floats) as comparable text: NaN, the sign
+    of a zero."""
+    return [("nan" if x != x else repr(x)) for x in np.asarray(v, dtype=float).ravel()]
+
+
+@pytest.mark.parametrize("verb, pick", [("|", lambda a, b: a if a >= b else b),
+                                        ("&", lambda a, b: a if a < b else b)])
+def test_max_and_min_of_reals_pick_the_operand_the_comparison_picks(verb, pick):
+    """Max and Min of reals go through the library's fmax and fmin, or maximum and minimum,
+    where those give the element Max's a>=b (Min's a<b) picks, down to NaN and which zero;
+    each result is compared with that choice made element by element."""
+    a, b = _edge_reals(1), _edge_reals(2)
+    numbers = [np.nan, 0.0, -0.0, 0.25, -0.25, np.inf]
+    cases = [(a, b), (b, a), (a, -a), (a, a[::-1].copy())] + \
+        [(a, x) for x in numbers] + [(x, a) for x in numbers]
+    for x, y in cases:
+        expected = [pick(p, q) for p, q in np.broadcast(x, y)]
+        assert _bits(host(DYADS[verb](on(x), on(y)))) == _bits(expected), (x, y)
+
+
 # ---------------------------------------------------------------- Equal, Less, More
 
 @pytest.mark.parametrize("a, b, expected", [

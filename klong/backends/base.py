@@ -35,6 +35,9 @@ DTYPES = ("float64", "float32", "bfloat16", "float16")
 # most this many rows left to right, as Klong's definition (and kg) fold them; more in halves
 SEQUENTIAL_ROWS = 64
 _COMBINE = {"+": operator.add, "*": operator.mul}
+# the smallest normal real: C's pow may report a result below it as a range error, which
+# Python turns into an OverflowError (and ^ then into an infinity)
+_TINY = 2.2250738585072014e-308
 _IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
 
@@ -232,6 +235,12 @@ class Backend:
         """Element i of `a` repeated counts[i] times (along the first axis)."""
         raise NotImplementedError
 
+    def rows_of(self, a, n):
+        """n rows each equal to the array a, (n,) + a.shape, as an operand to read only
+        (a batch's operand the same for every row, verbs/batching.py): a view that copies
+        nothing where the library has one."""
+        return self.repeat(a.reshape((1,) + tuple(a.shape)), n)
+
     def bounds(self, a):
         """(smallest, largest) element of a non-empty integer array, as Python ints: the
         range checks of indices, counts and exact integer arithmetic."""
@@ -354,6 +363,29 @@ class Backend:
             r = combine(r, row)
         return r
 
+    def fold_each_row(self, op, a):
+        """+/ or */ ('+' or '*') of each row of the real array a: along its second axis, of
+        at least one and at most SEQUENTIAL_ROWS elements, left to right as fold_reals folds
+        one row (the same bits). Here the running fold along the first axis of a's columns;
+        a backend overrides it where its library has a cheaper exact way."""
+        return self.fold_rows(op, self.swap01(a))
+
+    def signed_zero_sums(self, r, a):
+        """r, the sums of the rows of a made by a library's reduction or scan that starts
+        from 0.0 (its identity) rather than from a row's first element, as the loop's: a
+        row of nothing but -0.0 sums to -0.0 in the loop and to 0.0 there. The rows whose
+        sum is zero are summed again by the loop's steps (one addition a column, which
+        starts from the first), in place in r."""
+        zero = r == 0
+        if self.any(zero):
+            rows = self.where(zero.reshape(r.shape[0], -1).any(1))
+            some = a[rows]
+            total = some[:, 0]
+            for j in range(1, some.shape[1]):
+                total = total + some[:, j]
+            r[rows] = total
+        return r
+
     def hand_over(self, a, n):
         """A numpy array to go on folding with (numpy's calls cost less than some
         libraries'), or None to go on with `a`."""
@@ -377,6 +409,25 @@ class Backend:
     def maximum(self, a, b):
         raise NotImplementedError
 
+    def extreme_places(self, a, largest):
+        """For a matrix of numbers a: the place of the largest (smallest) element of each
+        row, its first where it is there more than once, as the library's argmax (argmin),
+        which counts a NaN largest and smallest; and whether some row holds its extreme
+        more than once, or holds a NaN."""
+        n, k = a.shape
+        places = a.argmax(1) if largest else a.argmin(1)
+        best = a.reshape(-1)[places + self.arange(n) * k]
+        ties = self.any(self.astype(a == best.reshape(n, 1), "i").sum(1) > 1) \
+            or self.kind(a) == "f" and self.any(best != best)
+        return places, ties
+
+    def extreme(self, a, b, larger):
+        """Klong's Max (larger) or Min of two real operands (arrays of float64, or a Python
+        float beside one) by the library's own fmax and fmin, where they pick what the verbs
+        pick (numpy_backend.extreme_of_reals), else None (and where a backend has no such
+        way: the verbs then compare and select)."""
+        return None
+
     def minimum(self, a, b):
         raise NotImplementedError
 
@@ -397,6 +448,24 @@ class Backend:
         x, y = (self.to_host(v) if self.is_array(v) else v for v in (a, b))
         with np.errstate(all="ignore"):
             return self.from_host(np.asarray(np.float_power(x, y)))
+
+    def pow_each_normal(self, a, b):
+        """pow_each(a, b), or None where some element's a**b is not what Klong's ^ gives by
+        Python's steps: a negative base with an exponent that is not a whole number (not
+        finite included: Klong's :undefined), zero to a negative power, a result that is not
+        finite or is below the normal reals from a base other than zero (Python's range
+        errors). The checks on the host's arrays too: a handful of operations on a vector
+        cost less there than the library's calls on some backends."""
+        x, y = (self.to_host(v) if self.is_array(v) else v for v in (a, b))
+        with np.errstate(all="ignore"):
+            whole = np.isfinite(y) & (np.floor(y) == y)
+            if np.any((x < 0) & ~whole | (x == 0) & (y < 0)):
+                return None
+            r = np.asarray(np.float_power(x, y))
+            size = np.abs(r)
+            if not np.all(size < np.inf) or np.any((size < _TINY) & (x != 0)):
+                return None     # (a NaN fails the first test too)
+        return self.from_host(r)
 
     def divide(self, a, b):
         """a / b, correctly rounded (operands of the result's kind: klong/runtime/kinds.py)."""

@@ -168,6 +168,9 @@ class NumpyBackend(Backend):
     def repeat(self, a, counts):
         return np.repeat(a, counts, axis=0)
 
+    def rows_of(self, a, n):
+        return np.broadcast_to(a, (n,) + a.shape)
+
     def flip(self, a):
         return a[::-1]
 
@@ -198,10 +201,10 @@ class NumpyBackend(Backend):
 
     def reduce(self, op, a):
         if op in "+*" and a.dtype.kind == "f":
-            if a.shape[0] <= SEQUENTIAL_ROWS:
-                r = _REDUCE[op].accumulate(a, axis=0)[-1]     # fold_reals, in one call
-            else:
-                with self.quiet():          # a real overflow is inf, silently
+            with self.quiet():              # a real overflow is inf, silently
+                if a.shape[0] <= SEQUENTIAL_ROWS:
+                    r = _REDUCE[op].accumulate(a, axis=0)[-1]     # fold_reals, in one call
+                else:
                     r = self.fold_reals(op, a)
         else:
             r = _REDUCE[op].reduce(a, axis=0)
@@ -210,11 +213,27 @@ class NumpyBackend(Backend):
     def accumulate(self, op, a):
         return _REDUCE[op].accumulate(a, axis=0)
 
+    def fold_each_row(self, op, a):
+        if a.size < 2 * a.shape[1]:
+            return super().fold_each_row(op, a)
+        # the columns laid out one after another: numpy reduces along an axis that is not
+        # the innermost by adding its slices in order (elementwise, n >= 2 elements each),
+        # so each row's elements are combined left to right; along the innermost axis (a row
+        # of one column) it would add them in pairs
+        r = _REDUCE[op].reduce(a.swapaxes(0, 1).copy(), axis=0)
+        return self.signed_zero_sums(r, a) if op == "+" and not r.all() else r
+
     def maximum(self, a, b):
         return np.maximum(a, b)
 
     def minimum(self, a, b):
         return np.minimum(a, b)
+
+    def extreme(self, a, b, larger):
+        return extreme_of_reals(a, b, larger)
+
+    def extreme_places(self, a, largest):
+        return places_of_extremes(a, largest)
 
     def abs(self, a):
         return np.abs(a)
@@ -240,6 +259,47 @@ class NumpyBackend(Backend):
     def math_function(self, name):
         fn = getattr(np, name, None)
         return fn if isinstance(fn, np.ufunc) or callable(fn) and not isinstance(fn, type) else None
+
+
+def _reals(v):
+    return type(v) is float or type(v) is np.ndarray and v.dtype == np.float64
+
+
+def extreme_of_reals(a, b, larger):
+    """a|b (larger) or a&b, Klong's Max and Min, of float64 arrays or an array and a Python
+    float, by numpy's elementwise functions, where they pick what the verbs pick; None
+    elsewhere. Max gives a where a >= b, else b; Min a where a < b, else b: so where b is
+    NaN, b (NaN), and where a is NaN and b is not, b. fmax and fmin give the operand that is
+    not NaN, maximum and minimum NaN, and of two equal operands either (which differ only as
+    0.0 and -0.0). So: against a number b neither NaN nor zero, fmax or fmin; a number a
+    neither NaN nor zero against b, maximum or minimum; two arrays, fmax or fmin where b
+    holds no NaN and no zero is picked (then no 0.0 stood beside a -0.0)."""
+    if not (_reals(a) and _reals(b)):
+        return None
+    if type(b) is float:
+        if b != b or b == 0:
+            return None
+        return (np.fmax if larger else np.fmin)(a, b)
+    if type(a) is float:
+        if a != a or a == 0:
+            return None
+        return (np.maximum if larger else np.minimum)(a, b)
+    if np.isnan(b).any():
+        return None
+    r = (np.fmax if larger else np.fmin)(a, b)
+    return r if r.all() else None
+
+
+def places_of_extremes(a, largest):
+    """Backend.extreme_places of a numpy matrix: every row's extreme equals itself, so the
+    count of elements equal to their row's extreme is the count of rows where each is alone
+    (and a NaN, which argmax and argmin find first, equals nothing: looked for first)."""
+    n, k = a.shape
+    places = (np.argmax if largest else np.argmin)(a, 1)
+    best = a.reshape(-1).take(places + np.arange(n) * k)
+    if a.dtype.kind == "f" and np.isnan(best).any():
+        return places, True
+    return places.astype(np.int64, copy=False), np.count_nonzero(a == best[:, None]) != n
 
 
 # np.errstate(all="ignore") remakes numpy's error state each time it is entered, which costs

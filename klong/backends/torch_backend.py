@@ -11,7 +11,7 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import code_array, lookup, text_of
+from .numpy_backend import code_array, extreme_of_reals, lookup, places_of_extremes, text_of
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -21,7 +21,8 @@ _SCAN = {"+": torch.cumsum, "*": torch.cumprod}
 _COMBINE = {"+": operator.add, "*": operator.mul}
 _FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16,
            "float16": torch.float16}
-_HOST_KINDS = {"i": np.int64, "f": np.float64}
+_HOST_KINDS = {"i": np.dtype(np.int64), "f": np.dtype(np.float64)}
+_SHARED_HOST_DTYPES = (np.dtype(np.int64), np.dtype(np.float64))  # from_numpy shares them
 _HOST_FLOATS = (torch.float64, torch.float32)     # the reals numpy computes alike
 _HOST_ROWS = 2 ** 14       # a real sum this short is finished on the host (hand_over)
 _KINDS = {**{t: "f" for t in (torch.float64, torch.float32, torch.float16, torch.bfloat16)},
@@ -200,6 +201,7 @@ class TorchBackend(Backend):
         self.recorder = None        # the capture part's Recorder while it records
         self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
+        self._on_cpu = self.device.type == "cpu"
         if torch_distributed.launched():
             torch_distributed.timeout()     # a bad setting is refused now, not at the join
 
@@ -225,20 +227,22 @@ class TorchBackend(Backend):
             # and as float64 (torch would read Python floats as float32 and lose digits)
             t = self.from_host(np.asarray(data, dtype=_HOST_KINDS.get(kind)))
         want = self._dtypes[kind] if kind is not None else self._normal_dtype(t)
-        return t if t.dtype == want else t.to(want)
+        return t if t.dtype is want else t.to(want)
 
     def _normal_dtype(self, t):
         return self.float_dtype if t.is_floating_point() else torch.int64
 
     def from_host(self, a):
-        if a.dtype != np.float64 and a.dtype != np.int64:
+        # (dtypes compared as dtype objects: a list of three numbers becomes a tensor at
+        # every node of a tree, and comparing with np.int64 converts it each time)
+        if a.dtype not in _SHARED_HOST_DTYPES:
             a = a.astype(np.float64 if a.dtype.kind == "f" else np.int64)
         elif not (a.flags.writeable and a.flags.c_contiguous):
             a = a.copy()        # torch shares only writable memory laid out forwards
         t = torch.from_numpy(a)
-        if t.dtype == torch.float64 and self.float_dtype != torch.float64:
+        if t.dtype is torch.float64 and self.float_dtype is not torch.float64:
             t = t.to(self.float_dtype)
-        return t if self.device.type == "cpu" else t.to(self.device)
+        return t if self._on_cpu else t.to(self.device)
 
     def from_dlpack(self, obj):
         try:
@@ -351,6 +355,9 @@ class TorchBackend(Backend):
     def roll(self, a, shift):
         return torch.roll(a, shift, 0)
 
+    def rows_of(self, a, n):
+        return a.unsqueeze(0).expand(n, *a.shape)
+
     def swap01(self, a):
         return a.transpose(0, 1)
 
@@ -393,10 +400,11 @@ class TorchBackend(Backend):
             # too; compiled code keeps torch's sum, which the compiler fuses
             if op == "+" and a.requires_grad and not _wrapped(a) and self.recorder is not None \
                     and a.device.type == "cpu" and a.dtype == torch.float64:
-                # recorded for replay (torch_capture.py): the fold's own steps, which are
-                # differentiable and give the same sum and gradient (each element's is the
-                # incoming one exactly), in fewer calls than the sum and its fold below
-                r = ordered_sum(a, 0)
+                # recorded for replay (torch_capture.py): as below, the fold's steps in
+                # torch at every length (numpy's are not recorded). Not the fold's steps
+                # as steps of the graph: the same sum and gradient, but their backward
+                # costs a step for each (a slice's, a running sum's)
+                r = _with_values(a.sum(0), ordered_sum(a.detach(), 0))
             elif op == "+" and a.requires_grad and not _wrapped(a):
                 # differentiated: torch's sum is the step of the graph, holding the value
                 # of the fold, taken outside the graph
@@ -473,6 +481,16 @@ class TorchBackend(Backend):
             running.append(combine(running[-1], row))
         return torch.stack(running)
 
+    def fold_each_row(self, op, a):
+        if a.dtype != torch.float64 or a.device.type != "cpu" or not self.may_overwrite(a):
+            return super().fold_each_row(op, a)
+        # torch's CPU scan of float64 runs left to right along any axis: along the rows
+        # where they lie (along the first axis of the columns it reads across the rows);
+        # the last column is a view of the scan, as the last row of the scan of the columns
+        # was, since a copy costs half the scan again
+        r = _SCAN[op](a, 1).select(1, -1)
+        return self.signed_zero_sums(r, a) if op == "+" and not r.numpy().all() else r
+
     def accumulate(self, op, a):
         if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
                 and not torch.compiler.is_compiling():
@@ -494,6 +512,22 @@ class TorchBackend(Backend):
 
     def minimum(self, a, b):
         return torch.minimum(*self._tensors(a, b))
+
+    def extreme_places(self, a, largest):
+        # numpy's argmax and argmin on the same memory: several times faster on the CPU
+        host = _host_real_operand(a)
+        if host is None:
+            return super().extreme_places(a, largest)
+        places, ties = places_of_extremes(host, largest)
+        return torch.from_numpy(places), ties
+
+    def extreme(self, a, b, larger):
+        # numpy's on the same memory (torch's fmax is no faster than its where on the CPU)
+        x, y = _host_real_operand(a), _host_real_operand(b)
+        if x is None or y is None:
+            return None
+        r = extreme_of_reals(x, y, larger)
+        return None if r is None else torch.from_numpy(r)
 
     def abs(self, a):
         return torch.abs(a)

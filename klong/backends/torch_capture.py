@@ -28,6 +28,7 @@ out that are not numbers) makes the recording fail with a reason, and the functi
 with ordinary evaluation. The replay function returns None when a guard fails; it writes
 no global itself (it returns the values to write), so a miss leaves nothing half-updated.
 """
+import collections
 import math
 import operator
 import re
@@ -35,13 +36,14 @@ import sys
 
 import torch
 from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
+from torch.utils._python_dispatch import TorchDispatchMode
 
 
 
 NOTHING = object()       # a global that is not defined
 
 
-MAX_LINES = 5000         # a longer record (a loop run through) is not kept
+MAX_LINES = 2000         # a longer record (a loop run through) is not kept
 
 
 class Unfollowable(Exception):
@@ -110,7 +112,28 @@ _DATA_SHAPED = {"nonzero", "unique", "unique_consecutive", "masked_select", "arg
                 "repeat_interleave", "bincount", "histc"}
 # data-shaped when given a tensor of indices or truth values (__getitem__) or one operand
 _DATA_SHAPED_WITH = {"__getitem__", "index", "where"}
+_GRAD_KEYWORDS = {"grad_outputs", "retain_graph", "create_graph", "only_inputs",
+                  "allow_unused", "is_grads_batched", "materialize_grads"}
 _SIMPLE = (bool, int, str, type(None), torch.dtype, torch.device, torch.Size, torch.layout)
+
+
+_ASSIGNMENT = re.compile(r"(s\d+) = ([^\n]*)$")
+_SLOT_NAME = re.compile(r"\b[a-z]\d+(?:_\d+)?\b")      # s12, i3, f7, v4_0 (K12: constants)
+# operations whose results are never taken from a call before: random numbers, changes in
+# place (their results are their operands), results written into a tensor given
+_NEVER_HELD = ("rand", "normal", "bernoulli", "multinomial", "dropout", "uniform", "poisson",
+               "exponential", "cauchy", "geometric", "random", "empty")
+
+
+def _may_hold(name, args, kwargs):
+    name = name.lower()
+    if name.endswith("_") and not name.endswith("__") or name.endswith("__set__") \
+            or name.startswith("__i") or any(word in name for word in _NEVER_HELD):
+        return False
+    if kwargs and ("out" in kwargs or kwargs.get("requires_grad")):
+        return False
+    operands = list(args) + list((kwargs or {}).values())
+    return not any(isinstance(a, torch.Generator) for a in operands)
 
 
 def _name(func):
@@ -153,6 +176,27 @@ def _plain(v):
     return v
 
 
+class _AtenLog(TorchDispatchMode):
+    """The operations torch runs below its transforms (vmap's batching rules), with their
+    operands and results, while it is on."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    @classmethod
+    def _should_skip_dynamo(cls):
+        # torch wraps a mode's __torch_dispatch__ so that its compiler skips it, which
+        # imports the compiler (seconds) on the first operation; nothing compiles here
+        return False
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        self.ops.append((func, args, kwargs, out))
+        return out
+
+
 class Recorder(TorchFunctionMode):
     """Records one evaluation (see the module's docstring). `failure` is the reason the
     recording cannot be replayed, once it is known (the evaluation goes on regardless)."""
@@ -185,6 +229,17 @@ class Recorder(TorchFunctionMode):
         self.scalar = {}           # tensor slot -> the slot of the same real as a float
         self.virtual = {}          # tensor slot -> what writes its tensor, when first needed
         self.stacked = {}          # slot of a torch.stack not written -> the tensors stacked
+        self.value = {}            # tensor slot -> its tensor in the recorded evaluation
+        # slots of results that later calls may take from the call before, when the inputs
+        # they come from are the same tensors, unchanged (`_held`); and of tensors changed
+        # in place
+        self.pure = set()
+        self.mutated = set()
+        # x == 0 (a division's test for zero divisors), and its any(): slot -> x's slot
+        self.zero_where = {}
+        self.zero_any = {}
+        self.sub_slots = set()     # the slots a vmapped body being recorded made
+        self.sub_reads = []        # the slots of tensors made outside that body it uses
         self.clones = {}           # index in `main` of a clone's line -> (its slot, the
                                    # slot cloned, the clone method's name): see `_owned`
 
@@ -209,6 +264,10 @@ class Recorder(TorchFunctionMode):
     def bind(self, value, slot):
         self.known[id(value)] = slot
         self.keep.append(value)
+        if isinstance(value, torch.Tensor):
+            self.value[slot] = value
+            if self.sub is not None:
+                self.sub_slots.add(slot)
 
     # -- inputs
     def argument(self, i, value):
@@ -257,6 +316,9 @@ class Recorder(TorchFunctionMode):
                 make = self.virtual.pop(slot, None)
                 if make is not None:
                     self.main.append(f"{slot} = {make()}")
+                if self.sub is not None and slot not in self.sub_slots \
+                        and slot not in self.sub_reads:
+                    self.sub_reads.append(slot)
                 return slot
             name = self.globals_of.get(id(v))
             if name is not None and name not in self.input_names:
@@ -305,6 +367,8 @@ class Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         plain_args = [_plain(a) if type(a) is Tracked else a for a in args]
         plain_kwargs = {k: _plain(v) if type(v) is Tracked else v for k, v in kwargs.items()}
+        if self.failure is None and len(self.lines) > MAX_LINES:
+            self.failure = f"more than {MAX_LINES} operations"     # the rest runs plainly
         if self.failure is not None:
             return func(*plain_args, **plain_kwargs)
         if self.sub is not None:
@@ -352,7 +416,7 @@ class Recorder(TorchFunctionMode):
                 name.endswith("_") and not name.endswith("__") or name.endswith("__set__")
                 or name in ("__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__")):
             # changes its tensor in place: the float form of the old value is no longer it
-            self.ref(args[0])
+            self.mutated.add(self.ref(args[0]))
             self.scalar.pop(self.known.get(id(args[0])), None)
         try:
             call = self._call_text(func, args, kwargs)
@@ -361,15 +425,43 @@ class Recorder(TorchFunctionMode):
             return func(*plain_args, **plain_kwargs)
         out = func(*plain_args, **plain_kwargs)
         try:
-            return self._result(func, args, call, out)
+            return self._result(func, args, call, out, kwargs)
         except Unfollowable as e:
             self.failure = f"{_name(func)}: {e}"
             return out
 
     def _call_text(self, func, args, kwargs):
+        if func is torch.autograd.grad:
+            text = self._grad_text(args, kwargs)
+            if text is not None:
+                return text
         fn = self.const(func)
         parts = [self.ref(a) for a in args] + [f"{k}={self.ref(v)}" for k, v in kwargs.items()]
         return f"{fn}({', '.join(parts)})"
+
+    def _grad_text(self, args, kwargs):
+        """torch.autograd.grad of scalars, with no gradients given and no graph kept, as
+        the call of autograd's engine it makes: the same backward, without the checks and
+        conversions in Python it makes on every call (a third of a scalar step's time).
+        None where it is not such a call."""
+        engine = getattr(getattr(torch.autograd.Variable, "_execution_engine", None),
+                         "run_backward", None)
+        if engine is None or len(args) != 2 or set(kwargs) - _GRAD_KEYWORDS:
+            return None
+        outputs, inputs = args
+        if type(outputs) is not tuple or type(inputs) is not tuple \
+                or kwargs.get("grad_outputs") is not None or kwargs.get("create_graph") \
+                or kwargs.get("retain_graph") or kwargs.get("is_grads_batched") \
+                or kwargs.get("materialize_grads") \
+                or type(kwargs.get("allow_unused")) is not bool:
+            return None
+        if not all(type(t) is torch.Tensor and t.numel() == 1 and t.is_floating_point()
+                   for t in outputs) or not all(type(t) is torch.Tensor for t in inputs):
+            return None     # (a seed of ones only for a scalar; gradient edges as inputs)
+        seeds = ", ".join(f"ONES({self.ref(t)})" for t in outputs)
+        self.namespace["ONES"] = torch.ones_like    # (the seeds torch.autograd.grad makes)
+        return f"{self.const(engine)}({self.ref(outputs)}, ({seeds},), False, False, " \
+               f"{self.ref(inputs)}, {kwargs['allow_unused']!r}, False)"
 
     def opaque(self, impl, fn, *args):
         """impl(fn, *args), the backend's torch.vmap of the Klong function fn over args:
@@ -417,6 +509,10 @@ class Recorder(TorchFunctionMode):
         if out is None:
             self.failure = "vmap: the batched body failed"
             return out
+        flat = self._flattened(params, inner, operands, args, out)
+        if flat is not None:
+            self.lines.extend(flat)
+            return out
         self.lines.append(f"def {name}({', '.join(params)}):"
                           + "".join(f"\n        {line}" for line in inner))
         slot = self.slot()
@@ -426,6 +522,78 @@ class Recorder(TorchFunctionMode):
                           f"{slot}.dtype is not {self.const(out.dtype)}: return None")
         self.bind(out, slot)
         return out
+
+    def _flattened(self, params, inner, operands, args, out):
+        """The replay's lines for a vmapped body recorded as `inner` (a function of the
+        batched rows `params` and of the tensors `sub_reads` made before it): the
+        operations on whole tensors that torch.vmap runs for it (its batching rules'
+        choice), as a dispatch mode sees them, the last one's result bound to `out`; None
+        where they cannot be had. They are the operations vmap itself runs, and autograd
+        records, so the bits are the same, without vmap's work on every call (wrapping,
+        unwrapping, choosing the operations)."""
+        outer = list(self.sub_reads)
+        if any(line.startswith(("if ", "def ")) for line in inner) \
+                or any(s in self.dynamic for s in self._operand_slots(args)) \
+                or any(s in self.dynamic for s in outer):
+            return None     # guards taken inside, or shapes that come from data
+        source = f"def body({', '.join(params + outer)}):\n" \
+            + "".join(f"    {line}\n" for line in inner)
+        namespace = dict(self.namespace)
+        exec(compile(source, "<klong capture body>", "exec"), namespace)
+        body = namespace["body"]
+        log = _AtenLog()
+        try:
+            with _pop_mode_temporarily():       # (not steps of the function)
+                rows = [a.detach() for a in args]
+                rest = [self.value[s].detach() for s in outer]
+                with log:
+                    result = torch.func.vmap(lambda *r: body(*r, *rest))(*rows)
+        except Exception:
+            return None     # the vmap path stays
+        slots = {id(t): slot for t, slot in zip(rows + rest, list(operands) + outer)}
+        slots_of = [None] * len(log.ops)
+        try:
+            for i, (func, fargs, fkwargs, fout) in enumerate(log.ops):
+                if func._schema.is_mutable or not isinstance(fout, torch.Tensor):
+                    return None     # (an operation in place, or giving several tensors)
+                slots_of[i] = slots[id(fout)] = self.slot()
+        except Exception:
+            return None
+        if id(result) not in slots or not any(s == slots[id(result)] for s in slots_of):
+            return None
+        # the operations the result comes from (vmap also looks at a row it does not use)
+        needed, lines = {slots[id(result)]}, []
+        constants = {id(v) for v in self.namespace.values() if isinstance(v, torch.Tensor)}
+        for i in reversed(range(len(log.ops))):
+            if slots_of[i] not in needed:
+                continue
+            func, fargs, fkwargs, _ = log.ops[i]
+
+            def text(a):
+                if isinstance(a, torch.Tensor):
+                    slot = slots.get(id(a))
+                    if slot is None:
+                        if id(a) not in constants:
+                            # made by vmap out of sight: its value would be this call's
+                            raise Unfollowable("a tensor vmap made")
+                        return self.const(a)        # a constant of the body
+                    needed.add(slot)
+                    return slot
+                if type(a) in (list, tuple):
+                    inner_text = ", ".join(text(e) for e in a)
+                    return f"({inner_text},)" if type(a) is tuple else f"[{inner_text}]"
+                return self.const(a)
+
+            try:
+                parts = [text(a) for a in fargs] + [f"{k}={text(v)}" for k, v in fkwargs.items()]
+            except Unfollowable:
+                return None     # the vmap path stays
+            lines.append(f"{slots_of[i]} = {self.const(func)}({', '.join(parts)})")
+            if _may_hold(str(func), fargs, fkwargs):
+                self.pure.add(slots_of[i])
+        lines.reverse()
+        self.bind(out, slots[id(result)])
+        return lines
 
     def _scalars(self, args):
         """Whether the operands are numbers or 0-d float64 tensors that nothing tracks."""
@@ -487,7 +655,7 @@ class Recorder(TorchFunctionMode):
     def _operand_slots(self, args):
         return [self.known.get(id(a)) for a in args if isinstance(a, torch.Tensor)]
 
-    def _result(self, func, args, call, out):
+    def _result(self, func, args, call, out, kwargs=None):
         name = _name(func)
         short = name.split(".")[0] if name.endswith(("__get__", "__set__")) else name
         dynamic = any(s in self.dynamic for s in self._operand_slots(args)) \
@@ -499,6 +667,15 @@ class Recorder(TorchFunctionMode):
             self.bind(out, slot)
             if dynamic:
                 self.dynamic.add(slot)
+            if self.sub is None and not out.requires_grad and _may_hold(name, args, kwargs):
+                self.pure.add(slot)
+            if self.sub is None and not kwargs:
+                first = self.known.get(id(args[0])) if args else None
+                if short in ("__eq__", "eq") and len(args) == 2 and type(args[1]) in (int, float) \
+                        and args[1] == 0 and first is not None:
+                    self.zero_where[slot] = first
+                elif short == "any" and len(args) == 1 and first in self.zero_where:
+                    self.zero_any[slot] = self.zero_where[first]
             if short == "clone" and self.sub is None and len(args) == 1 \
                     and isinstance(args[0], torch.Tensor):
                 clone = call[:call.index("(")]      # the clone method, by its constant
@@ -520,6 +697,14 @@ class Recorder(TorchFunctionMode):
                 return out                 # fixed by the guards on the inputs
             if short == "grad_fn":
                 raise Unfollowable("the graph's nodes are read")
+            zeros = self.zero_any.get(self.known.get(id(args[0]))) if args else None
+            if short == "__bool__" and zeros is not None and type(out) is bool and not kwargs:
+                # whether x has a zero: whether not all of x is non-zero (NaN is, -0.0 is
+                # not, as for ==), one operation for x==0, its any() and the truth value
+                # (which are left unused, and not written)
+                self.lines.append(f"if {'' if out else 'not '}{self.const(torch.Tensor.all)}"
+                                  f"({zeros}): return None")
+                return out
             self.lines.append(f"if {call} != {self.const(out)}: return None")
             return out
         if isinstance(out, (tuple, list)) and all(isinstance(e, torch.Tensor) for e in out):
@@ -589,6 +774,8 @@ class Recorder(TorchFunctionMode):
             if type(ordinary) is float and isinstance(v, torch.Tensor):
                 if v.ndim != 0:
                     raise Unfollowable("a number became an array")
+                if id(v) not in self.known:
+                    self._global_input(v)       # a global's real, given back as it is
                 form = self.scalar.get(self.known.get(id(v)))
                 return form if form is not None else f"{self.ref(v)}.item()"
             return self.ref(v)
@@ -624,6 +811,13 @@ class Recorder(TorchFunctionMode):
         (global name -> the value it had, for the globals read that are no input), the
         recorded operations, then (result, {global: value}) to be written."""
         params = ", ".join(["G"] + [f"a{i}" for i in range(arity)])
+        # the outputs first: one may be an input not used before (a global given back)
+        result_ordinary, written_ordinary = ordinary
+        if written.keys() != written_ordinary.keys():
+            raise Unfollowable("it wrote other globals than the ordinary evaluation")
+        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
+                           for k, v in written.items())
+        returned = self.output(result, result_ordinary)
         body = []
         for slot, (where, which), value in self.inputs:
             source = f"a{which}" if where == "arg" else f"G.get({which!r}, NOTHING)"
@@ -636,15 +830,70 @@ class Recorder(TorchFunctionMode):
             if name in self.input_names:
                 continue
             body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
-        result_ordinary, written_ordinary = ordinary
-        if written.keys() != written_ordinary.keys():
-            raise Unfollowable("it wrote other globals than the ordinary evaluation")
-        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
-                           for k, v in written.items())
-        returned = f"return {self.output(result, result_ordinary)}, {{{writes}}}"
-        body += self._owned(self.lines, returned)
-        body.append(returned)
+        outputs = f"{returned} {writes}"
+        # _owned first: it finds the recorded clones by their places in self.lines
+        lines = self._used(self._owned(self.lines, outputs), outputs)
+        body += self._held(outputs, written, lines)
+        body.append(f"return {returned}, {{{writes}}}")
         return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
+
+    def _used(self, lines, outputs):
+        """`lines` without the tests for zero divisors that one test replaced, where
+        nothing else uses them. (Not any operation whose result is unused: one indexing
+        with data, say, may fail with other data, as it does in the ordinary evaluation.)"""
+        tests = set(self.zero_where) | set(self.zero_any)
+        while True:
+            uses = collections.Counter(_SLOT_NAME.findall("\n".join(lines) + outputs))
+            kept = [line for line in lines
+                    if not ((m := _ASSIGNMENT.match(line)) is not None and uses[m.group(1)] == 1
+                            and m.group(1) in tests and m.group(1) in self.pure)]
+            if len(kept) == len(lines):
+                return lines
+            lines = kept
+
+    def _held(self, outputs, written, lines):
+        """The `lines`, those computed from inputs that do not change from call to
+        call (the data of a training step, a transposed copy of it, its conversion to
+        reals) first, in a block that takes their results from the call before when those
+        inputs are the same tensors, unchanged since (their version counters, which
+        every change in place moves, theirs and their views'), and the results too.
+        `outputs`: the text of the replay's outputs; `written`: the globals it writes
+        (a new tensor each call: what comes from them is computed each time)."""
+        invariant = {slot for slot, source, value in self.inputs
+                     if isinstance(value, torch.Tensor) and not value.requires_grad
+                     and not (source[0] == "global" and source[1] in written)}
+        seeds, held, rest = [], [], []
+        for line in lines:
+            m = _ASSIGNMENT.match(line)
+            if m is not None and m.group(1) in self.pure and m.group(1) not in self.mutated:
+                operands = _SLOT_NAME.findall(m.group(2))
+                if operands and all(s in invariant for s in operands):
+                    held.append(line)
+                    invariant.add(m.group(1))
+                    seeds += [s for s in operands if s[0] == "i" and s not in seeds]
+                    continue
+            rest.append(line)
+        if not held:
+            return rest
+        used = set(_SLOT_NAME.findall("\n".join(rest) + outputs))
+        kept = [_ASSIGNMENT.match(line).group(1) for line in held]
+        kept = [s for s in kept if s in used]
+        if not kept:
+            return rest
+        self.namespace["HOLD"] = [None]
+        n = len(seeds)
+        versions = ", ".join(f"{s}._version" for s in seeds + kept)
+        check = " and ".join([f"h[{i}] is {s}" for i, s in enumerate(seeds)]
+                             + [f"({', '.join(f'{s}._version' for s in seeds)}, "
+                                + ", ".join(f"h[{n + j}]._version" for j in range(len(kept)))
+                                + f",) == h[{n + len(kept)}]"])
+        block = ["h = HOLD[0]",
+                 f"if h is not None and {check}:",
+                 f"    {', '.join(kept)}, = h[{n}:{n + len(kept)}]",
+                 "else:"]
+        block += [f"    {line}" for line in held]
+        block.append(f"    HOLD[0] = ({', '.join(seeds + kept)}, ({versions},))")
+        return block + rest
 
     def _owned(self, lines, returned):
         """`lines`, where a tensor the replay made is cloned and its slot is not read after
@@ -658,7 +907,7 @@ class Recorder(TorchFunctionMode):
         for i, line in enumerate(lines):
             for name in _SLOT.findall(line):
                 last[name] = i
-            assigned = _ASSIGNED.match(line)
+            assigned = _ASSIGNMENT.match(line)
             if assigned:
                 made.setdefault(assigned.group(1), i)
         for name in _SLOT.findall(returned):
@@ -679,9 +928,8 @@ class Recorder(TorchFunctionMode):
         return out
 
 
-# a slot of the replay function (a tensor or number it made), and the slot a line assigns
+# a slot of a tensor or number the replay function made
 _SLOT = re.compile(r"\bs\d+\b")
-_ASSIGNED = re.compile(r"(s\d+) = ")
 
 
 def _owner(writable_alone):
@@ -745,8 +993,6 @@ class Capturer:
             raise Unfollowable("a global was removed")
         if rec.failure is not None:
             raise Unfollowable(rec.failure)
-        if len(rec.lines) > MAX_LINES:
-            raise Unfollowable(f"more than {MAX_LINES} operations")
         source = rec.write(len(args), written, result, watched, ordinary)
         namespace = dict(rec.namespace)
         namespace["OWN"] = _owner(self.backend.writable_alone)

@@ -15,6 +15,7 @@ import sys
 from . import context, values
 from ..errors import KlongError
 from .functions import Builtin, Lambda, call_value, lambda_running_in
+from .mixed import general
 from .values import Function, Symbol, make_list
 
 
@@ -104,12 +105,13 @@ class Differentiation:
 
     def _value_of(self, name):
         try:
-            return self.interp.globals[name]
+            return general(self.interp.globals[name])
         except KeyError:
             raise KlongError("undefined", f"{name} is not defined") from None
 
     # f:>p
     def gradient(self, f, p, name=None):
+        p = general(p)                      # the points are in their ordinary form
         if _is_name_list(p):
             return self.parameter_gradients(f, [str(s) for s in p])
         b = self.backend.autograd
@@ -141,6 +143,7 @@ class Differentiation:
 
     # p∇f
     def numeric(self, p, f, name=None):
+        p = general(p)
         b = self.backend.autograd
         if name is not None:
             fn, point = self._with_variable(_function(f), name), self._value_of(name)
@@ -154,6 +157,7 @@ class Differentiation:
 
     # p∂f
     def jacobian(self, p, f):
+        p = general(p)
         b = self.backend.autograd
         if not _is_name_list(p):
             fn = self._caller(f)

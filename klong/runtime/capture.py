@@ -26,12 +26,18 @@ The ordinary evaluation is always the fallback, and a replay writes the globals 
 all its guards have held. `explain()` says what was captured and why something was not.
 """
 import os
+import time
 
 from ..errors import KlongError
+from .mixed import MixedNumbers
 from .values import Dict, Function
 
 VARIANTS = 4            # records kept per function value, then it stops trying
 VERIFIED = 2            # replays checked against the ordinary evaluation, per record
+# A checked replay slower than SLOWER times the ordinary evaluation plus SLACK seconds
+# (both the best of the checks) drops its record: capture must never cost time. (The
+# margin keeps a small function's record, whose replay and evaluation take alike.)
+SLOWER, SLACK = 2.0, 1e-4
 MISSES = 64             # calls no record fits before a function stops being recorded
 REPORTS = 64            # functions the explanation remembers
 LITERALS = 1024         # function literals whose records are kept (as rendered chunks are)
@@ -171,12 +177,14 @@ class Capture:
 
 
 class Variant:
-    """One record: its replay function, what held when it was made, the checks left."""
-    __slots__ = ("replay", "source", "state", "checks")
+    """One record: its replay function, what held when it was made, the checks left, and
+    the best times of the checked replays and of the evaluations they were checked with."""
+    __slots__ = ("replay", "source", "state", "checks", "replay_time", "plain_time")
 
     def __init__(self, replay, source, state):
         self.replay, self.source, self.state = replay, source, state
         self.checks = VERIFIED
+        self.replay_time = self.plain_time = float("inf")
 
 
 class Records:
@@ -229,6 +237,7 @@ class Runner:
             for v in self.records.variants:
                 if v.state != state:
                     continue
+                started = time.perf_counter()
                 try:
                     out = v.replay(G, *args)
                 except Exception:
@@ -236,6 +245,7 @@ class Runner:
                 if out is None:
                     continue
                 if v.checks:
+                    v.replay_time = min(v.replay_time, time.perf_counter() - started)
                     return self._checked(v, args, out)
                 result, writes = out
                 if writes:
@@ -279,12 +289,16 @@ class Runner:
         finally:
             capture.busy = False
         after = dict(G)
+        expected = {k: v for k, v in after.items() if before.get(k, _NOTHING) is not v}
+        if MixedNumbers in map(type, [result, *args, *expected.values()]):
+            # its integers are Python numbers, outside the operations a record follows
+            self.records.stopped = "it takes or makes a list of integers and reals"
+            return result
         capture.busy = True
         try:
             G.clear()
             G.update(before)
             state = _state(interp)
-            expected = {k: v for k, v in after.items() if before.get(k, _NOTHING) is not v}
             known = interp.limits.recording()
             try:
                 out, replay, source = interp.backend.capture.record(
@@ -318,18 +332,24 @@ class Runner:
         G = capture.interp.globals
         before = dict(G)
         capture.busy = True
+        started = time.perf_counter()
         try:
             result = self.plain(*args)
         finally:
             capture.busy = False
+        v.plain_time = min(v.plain_time, time.perf_counter() - started)
         written = {k: x for k, x in G.items() if before.get(k, _NOTHING) is not x}
         replayed, writes = out
-        if same(replayed, result) and writes.keys() == written.keys() \
-                and all(same(writes[k], written[k]) for k in writes):
-            v.checks -= 1
-        else:
+        if not (same(replayed, result) and writes.keys() == written.keys()
+                and all(same(writes[k], written[k]) for k in writes)):
             self.records.variants.remove(v)
             self.records.stopped = "a replay differed from the ordinary evaluation"
+            return result
+        v.checks -= 1
+        if v.checks == 0 and v.replay_time > SLOWER * v.plain_time + SLACK:
+            self.records.variants.remove(v)
+            self.records.stopped = (f"its replay took {v.replay_time * 1e3:.3g} ms, the "
+                                    f"ordinary evaluation {v.plain_time * 1e3:.3g} ms")
         return result
 
 

@@ -16,6 +16,7 @@ from .. import errors
 from ..backends import arrays
 from ..errors import SHOWN_WIDTH, one_line
 from .limits import int_text
+from .mixed import MixedNumbers, general
 from .values import HOST_SCALARS, Char, Dict, EOF, Function, Symbol, UNDEFINED, array_kind
 
 
@@ -111,6 +112,8 @@ class _Printer:
 
     def value(self, v):
         out = self.out
+        if type(v) is MixedNumbers:
+            v = v.general()
         if isinstance(v, arrays.ARRAY_TYPES):
             if v.ndim == 0:
                 out.append(atom_text(v.item(), self.readable))
@@ -198,6 +201,8 @@ def size_estimate(v):
     first and last items (a few steps, whatever the size)."""
     if isinstance(v, arrays.ARRAY_TYPES):
         return math.prod(v.shape)
+    if type(v) is MixedNumbers:
+        return len(v)
     if type(v) is list:
         if not v:
             return 0
@@ -220,6 +225,7 @@ def _note(v):
 
 
 def _printed(v, readable, summary):
+    v = general(v)
     printer = _Printer(readable, summary)
     if summary and size_estimate(v) > summary.threshold:
         printer.cut = summary.edge
@@ -245,6 +251,7 @@ def shown(value, width=SHOWN_WIDTH):
     """A Klong value as a message shows it: its written form, cut to `width` characters.
     Klong's written form is always one line, however deep the value (as kg shows values in
     its messages)."""
+    value = general(value)
     if type(value) is int and value.bit_length() > width * 10 // 3:   # more digits than width
         # too long to show, and its full text (up to a million digits) is slow to make
         return f"(~{int(value.bit_length() * 0.30103) + 1} digits)"

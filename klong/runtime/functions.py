@@ -6,6 +6,7 @@ from .. import backends
 from .display import write
 from ..errors import KlongError
 from .records import field, record
+from .mixed import MixedNumbers, general
 from .values import Function
 
 # The closure renderer (render/closures.py) keeps the variables of one call, parameters and declared
@@ -203,7 +204,7 @@ class Builtin(_Positional):
     __slots__ = ("name",)
 
     def __init__(self, name, arity, run, backend=None):
-        super().__init__(run, arity, backend)
+        super().__init__(_general_arguments(run), arity, backend)
         self.name = name
 
     def wrong_arity(self, n):
@@ -211,6 +212,16 @@ class Builtin(_Positional):
 
     def __repr__(self):
         return self.name
+
+
+def _general_arguments(run):
+    """run, given the general list for each argument that is a MixedNumbers: functions
+    written in Python know only the ordinary forms (runtime/mixed.py)."""
+    def run_general(*args):
+        if MixedNumbers in map(type, args):
+            args = [general(a) for a in args]
+        return run(*args)
+    return run_general
 
 
 def call_value(fn, args, name=None):

@@ -32,6 +32,7 @@ import weakref
 from .. import backends
 from ..backends import arrays
 from ..errors import KlongError
+from .mixed import MixedNumbers
 
 INT64_MIN = -2**63
 INT64_MAX = 2**63 - 1
@@ -244,7 +245,7 @@ def gather(parts, n):
     for v in parts:
         out.append(v)
         t = type(v)
-        if t is list or t is str:
+        if t is list or t is str or t is MixedNumbers:
             total += len(v)
         elif t is not int and t is not float and isinstance(v, arrays.ARRAY_TYPES):
             total += math.prod(v.shape)
@@ -270,7 +271,7 @@ def elements_of(v):
     counted cheaply: an array's size, a string's length, a list's length."""
     if isinstance(v, arrays.ARRAY_TYPES):
         return math.prod(v.shape)
-    if type(v) in (list, str):
+    if type(v) in (list, str, MixedNumbers):
         return len(v)
     return 1
 

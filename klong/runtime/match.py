@@ -2,6 +2,7 @@
 from .. import backends
 from ..backends import arrays
 from . import values
+from .mixed import MixedNumbers, general
 from .values import Dict, is_number, is_real
 
 REAL_TOLERANCE = 1e-14
@@ -18,6 +19,8 @@ def numbers_match(a, b):
 
 def match(a, b):
     """The question "are a and b the same value?" as a Python bool. Never raises."""
+    if type(a) is MixedNumbers or type(b) is MixedNumbers:
+        a, b = general(a), general(b)
     if isinstance(a, arrays.ARRAY_TYPES) or isinstance(b, arrays.ARRAY_TYPES):
         a, b = values.plain(a), values.plain(b)     # match only looks
         if values.is_array(a) or values.is_array(b):

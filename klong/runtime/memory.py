@@ -87,6 +87,8 @@ def held_arrays(roots):
         elif isinstance(v, arrays.ARRAY_TYPES):
             owner, nbytes = backends.array_backend(v).buffer(v)
             found.setdefault(id(owner), (owner, nbytes))
+        elif t is values.MixedNumbers:
+            stack.append(v.reals)
     return found
 
 

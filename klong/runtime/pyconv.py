@@ -11,7 +11,7 @@ from ..backends import arrays
 from ..backends.base import host_from_dlpack
 from . import context, limits
 from ..errors import KlongError, as_klong_error
-from .values import Char, Dict, Function, Symbol, UNDEFINED, make_list
+from .values import Char, Dict, Function, MixedNumbers, Symbol, UNDEFINED, make_list
 
 
 class PyFunction(Function):
@@ -238,6 +238,8 @@ def to_python(v, _converted=None):
     (one dictionary appended to many lists) is converted once, and is shared in the result
     too."""
     t = type(v)
+    if t is MixedNumbers:
+        v, t = v.general(), list
     if t is list or t is Dict:
         if _converted is None:
             _converted = {}

@@ -10,7 +10,9 @@ Every Klong value is one of these Python objects:
   list        an array of the active backend (ndim >= 1, int64 or the backend's real
               dtype) when every element is an integer, or every element is a real, or every
               element is such an array of one shape and dtype; otherwise a Python list of
-              values.  Both forms may be empty.
+              values.  Both forms may be empty.  A long list of reals with a few integers
+              may also be a MixedNumbers (mixed.py): `items` and `general` give the
+              general list it stands for.
   dictionary  Dict
   function    Function (lambdas, projections, built-ins, wrapped Python callables)
   undefined   UNDEFINED
@@ -27,6 +29,7 @@ from .. import backends as _backends
 from ..backends import arrays as _arrays
 from ..errors import KlongError
 from .limits import check_elements
+from .mixed import MixedNumbers, general
 
 # Scalar classes of the host array library: indexing a host array gives them.
 _HOST_INTS = (int,) + _backends.HOST.integer_scalars
@@ -103,13 +106,17 @@ class Dict:
         for k, v in pairs:
             self.put(k, v)
 
+    # (an integer key stands for itself, and is looked up without a call: the common key)
     def put(self, k, v):
+        if type(k) is int:
+            self.table[k] = (k, v)
+            return
         if isinstance(k, Dict):
             raise KlongError("type", "bad dictionary key")
         self.table[key_of(k)] = (k, v)
 
     def get(self, k, default=UNDEFINED):
-        entry = self.table.get(key_of(k))
+        entry = self.table.get(k if type(k) is int else key_of(k))
         return default if entry is None else entry[1]
 
     def remove(self, k):
@@ -129,12 +136,12 @@ class Dict:
 
 def key_of(v):
     """A hashable stand-in for a value, used for dictionary keys and grouping.
-    Integers and reals hash apart (as in the reference), other kinds by content."""
+    Integers and reals hash apart (as in the reference), other kinds by content: an integer
+    or a string is its own stand-in (a character or a symbol equals no string), a real is
+    tagged (1.0 equals 1 in Python)."""
     t = type(v)
-    if t is int:                    # the common keys first, by their exact type
-        return ("int", v)
-    if t is str:
-        return ("str", v)
+    if t is int or t is str:        # the common keys first, by their exact type
+        return v
     if t is float:
         return ("real", v)
     if isinstance(v, _arrays.ARRAY_TYPES):
@@ -143,12 +150,12 @@ def key_of(v):
         return ("arr", array_kind(v), tuple(v.shape), _backends.to_host(v).tobytes())
     if isinstance(v, list):
         return ("list", tuple(key_of(e) for e in v))
+    if type(v) is MixedNumbers:
+        return key_of(v.general())
     if isinstance(v, _HOST_INTS) or isinstance(v, _HOST_BOOLS):
-        return ("int", int(v))
+        return int(v)
     if isinstance(v, _HOST_REALS):
         return ("real", float(v))
-    if type(v) is str:
-        return ("str", v)
     return v  # Char, Symbol, singletons, functions, channels hash by themselves
 
 
@@ -208,13 +215,13 @@ def is_symbol(v):
 
 
 def is_list(v):
-    """A list in either representation, empty or not (strings excluded)."""
-    return type(v) is list or is_array(v)
+    """A list in any representation, empty or not (strings excluded)."""
+    return type(v) is list or is_array(v) or type(v) is MixedNumbers
 
 
 def is_seq(v):
-    """A list (either form) or a string, empty or not."""
-    return type(v) in (list, str) or is_array(v)
+    """A list (any form) or a string, empty or not."""
+    return type(v) in (list, str) or is_array(v) or type(v) is MixedNumbers
 
 
 def is_atom(v):
@@ -224,7 +231,7 @@ def is_atom(v):
         return not v
     if isinstance(v, _arrays.ARRAY_TYPES):
         return v.ndim == 0 or v.shape[0] == 0
-    return True
+    return type(v) is not MixedNumbers      # (never empty)
 
 
 def is_empty(v):
@@ -232,7 +239,7 @@ def is_empty(v):
         return len(v) == 0
     if is_array(v):
         return v.shape[0] == 0
-    return False
+    return False            # a MixedNumbers is never empty
 
 
 def is_true(v):
@@ -271,13 +278,15 @@ def items(v):
         if isinstance(v, backend.array_type):
             return backend.items(v)
         return v.tolist() if v.ndim == 1 else list(v)     # another library's array
+    if type(v) is MixedNumbers:
+        return v.general()
     return v
 
 
 def length(v):
     if isinstance(v, _arrays.ARRAY_TYPES):
         return v.shape[0]
-    return len(v)
+    return len(v)           # (a MixedNumbers has its length too)
 
 
 def element(v, i):
@@ -286,6 +295,8 @@ def element(v, i):
         return scalar(v[i])
     if type(v) is str:
         return Char(v[i])
+    if type(v) is MixedNumbers:
+        v = v.general()
     return v[i]
 
 
@@ -307,33 +318,41 @@ def make_list(elems):
                 return elems
         if all(is_int(e) for e in elems):
             return _int_array(elems, backend)
-        return elems
+        return _ordinary(elems)
     if t is float:
         if all(type(e) is float for e in elems):
             return backend.asarray(elems, "f")
         if all(is_real(e) for e in elems):
             return _array_of_numbers(elems, backend, "f")
-        return elems
+        return _ordinary(elems)
     if isinstance(first, _arrays.ARRAY_TYPES):
         if first.ndim == 0:
             kind = "i" if is_int(first) else "f"
             if all(is_int(e) if kind == "i" else is_real(e) for e in elems):
                 return _array_of_numbers(elems, backend, kind)
-            return elems
+            return _ordinary(elems)
         shape, kind = first.shape, array_kind(first)
         if shape[0] and first.ndim < MAX_DIMS and all(
                 isinstance(e, _arrays.ARRAY_TYPES) and e.shape == shape and array_kind(e) == kind
                 for e in elems):
             check_elements(len(elems) * math.prod(shape))
             return backend.stack(elems)
-        return elems
+        return _ordinary(elems)
     if isinstance(first, _HOST_INTS) and not isinstance(first, _HOST_BOOLS):
         if all(is_int(e) for e in elems):
             return _int_array(elems, backend)
-        return elems
+        return _ordinary(elems)
     if isinstance(first, _HOST_REALS):
         if all(is_real(e) for e in elems):
             return backend.asarray([float(e) for e in elems], "f")
+    return _ordinary(elems)
+
+
+def _ordinary(elems):
+    """A general list of `elems`, a MixedNumbers among them taken as the general list it
+    stands for: inside a list, every value is in its ordinary form (mixed.py)."""
+    if MixedNumbers in map(type, elems):
+        return [general(e) for e in elems]
     return elems
 
 

@@ -246,7 +246,7 @@ class BackendFunction(Function):
     def call(self, args):
         if len(args) != 1:
             raise KlongError("arity", f"wrong arity: {self.name} takes 1 argument")
-        x = args[0]
+        x = values.general(args[0])
         if type(x) is list and x and all(values.is_number(e) for e in x):
             x = values.make_list([float(e) for e in x])       # integers and reals mixed
         if not (values.is_number(x) or values.is_array(x)):

@@ -123,7 +123,7 @@ def _table(*verbs):
 
 
 VERBS = _table(
-    Verb("@", "atom", "at", batch_dyad=batching.at),
+    Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at),
     Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take),
@@ -159,7 +159,7 @@ VERBS = _table(
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,),
          batch_monad=batching.shape, scalar_dyad="{a} ** {b}", scalar_guard=POWER_GUARD),
-    Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&",
+    Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&", batch_monad=batching.where,
          scalar_dyad="{a} if {a} < {b} else {b}"),
     Verb(":#", "char", "split", atomic="m"),
     Verb(":_", "undefined", "cut"),

@@ -15,7 +15,8 @@ from ..errors import KlongError
 from ..runtime.match import match
 from ..runtime.values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
 
-def _numeric(a):
+
+def numeric(a):
     """A non-empty integer or real array."""
     return values.is_array(a) and a.shape[0] > 0 and values.array_kind(a) in "if"
 
@@ -39,7 +40,7 @@ def each(f, a, whole=None):
         return make_list([f(make_list([k, v])) for k, v in a.pairs()])
     if not _iterable(a):
         return a if is_seq(a) else f(a)
-    if whole is not None and _numeric(a):
+    if whole is not None and numeric(a):
         r = whole(a)
         if r is not None:
             return r
@@ -52,7 +53,7 @@ def each2(f, a, b, whole=None):
         return f(a, b)
     if is_atom(a) or is_atom(b):            # at least one is empty
         return [] if type(a) is not str and is_atom(a) or type(b) is not str and is_atom(b) else ""
-    if whole is not None and _numeric(a) and _numeric(b):
+    if whole is not None and numeric(a) and numeric(b):
         n = min(a.shape[0], b.shape[0])
         r = whole(a[:n], b[:n])
         if r is not None:
@@ -85,7 +86,7 @@ def _each_of_right(g, a, b, rows, whole=None):
         r = rows(b, a)
         if r is not None:
             return r
-    if whole is not None and _numeric(b):
+    if whole is not None and numeric(b):
         r = whole(b)
         if r is not None:
             return r
@@ -96,7 +97,7 @@ def _each_of_right(g, a, b, rows, whole=None):
 def each_pair(f, a, whole=None):
     if is_atom(a) or len(a) < 2:
         return a
-    if whole is not None and _numeric(a):
+    if whole is not None and numeric(a):
         # the pairs of neighbours are the items of a without its last and without its first
         try:
             r = whole(a[:-1], a[1:])
@@ -119,10 +120,10 @@ def _whole(fold, a):
 
 
 def over(f, a, fast=None, fold=None):
+    if fast is not None and numeric(a):         # (the common case first)
+        return folds.fold(fast, a)
     if not _iterable(a):
         return a
-    if fast is not None and _numeric(a):
-        return folds.fold(fast, a)
     r = _whole(fold, a)
     if r is not None:
         return r
@@ -167,7 +168,7 @@ def join_all(a):
 def over_neutral(f, a, b, fast=None):
     if not _iterable(b):
         return a if is_seq(b) else f(a, b)
-    if fast is not None and _numeric(b) and b.ndim == 1 and _same_kind(a, b):
+    if fast is not None and numeric(b) and b.ndim == 1 and _same_kind(a, b):
         return f(a, folds.fold(fast, b))
     acc = a
     for e in items(b):
@@ -178,7 +179,7 @@ def over_neutral(f, a, b, fast=None):
 def scan(f, a, fast=None, fold=None):
     if not _iterable(a):
         return a if is_seq(a) else make_list([a])
-    if fast is not None and _numeric(a) and a.ndim == 1:
+    if fast is not None and numeric(a) and a.ndim == 1:
         return folds.running_fold(fast, a)
     r = _whole(fold, a)
     if r is not None:

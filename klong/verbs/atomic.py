@@ -30,6 +30,8 @@ from ..errors import KlongError
 from ..runtime.limits import INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64, int_from_text, int_text, magnitude, real_from_text, times, too_large
 from ..runtime.limits import current as current_limits
 from ..runtime.match import match
+from ..runtime.mixed import MixedNumbers, general
+from .mixed import atomic as mixed_atomic
 from ..runtime.values import Char, Symbol, UNDEFINED, array_kind, is_int, is_list, is_number, is_real, is_true, items, length, make_list, scalar
 
 B = backends.current        # B() is the active backend
@@ -75,6 +77,8 @@ def atomic_monad(atom, array=None):
                 return atom(a)
             except OverflowError:
                 raise too_large() from None
+        if t is MixedNumbers:
+            a = a.general()                 # (mixed.py)
         if isinstance(a, arrays.ARRAY_TYPES) and a.ndim and a.shape[0]:
             if array is not None and array_kind(a) in "if":
                 r = array(a)
@@ -114,6 +118,8 @@ def atomic_dyad(num, array=None, other=None, shortcuts=()):
                 r = shortcut(a, b)
                 if r is not None:
                     return r
+            if ta is MixedNumbers or tb is MixedNumbers:
+                a, b = general(a), general(b)       # (the shortcuts that know it are done)
             if array is not None and (isinstance(a, arrays.ARRAY_TYPES)
                                       or isinstance(b, arrays.ARRAY_TYPES)):
                 r = _vector(array, a, b)
@@ -382,14 +388,16 @@ _EXACT_REAL = 2 ** 53
 
 
 def mixed_with_reals(symbol):
-    """The shortcut of + - * % = < >: a list of integers and reals (a general list, such as
-    0,+\\x makes) beside a real, or a real vector of its length: the list as a real vector,
-    then the verb's array function. The same results: every pair holds a real, so the loop
+    """The shortcut of + - * % = < >: a MixedNumbers (verbs/mixed.py); else a list of
+    integers and reals (a general list) beside a real, or a real vector of its length: the
+    list as a real vector, then the verb's array function. The same results: every pair holds a real, so the loop
     computes each in Python with the integer as a real, and an integer below 2^53 converts
     exactly. Not for narrow reals (the loop computes in 64 bits and rounds each element)."""
     array = DYAD_PARTS[symbol][1]
 
     def shortcut(a, b):
+        if type(a) is MixedNumbers or type(b) is MixedNumbers:
+            return mixed_atomic(symbol, array, a, b)
         if type(a) is list:
             mixed, other = a, b
         elif type(b) is list:
@@ -580,6 +588,9 @@ def _int_arrays(a, b):
 def _max_array(a, b):
     if _int_arrays(a, b):
         return B().maximum(a, b)
+    r = B().extreme(a, b, True)          # reals, by the library's fmax where it may
+    if r is not None:
+        return r
     x, y = kinds.operands(a, b)          # compare as reals, choose the operands themselves
     return _pick(x >= y, a, b)
 
@@ -587,6 +598,9 @@ def _max_array(a, b):
 def _min_array(a, b):
     if _int_arrays(a, b):
         return B().minimum(a, b)
+    r = B().extreme(a, b, False)
+    if r is not None:
+        return r
     x, y = kinds.operands(a, b)
     return _pick(x < y, a, b)
 

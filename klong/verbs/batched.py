@@ -9,7 +9,8 @@ from .. import backends
 from . import VERBS, adverbs, batching
 from ..runtime import kinds, values
 from ..runtime.values import MAX_DIMS
-from .batching import ADVERBS, Declined, Rows, _rank, _repeated
+from ..backends.base import SEQUENTIAL_ROWS
+from .batching import ADVERBS, Declined, Rows, _kind, _rank, _repeated
 
 
 def each(body, a, reads):
@@ -174,9 +175,15 @@ def _compiled(plan):
         return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
         return _last(_compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "dyad" and plan[1] == "#" and plan[3][0] == "monad" and plan[3][1] == "|":
+        return _take_reversed(_compiled(plan[3]), _compiled(plan[2]), _compiled(plan[3][2]))
+    if what == "monad" and plan[1] == "#" and plan[2][0] == "monad" and plan[2][1] == "&":
+        return _count_where(_compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad":
         entry, arg = VERBS[plan[1]], _compiled(plan[2])
         verb, rule = entry.monad, entry.batch_monad
+        if rule is None:
+            rule = _no_rule     # (`!#x`: planned for a plain operand, Rows as it runs)
 
         def monad(run):
             x = arg(run)
@@ -193,6 +200,14 @@ def _compiled(plan):
                 return rule(a, b, run.n)
             return verb(a, b)
         return dyad
+    if what == "adverb" and plan[1:3] == ("/", "+") and plan[3][0] == "dyad" \
+            and plan[3][1] == "*":
+        times = plan[3]
+        return _sum_of_products(_compiled(plan[:3] + (("x",),)), _compiled(times),
+                                _compiled(times[2]), _compiled(times[3]))
+    if what == "adverb" and plan[1:3] == ("/", "+") and plan[3][0] == "dyad" \
+            and plan[3][1] in _TRUTHS:
+        return _count_true(_compiled(plan[:3] + (("x",),)), _compiled(plan[3]))
     if what == "adverb":
         op, entry = plan[2], VERBS[plan[2]]
         rule, arg = ADVERBS[plan[1]][op](op, entry.dyad), _compiled(plan[3])
@@ -233,6 +248,84 @@ def _each(body, arg):
     return each
 
 
+def _take_reversed(reversed_, count, arg):
+    """c#|x, the last c elements of each row in reverse order (the first -c of them, for a
+    negative c), where they are in the row: only those reversed, not the whole row first."""
+    entry = VERBS["#"]
+
+    def take(run):
+        x = arg(run)                # (the right operand first, as Klong evaluates them)
+        c = count(run)
+        if type(x) is not Rows or x.rank == 0 or type(c) is not int \
+                or not 0 < abs(c) <= x.a.shape[1]:
+            r = reversed_(run)      # (x again: the body has no effects)
+            return entry.batch_dyad(c, r, run.n) if type(r) is Rows or type(c) is Rows \
+                else entry.dyad(c, r)
+        kept = x.a[:, x.a.shape[1] - c:] if c > 0 else x.a[:, :-c]
+        backend = backends.current()
+        return Rows.of(backend.copy(batching._columns(kept, backend.flip)))
+    return take
+
+
+def _no_rule(x, n):
+    raise Declined
+
+
+def _count_where(where, arg):
+    """#&x, how many positions Where gives for each row of counts: each row's sum of its
+    counts (the positions themselves, a ragged list in general, are not made)."""
+    size = VERBS["#"].monad
+
+    def count(run):
+        x = arg(run)
+        if type(x) is not Rows or x.rank != 1:
+            r = where(run)              # (x again: the body has no effects)
+            return batching.size(r, run.n) if type(r) is Rows else size(r)
+        return batching.count_where(x, run.n)
+    return count
+
+
+def _sum_of_products(plus_over, times, left, right):
+    """+/x*w, each row x of reals times a plain matrix w (`{+/x*w}'m`): the loop multiplies
+    each x@j by the row w@j and folds the products left to right (a row of at most
+    SEQUENTIAL_ROWS: Backend.fold_reals), so one product and one sum per step, on all rows
+    at once, gives its bits, without making the products of every row first. Anything
+    else: the body's own steps (+/ of `times`)."""
+    def fold(run):
+        b = right(run)              # (the right operand first, as Klong evaluates them)
+        a = left(run)
+        row, w = (a, b) if type(a) is Rows else (b, a)
+        if not (type(row) is Rows and type(w) is not Rows and row.rank == 1
+                and values.is_array(w) and w.ndim >= 2 and w.shape[0] == row.a.shape[1]
+                and row.a.shape[1] <= SEQUENTIAL_ROWS and "f" in (_kind(row), _kind(w))
+                and {_kind(row), _kind(w)} <= {"i", "f"}):
+            # (the operands again: the body has no effects)
+            return plus_over(_Run(times(run), run.reads, run.n))
+        backend = backends.current()
+        x, w = backend.astype(row.a, "f"), backend.astype(w, "f")   # (as the loop's reals)
+        tail = (1,) * (w.ndim - 1)
+        acc = x[:, 0].reshape((run.n,) + tail) * w[0]
+        for j in range(1, w.shape[0]):
+            acc = acc + x[:, j].reshape((run.n,) + tail) * w[j]
+        return Rows(acc)
+    return fold
+
+
+# the dyads whose every element is 0 or 1 (an integer): a sum of n of them is at most n
+_TRUTHS = {"=", "<", ">"}
+
+
+def _count_true(plus_over, arg):
+    """+/ of a comparison (`+/b=x`): each row's sum of its 0s and 1s, which no row's
+    length can take out of int64 (so no pass over them for their magnitude)."""
+    def count(run):
+        x = arg(run)
+        if type(x) is Rows and x.rank == 1 and values.array_kind(x.a) == "i":
+            return Rows.of(x.a.sum(1))
+        return plus_over(_Run(x, run.reads, run.n))     # (a number, rows of rows, ...)
+    return count
+
+
 def _last(reversed_, arg):
     """*|x, each row's last element, without reversing the rows first."""
     def last(run):
@@ -255,15 +348,9 @@ def _first_of_grade(descending, graded, arg):
         if type(x) is not Rows or x.rank != 1:
             r = graded(run)             # (x again: the body has no effects)
             return batching.first(r, run.n) if type(r) is Rows else first(r)
-        a = x.a
-        backend = backends.current()
-        if values.array_kind(a) == "f" and backend.any(a != a):
-            raise Declined          # (as grade: where a NaN goes is the library's)
-        places = a.argmax(1) if descending else a.argmin(1)
-        n = a.shape[0]
-        best = a.reshape(-1)[places + backend.arange(n) * a.shape[1]]
-        if backend.any(backend.astype(a == best.reshape(n, 1), "i").sum(1) > 1):
-            return batching.first(graded(run), n)
+        places, ties = backends.current().extreme_places(x.a, descending)
+        if ties:        # (or a NaN, which the grade declines: where it goes is the library's)
+            return batching.first(graded(run), run.n)
         return Rows.of(places)
     return fused
 

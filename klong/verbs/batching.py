@@ -24,6 +24,7 @@ from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
 from ..runtime.match import REAL_TOLERANCE
 from ..runtime.values import MAX_DIMS
+from ..backends.base import SEQUENTIAL_ROWS
 
 
 class Declined(Exception):
@@ -78,12 +79,15 @@ def _kind(v):
 
 def _stacked(v, n):
     """v as an operand of an array verb over the batch: Rows as they are, a number as it
-    is (it pairs with every element), a plain array repeated for every row."""
+    is (it pairs with every element), a plain array as the same row for every row (a view
+    that the verbs read: what they give is a new array)."""
     if isinstance(v, Rows):
         return v.a
     if _rank(v) == 0:
         return v
-    return _repeated(v, n)
+    # (a view: Klong pairs the batch axes, and each row with this one, copied for none)
+    limits.check_elements(n * limits.elements_of(v))     # (over the size guard: the loop)
+    return backends.current().rows_of(v, n)
 
 
 def _repeated(v, n):
@@ -147,6 +151,8 @@ def atomic_dyad(op, dyad):
 
 
 def _arrays(op, dyad):
+    real = _REAL_OPS.get(op)
+
     def rule(a, b, n):
         ra = a.rank if isinstance(a, Rows) else _rank(a)
         rb = b.rank if isinstance(b, Rows) else _rank(b)
@@ -154,20 +160,61 @@ def _arrays(op, dyad):
                 and not (op == "%" and _small(a) and _small(b)):
             # the loop's own dyad on each row's two numbers (Python's a**b for ^, say)
             return _per_number([dyad(p, q) for p, q in zip(_numbers(a, n), _numbers(b, n))])
+        if real is not None:
+            pair = _real_pair(a, ra, b, rb)
+            if pair is not None:
+                return Rows.of(real(*pair))
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
 
 
-# the smallest normal real: C's pow may report a result below it as a range error, which
-# Python turns into an OverflowError (and ^ then into an infinity)
-_TINY = 2.2250738585072014e-308
+def _divide(x, y):
+    if (backends.current().any(y == 0) if values.is_array(y) else y == 0):
+        raise Declined          # :undefined in the loop: a mixed list
+    return backends.current().divide(x, y)
+
+
+# the verbs that are one IEEE operation of the library on reals, as the verb computes them
+# (Divide by Backend.divide, correctly rounded), so that the batch may apply it directly
+_REAL_OPS = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+             "%": _divide}
+
+
+def _real_pair(a, ra, b, rb):
+    """a and b, reals both (Rows, a Python float, a plain real array), as the library's
+    operands that pair their elements as Klong pairs each row's (along the first axes: the
+    lower rank given trailing unit axes; a plain array a unit axis for the batch), without
+    repeating a plain array for every row; None where one is not real."""
+    rank = max(ra, rb)
+    shapes, parts = [], []
+    for v, r in ((a, ra), (b, rb)):
+        if isinstance(v, Rows):
+            x = v.a
+            if values.array_kind(x) != "f":
+                return None
+            shapes.append(tuple(x.shape[1:]))
+            if r < rank:
+                x = x.reshape(tuple(x.shape) + (1,) * (rank - r))
+        elif type(v) is float:
+            x = v
+        elif r and values.array_kind(v) == "f":
+            shapes.append(tuple(v.shape))
+            x = v.reshape((1,) + tuple(v.shape) + (1,) * (rank - r))
+        else:
+            return None
+        parts.append(x)
+    if len(shapes) == 2:
+        common = min(len(shapes[0]), len(shapes[1]))
+        if shapes[0][:common] != shapes[1][:common]:
+            raise Declined          # lists of different lengths: the loop's error
+    return parts
 
 
 def power(dyad, arrays):
     """The batching rule of ^: on arrays, the verb on the whole batch, as atomic_dyad; on one
     number per row, as the loop computes each row's a^b: integers by the verb on the whole
     batch (exact, or declined by Rows where they leave int64); a real a or b by C's pow for
-    every element (Backend.pow_each), as Python's a**b calls it, where the verb's own
+    every element (Backend.pow_each_normal), as Python's a**b calls it, where the verb's own
     Python steps would give the same: no real result where Klong gives :undefined (a
     negative base, a fractional exponent; zero to a negative power), nothing outside the
     normal reals (Python's range errors). An integer exponent 0 (the integer 1) or below (1
@@ -191,14 +238,9 @@ def power(dyad, arrays):
                 # where Each traces (torch), the loop's trace raises a batch of reals to an
                 # integer power with the library's power (x*x*x for 3), not C's pow
                 raise Declined
-        else:
-            fractional = y != backend.floor(y) if values.is_array(y) else not float(y).is_integer()
-            if backend.any((x < 0) & fractional | (x == 0) & (y < 0)):
-                raise Declined
-        r = backend.pow_each(x, y)
-        size = backend.abs(r)
-        if not backend.all(size < float("inf")) or backend.any((size < _TINY) & (x != 0)):
-            raise Declined      # (a NaN fails the first test too)
+        r = backend.pow_each_normal(x, y)
+        if r is None:
+            raise Declined
         return Rows(r)
     return rule
 
@@ -308,6 +350,45 @@ def rotate(a, b, n):
         return b
     backend = backends.current()
     return Rows(backend.copy(_columns(b.a, lambda c: backend.roll(c, r))))
+
+
+def where(x, n):
+    """&x: the positions of each row of counts (each i repeated x@i times), only where every
+    row gives as many of them, and some (else a ragged result: the loop; #&x is counted
+    without them, count_where)."""
+    counts = _counts(x)
+    m = int(counts[0])
+    if m == 0 or backends.current().any(counts != m):
+        raise Declined
+    backend = backends.current()
+    a = x.a.reshape(-1)
+    k = x.a.shape[1]
+    if int(a.max()) <= 1:
+        positions = backend.where(a)        # a mask: its positions, as the verb takes them
+    else:
+        positions = backend.repeat(backend.arange(n * k), a)
+    return Rows(positions.reshape(n, m) % k)
+
+
+def count_where(x, n):
+    """#&x for Rows x: each row's sum of its counts, where the loop's Where would give
+    their positions (non-negative integer counts, within the size the loop may make)."""
+    return Rows(_counts(x))
+
+
+def _counts(x):
+    """The number of positions Where gives for each row of counts x (Rows of rank 1)."""
+    if x.rank != 1 or values.array_kind(x.a) != "i" or x.a.shape[1] == 0:
+        raise Declined          # a number, rows of rows, reals, empty rows: the loop
+    backend = backends.current()
+    if int(x.a.min()) < 0:
+        raise Declined          # the loop's error
+    counts = _int_sums(x.a)
+    if not values.is_array(counts) or values.array_kind(counts) != "i":
+        raise Declined          # sums beyond int64
+    if int(x.a.max()) > 1:
+        limits.check_elements(int(counts.max()))    # the loop's limit, or its error
+    return counts
 
 
 def shape(x, n):
@@ -482,10 +563,25 @@ def _negative_zero(a):
 def _fast_fold(op, a):
     """op/ along each row of the batch a (rows of one or more elements): the loop's own
     fold (folds.fold) along the first axis of the columns, which makes the same steps, in
-    the same order, for every row at once."""
-    if op in ("|", "&") and values.array_kind(a) == "f" and _negative_zero(a):
+    the same order, for every row at once; a sum or product of rows of reals short enough
+    to be folded left to right, by the backend's fold along the rows (the same steps)."""
+    real = values.array_kind(a) == "f"
+    if op in ("|", "&") and real and _negative_zero(a):
         raise Declined          # which zero (0.0 or -0.0) a max keeps may differ
-    return folds.fold(op, backends.current().swap01(a))
+    backend = backends.current()
+    if real and op in ("+", "*") and a.shape[1] <= SEQUENTIAL_ROWS:
+        return backend.fold_each_row(op, a)
+    return folds.fold(op, backend.swap01(a))
+
+
+def _int_sums(a):
+    """+/ of each row of the integer batch a, along its own axis: integer sums are exact in
+    any order (the library's, where none can leave int64; else the loop's Python integers,
+    folds.fold), and a row's elements lie side by side (a fold down the columns of a few
+    long rows costs several times more)."""
+    if a.ndim == 2 and a.shape[1] * magnitude(a) <= limits.INT64_MAX:
+        return a.sum(1)
+    return folds.fold("+", backends.current().swap01(a))
 
 
 def over(op, dyad):
@@ -499,6 +595,8 @@ def over(op, dyad):
         k = a.shape[1]
         if k == 0:
             raise Declined
+        if op == "+" and values.array_kind(a) == "i":
+            return Rows(_int_sums(a))
         if op == "-":
             acc = a[:, 0]
             for j in range(1, k):

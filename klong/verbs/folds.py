@@ -25,12 +25,13 @@ def fold(op, a):
     """backends.current().reduce(op, a), exact for integers: a sum or product that could
     leave int64 is computed on Python integers."""
     if op in _OPS and values.array_kind(a) == "i":
-        if op == "+" and a.ndim == 1 and a.shape[0] <= SMALL_VECTOR \
-                and not backends.current().traces:
+        if op == "+" and a.ndim == 1 and a.shape[0] <= SMALL_VECTOR:
             # a short vector (a node of a tree of lists): Python's sum of its items is exact,
-            # and costs less than the magnitude check and the library's call (not where
-            # a trace may be running: its values are not on the host)
-            return sum(_host_items(a))
+            # and costs less than the magnitude check and the library's call; where the
+            # items are not plain numbers (a trace's), the library sums
+            elems = backends.current().items(a)
+            if elems and type(elems[0]) is int:
+                return sum(elems)
         if not fold_fits(op, a):
             return _klong_value(_pairwise(_OPS[op], _host_items(a)))
     return backends.current().reduce(op, a)

@@ -5,6 +5,7 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
+from functools import partial
 from typing import Callable, Optional
 
 from . import adverbs as adv
@@ -94,6 +95,8 @@ def function_forms(fn):
         return forms
     if facts.elementwise and fn.whole is None:
         forms.whole_monad = monad
+    elif fn.backend is not None and not fn.backend.traces:
+        forms.whole_monad = fn.whole    # (no trace to try: Each over a vector asks nothing more)
     else:
         forms.whole_monad = _first_of(fn.whole, wholearray.traced_each(fn))
     return forms
@@ -163,8 +166,9 @@ def derive(forms, adverb):
             forms.whole_monad, lambda a: batched.each(body, a, ())))
     m = MONADIC_ADVERBS.get(adverb)
     d = DYADIC_ADVERBS.get(adverb)
-    derived = VerbForms((lambda a: m(forms, a)) if m else _wrong_context(adverb),
-                        (lambda a, b: d(forms, a, b)) if d else _wrong_context(adverb))
+    # (partial: a call of the derived verb is one Python frame less, at every Each)
+    derived = VerbForms(partial(m, forms) if m else _wrong_context(adverb),
+                        partial(d, forms) if d else _wrong_context(adverb))
     if forms.batch_op in batching.ADVERBS.get(adverb, ()):
         derived.batch = ("adverb", adverb, forms.batch_op, ("x",))
     return derived
@@ -214,7 +218,7 @@ def function_derived(fn, adverbs):
     kept = fn.derived
     if kept is None:
         kept = fn.derived = {}
-    key = tuple(adverbs)
+    key = adverbs if type(adverbs) is tuple else tuple(adverbs)
     forms = kept.get(key)
     if forms is None:
         forms = kept[key] = derived_forms(function_forms(fn), adverbs)
@@ -223,6 +227,22 @@ def function_derived(fn, adverbs):
 
 def derived_caller(adverbs, arity):
     """f(fn, a) or f(fn, a, b): the function value fn modified by `adverbs`, applied."""
+    adverbs = tuple(adverbs)        # (the key of the kept forms, made once)
     if arity == 1:
+        if tuple(adverbs) == ("'",):
+            return _each_of
         return lambda fn, a: function_derived(fn, adverbs).monad(a)
     return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)
+
+
+def _each_of(fn, a):
+    """fn'a. A literal in an expression is a new value each time the expression runs, and
+    making its forms costs more than a batched Each of a small matrix: for a monad with a
+    whole-array form, that form is tried first, and the forms are made only where it
+    declines (what they would do next: a trace of fn, then the loop)."""
+    if type(fn) is Lambda and fn.arity == 1 and fn.whole is not None and adv.numeric(a):
+        r = fn.whole(a)
+        if r is not None:
+            return r
+        return adv.each(fn.run, a, wholearray.traced_each(fn))
+    return function_derived(fn, ("'",)).monad(a)

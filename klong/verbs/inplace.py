@@ -27,7 +27,7 @@ def update(a, b, holders, op):
         B = backends.current()
         if B.is_array(a) and B.writable_alone(a):
             return structural.amend(a, b, in_place=True)
-    return structural.amend(a, b)
+    return structural.DYADS[":="](a, b)     # (the general list of a MixedNumbers)
 
 
 def _references(a, b, holders, op):

@@ -23,7 +23,8 @@ from ..runtime.limits import current as current_limits
 from ..runtime.limits import check_elements, check_items, elements_of, fits_int64
 from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
-from . import ordering
+from ..runtime.mixed import MixedNumbers, general
+from . import mixed, ordering
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -65,6 +66,8 @@ def _slice(v, start, stop):
     """v[start:stop] for a list or string, in canonical form."""
     if type(v) is list:
         return make_list(v[start:stop])
+    if type(v) is MixedNumbers:
+        return mixed.cut_out(v, start, stop)
     return v[start:stop]
 
 
@@ -268,6 +271,8 @@ def _shape_of(v):
     n = length(v)
     if n == 1:
         return [1]          # the reference's rule: one element hides everything below it
+    if type(v) is MixedNumbers:
+        return [n]
     if is_array(v):
         if v.ndim == 1:
             return [n]
@@ -391,6 +396,10 @@ def _numbers(a):
 
 
 def _concat(a, b):
+    r = mixed.concat(a, b)
+    if r is not None:
+        return r
+    a, b = general(a), general(b)
     if (is_array(a) and is_array(b) and array_kind(a) == array_kind(b)
             and tuple(a.shape[1:]) == tuple(b.shape[1:])):
         return backends.current().concat((a, b))
@@ -402,6 +411,10 @@ def _concat(a, b):
 
 def _attach(lst, x, at_end):
     """lst with x as a new last (or first) element."""
+    r = mixed.attach(lst, x, at_end)
+    if r is not None:
+        return r
+    lst = general(lst)
     if is_array(lst) and lst.shape[0] and _fits_row(x, lst):
         B = backends.current()
         one = B.asarray(x, array_kind(lst))[None]
@@ -452,14 +465,15 @@ def join(a, b):
     if isinstance(b, Dict) and _is_pair(a):
         b.put(*items(a))
         return b
+    list_a, list_b = is_list(a), is_list(b)
+    if not (list_a or list_b):
+        return make_list([a, b])    # two atoms (a word and its count): a pair, never large
     check_elements(elements_of(a) + elements_of(b))
-    if is_list(a) and is_list(b):
+    if list_a and list_b:
         return _concat(a, b)
-    if is_list(a):
+    if list_a:
         return _attach(a, b, True)
-    if is_list(b):
-        return _attach(b, a, False)
-    return make_list([a, b])
+    return _attach(b, a, False)
 
 
 _ENTRY_PARTS = (int, float)
@@ -490,6 +504,7 @@ def take(a, b):
         return _slice(b, size_b + n, size_b)
     # More than b holds: cycle, forward from the start, or backward so as to end with b's end.
     check_items(abs(n), b)
+    b = general(b)
     start = 0 if n > 0 else size_b + n
     if is_array(b):
         B = backends.current()
@@ -823,6 +838,27 @@ def reshape(a, b):
 
 # ---------------------------------------------------------------- the tables
 
+def _general_monad(verb):
+    """verb, given the general list where its operand is a MixedNumbers (mixed.py)."""
+    def monad(a):
+        return verb(a.general() if type(a) is MixedNumbers else a)
+    return monad
+
+
+def _general_dyad(verb):
+    def dyad(a, b):
+        if type(a) is MixedNumbers or type(b) is MixedNumbers:
+            a, b = general(a), general(b)
+        return verb(a, b)
+    return dyad
+
+
+# the forms that know a MixedNumbers (through mixed.py and the values helpers): Atom, Tally
+# and Shape; Join, Take and Drop. Every other form gets the general list.
+_MONADS_KNOWING = {"@", "#", "^"}
+_DYADS_KNOWING = {",", "#", "_"}
+
+
 MONADS = {
     "@": atom,
     ",": list_,
@@ -851,3 +887,6 @@ DYADS = {
     ":+": rotate,
     ":^": reshape,
 }
+
+MONADS = {k: f if k in _MONADS_KNOWING else _general_monad(f) for k, f in MONADS.items()}
+DYADS = {k: f if k in _DYADS_KNOWING else _general_dyad(f) for k, f in DYADS.items()}

@@ -180,16 +180,24 @@ def _effect_free(fn, seen):
     return True
 
 
+# A trace costs as much as a loop over about this many elements (torch on a CPU: some 100 us
+# against some 10 us a row, under 1 us a number: a row's elements are arrays, a vector's
+# plain Python numbers): over fewer, Each loops (a tree's three-element leaves, say)
+TRACED_ROWS = 16
+TRACED_NUMBERS = 64
+
+
 def traced_each(fn):
     """f'a for the Lambda fn by tracing it over the whole array a (Backend.vmap, torch), or
-    None when fn may have effects: a trace runs the body once, not once per element, and a
-    trace that fails is followed by the loop. Whether fn has effects is asked at each call
-    (the functions it reads may have been defined again since)."""
+    None when fn may have effects or a is short (TRACED_ROWS): a trace runs the body once,
+    not once per element, and a trace that fails is followed by the loop. Whether fn has
+    effects is asked at each call (the functions it reads may have been defined again
+    since)."""
     untraced = fn.facts.untraced
 
     def each(a):
         backend = backends.current()
-        if not backend.traces:
+        if not backend.traces or a.shape[0] < (TRACED_NUMBERS if a.ndim == 1 else TRACED_ROWS):
             return None     # (before the guard, which runs fn on the first element)
         key = (a.dtype, tuple(a.shape[1:]))
         if key in untraced or not _effect_free(fn, set()):

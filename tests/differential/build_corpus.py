@@ -130,6 +130,16 @@ ROW_WISE = [
     # the first of a grade (argmax, argmin), the last element
     "t::[[3 1 2 3 1] [2 2 2 2 2] [5 -1 5 0 5]];({*>x}'t),({*<x}'t),({*>x}'[[1.0 0.0] [2.0 0.0]]),{*<x}'[[0.0 -0.0 1.0] [-0.0 0.0 -1.0]]",
     "d::[2 3 4]:^(!24)%7.0;({*|x}'d),({*|*x}'d),{*|x}'[[0.1 0.2 0.3]]",
+    # stage 4: sums and products of rows of reals left to right (rows whose order matters,
+    # rows of -0.0), Max and Min of reals by fmax and fmin, the first of a grade beside a
+    # NaN, + - * % of reals with a list read around the literal, powers of whole numbers
+    "g::[40 16]:^(((((!640)*7919)!1009)-504)%7.0)*10.0^(!640)!9;(+/'g),(*/'g),({+/x*x}'g),{(+/x)%#x}'g",
+    "g::[40 16]:^(((((!640)*7919)!1009)-504)%7.0)*10.0^(!640)!9;({x-(+/x)%#x}'g),({x%+/x}'g),{x-*x}'g",
+    "z::[[-0.0 -0.0 -0.0] [0.0 -0.0 -0.0] [-0.0 1.0 -1.0] [1.0e308 1.0e308 -1.0e308]];(+/'z),(*/'z),({+/x|-x}'z),{(x&|x)|-0.0}'z",
+    R + "({(x|-0.25)&0.25}'r),({0.25|x}'r),({(+/x)|0.5}'r),({+/x|-x}'r),{x&-0.0}'r",
+    "n::[3 3]:^[1.0 2.0 3.0 3.0 1.0],((1.0e308*10)-1.0e308*10),[5.0 4.0 6.0];({*>x}'n),({*<x}'n),({x|0.5}'n),{0.5&x}'n",
+    "d::[2 3 4]:^(!24)%7.0;w::[0.5 1.0 2.0 4.0];({(+/x)-w}'d),({x*(+/'x)+0.5}'d),{x%1+(+/'x)}'d",
+    "{(-1.0)^+/x}'[[1.0e308 1.0e308] [1.0 1.0]]",
 ]
 
 
@@ -137,6 +147,21 @@ ROW_WISE = [
 # nothing else holds it (klong/verbs/inplace.py): sieves, and values kept elsewhere first
 SIEVE = ("sieve::{[s n];n::x;s::n:^1;s::s:=0,0,1;"
          "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};")
+
+# Row idioms of bench_independent (issue 32): Where counted, Enumerate of a row's tally, a
+# row times a matrix, +/ of a comparison, Find of a row's own value
+ROW_GAPS = [
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7] [-1.0 -2.0 -3.5 4.0]];({#&x>0}'r),({#&x<0}'r),{#&x<-9}'r",
+    "c::[[1 0 2] [0 3 0]];({&x}'c),({#&x}'c),({+/&x}'c),{&x>0}'[[1.0 -1.0 2.0] [-1.0 3.0 4.0]]",
+    "({&x>0}'[[1.0 -1.0 2.0] [-1.0 3.0 -4.0]]),({#&x}'[[1 -1] [2 0]])",
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];i::[[3 1 2 5] [0 -4 7 1]];({+/x*!#x}'r),({+/x*!#x}'i),{!#x}'i",
+    "w::[4 3]:^(!12)%5.0;r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];({+/x*w}'r),({+/w*x}'r),{+/x*w}'[[1 2 3 4] [5 6 7 8]]",
+    "z::[[0.0 -0.0 0.0] [-0.0 -0.0 1.0]];w::[3 2]:^[0.0 -0.0 -0.0 0.0 1.0 -1.0];{+/x*w}'z",
+    "a::[3 70]:^(!210)%7.0;w::[70 2]:^(!140)%3.0;{+/x*w}'a",
+    "b::(!1000)!7;({+/b=x}'!9),({+/x=*x}'[[3 1 3] [2 2 2]]),{+/x<[1 2 3]}'[2 3]",
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];({*x?|/x}'r),({x@2}'r),({4#|x}'r),({(x@0)-x@1}'r),{x|0.0}'r",
+]
+
 IN_PLACE = [
     SIEVE + "sieve(200)", SIEVE + "(#sieve(5000)),sieve(2)",
     "n::300;s::n:^1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s",
@@ -152,6 +177,18 @@ IN_PLACE = [
     "s::0.5*!4;s::s:=2.0,[0 3];s", "s::[3 2]:^!6;t::s;s::s:=(,[9 9]),1;(s@1),t@1",
     "s::!5;s::s:=9,[3 1 2]", "{[s];s::!5;s::s:=9,[0 5]}()",
     "s::!100;x::+/s*s;s::s:=4611686018427387904,5;s*s",
+]
+
+# Long lists of reals with a few integers (0,+\x), held compactly (runtime/mixed.py): the
+# verbs that keep that form, and the others that see the general list
+MIXED = [
+    "ms::{[s q m];s::0,+\\x;q::0,+\\x*x;m::((y_s)-(-y)_s)%y;(,m),,(((y_q)-(-y)_q)%y)-m*m};ms((!80)%7;10)",
+    "v::1.5+!70;s::0,v,0;t::s;s::s:=7,1;(3#s),(3#t),((-2)#s+1),(#s),(^s),(@s),*s",
+    "v::0.5*!66;s::0,v;((s=0)@!3),((s<1)@!3),((s%2)@!3),(3#s-1),(3#1-s),(3#s*2.0),(s~0,v),#10_s",
+    "v::%1+!70;s::0,v;u::v,0;(s~u),(+/s),(3#<s),(3#>u),(s?0),({x*2}'3#s),*=s",
+    "{[s];s::0,x;(1_s)-(-1)_s}'2#,0.25*!70",
+    "f::{0,x};(3#f(1.5+!70)),(3#f(2.5+!70)),(3#f(3.5+!70)),3#f(4.5+!70)",
+    "s::(2^53),(0.5*!70),-7;(3#s),((-2)#s+1),((-2)#s*3),(#s)",
 ]
 
 
@@ -229,8 +266,8 @@ def main(argv=None):
         cases = conformance_programs(args.conformance)
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
-                 if "source" in e and not e["id"].startswith(("gen-", "hand-", "rows-", "inplace-",
-                                                            "pairs-"))]
+                 if "source" in e and not e["id"].startswith(
+                     ("gen-", "hand-", "rows-", "rowgaps-", "inplace-", "pairs-", "mixed-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -240,10 +277,14 @@ def main(argv=None):
         entries.append({"id": f"hand-{i:03d}", "source": source})
     for i, source in enumerate(ROW_WISE):
         entries.append({"id": f"rows-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_GAPS):
+        entries.append({"id": f"rowgaps-{i:03d}", "source": source})
     for i, source in enumerate(IN_PLACE):
         entries.append({"id": f"inplace-{i:03d}", "source": source})
     for i, source in enumerate(PAIRS):
         entries.append({"id": f"pairs-{i:03d}", "source": source})
+    for i, source in enumerate(MIXED):
+        entries.append({"id": f"mixed-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

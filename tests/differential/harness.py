@@ -12,7 +12,7 @@ from pathlib import Path
 from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
 from klong.runtime.display import write
-from klong.runtime.values import Char, Dict, Function, Symbol
+from klong.runtime.values import Char, Dict, Function, MixedNumbers, Symbol
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -72,6 +72,8 @@ def signature(v):
         return "i"
     if t is float:
         return "float64"
+    if t is MixedNumbers:               # a list like any other (runtime/mixed.py)
+        return signature(v.general())
     if t is str:
         return "s"
     if t is Char:

@@ -35,9 +35,11 @@ def settle(fn):
         return
     if fn.arity != 1:
         return
-    if fn.whole is not None and not (isinstance(fn.whole, ir.Whole) and any(
-            isinstance(n, ir.Scalar) for n in ir.walk(fn.whole.expr))):
+    if fn.whole is not None and not isinstance(fn.whole, ir.RowsDot) and not (
+            isinstance(fn.whole, ir.Whole) and any(
+                isinstance(n, ir.Scalar) for n in ir.walk(fn.whole.expr))):
         return      # a product, or element-wise with nothing but x and numbers: as it is
+    # (+/x*u declines where u is not a vector, `{+/x*w}` of a matrix w: then the batch)
     found = _Plan(fn).body()
     if found is not None:
         plan, reads = found
@@ -128,7 +130,7 @@ class _Plan:
                                  else entry.batch_dyad) is None:
             # no rule: only a monad of a plain operand (the same for every row, `!n`), which
             # the batch applies once as the loop applies it to each row (monads call nothing)
-            if len(operands) != 1 or not _plain(args[0]):
+            if len(operands) != 1 or not (_plain(args[0]) or _shape_of_row(args[0])):
                 return None
         return head + tuple(args)
 
@@ -160,3 +162,10 @@ def _plain(plan):
     if plan and plan[0] in ("x", "y", "get"):
         return False
     return all(_plain(p) for p in plan)
+
+
+def _shape_of_row(plan):
+    """Whether a plan is the tally or shape of a row (`!#x`): a value the same for every row
+    as it runs (the rules of # and ^ give a plain value; where one does not, the monad
+    without a rule declines, batched.py)."""
+    return plan[0] == "monad" and plan[1] in ("#", "^")

@@ -24,7 +24,7 @@ from ...verbs import VERBS
 from . import common
 from ...verbs import batched, inplace, structural, wholearray
 from ...verbs.compiled import frame_out, verb_failure
-from ...verbs.forms import derived_forms, function_derived, op_forms
+from ...verbs.forms import derived_caller, derived_forms, function_derived, op_forms
 
 
 def render(chunk, interp):
@@ -157,12 +157,12 @@ class Renderer:
         verb, arg, label = node.verb, self.render(node.arg), node.label
         line, column = verb.line, verb.column
         if verb.fn is not None:
-            forms = self.dynamic_forms(verb)
+            fn, apply = self.render(verb.fn), derived_caller(verb.adverbs, 1)
 
             def run_dynamic(fr):
                 a = arg(fr)
                 try:
-                    return forms(fr).monad(a)
+                    return apply(fn(fr), a)
                 except KlongError as e:
                     raise e.at_verb(line, column, label, a)
             return run_dynamic
@@ -209,7 +209,7 @@ class Renderer:
     def dynamic_forms(self, verb):
         """A closure giving the VerbForms of a function-valued verb at run time."""
         fn = self.render(verb.fn)
-        adverbs = verb.adverbs
+        adverbs = tuple(verb.adverbs)
         return lambda fr: function_derived(fn(fr), adverbs)
 
     def r_Differentiate(self, node):
