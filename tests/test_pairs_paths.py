@@ -116,3 +116,15 @@ def test_flip_over_the_element_limit_fails_at_once():
 ])
 def test_while_of_a_pair(km, src, printed):
     assert run(km, src) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    # a failing pair names the function's own verb and pair, as the loop does, though the
+    # lambda has a whole-array form for the lists
+    ("[7 1]{x:%y}'[0 1]", "domain error: integer-divide [7 0]: division by zero (in {x:%y})"),
+    ("[7 1 5]{x:%y}'[1 0]", "domain error: integer-divide [1 0]: division by zero (in {x:%y})"),
+    ("[7 1]{x%y}'[2 0]", "[3.5 :undefined]"),
+    ("[7 1]{x:%y}'[2 1]", "[3 1]"),
+])
+def test_each2_errors_are_the_loops(km, src, printed):
+    assert run(km, src) == printed

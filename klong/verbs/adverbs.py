@@ -55,7 +55,10 @@ def each2(f, a, b, whole=None):
         return [] if type(a) is not str and is_atom(a) or type(b) is not str and is_atom(b) else ""
     if whole is not None and numeric(a) and numeric(b):
         n = min(a.shape[0], b.shape[0])
-        r = whole(a[:n], b[:n])
+        try:
+            r = whole(a[:n], b[:n])
+        except KlongError:
+            r = None        # the loop below raises the error as it names it (at its pair)
         if r is not None:
             return r
     xs, ys = items(a), items(b)
