@@ -399,3 +399,70 @@ def test_row_idioms_give_the_loops_outcome(mode, program, batched, monkeypatch):
         assert gave, "the batched evaluation gave no result"
     elif batched is False:
         assert not gave, "the batched evaluation should have declined"
+
+
+# On torch's CPU, a batched body runs on numpy views of the tensors with the numpy backend
+# (Backend.batch_host), its result handed back once: the loop's outcome all the same, with
+# a global tensor or an array constant read in the body, an overflow or an error in a row
+# (the host declines: the loop, on torch, says what happens), and pairs of rows.
+HOST_SETUP = SETUP + """
+u::[1.0 2.0 3.0 4.0]
+v::[1 2 3 4]
+g::{x@4}
+"""
+
+HOST = [
+    # (program, whether the numpy backend gave the result)
+    ("{x-(+/x)%#x}'r", True), ("{:[(+/x)>0;1;-1]}'r", True), ("{x%+/x}'r", True),
+    ("{x-u}'r", True), ("{+/x-v}'i", True), ("{x*u}'i", True),     # globals read
+    ("{x+[1 2 3 4]}'i", True), ("{x*[0.5 1.5 2.5 3.5]}'r", True),  # the literal's constants
+    ("{(x*x)-+/x}'big", False), ("{+/x}'big", False), ("{(x*x*x)-+/x}'i", True),  # int64
+    ("g'i", False), ("{x@4}'r", False), ("{x%(+/x)-+/x}'i", False),  # a row's error, x%0
+    ("r{x-+/y}'r", True), ("i{+/(x-y)^2}'r", True), ("u{x*+/y}:\\r", True),  # pairs
+]
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+@pytest.mark.parametrize("program, hosted", HOST, ids=[p for p, _ in HOST])
+def test_torch_rows_run_by_numpy_give_the_loops_outcome(codegen, program, hosted, monkeypatch):
+    def run(backend, batch):
+        k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
+        k(HOST_SETUP)
+        return outcome(k, program)
+    looped = run("torch", False)
+    gave = []
+    host_results = evaluation._host_results
+
+    def spy(backend, run):
+        r = host_results(backend, run)
+        gave.append(r)
+        return r
+    monkeypatch.setattr(evaluation, "_host_results", spy)
+    assert run("torch", True) == looped
+    assert gave, "the numpy backend was not asked"
+    assert (gave[-1] is not None) == hosted
+    if hosted:
+        import torch
+        assert type(gave[-1]) is torch.Tensor
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+def test_differentiated_rows_are_not_run_by_numpy(monkeypatch):
+    """Under :> the rows' steps are the graph's: torch's own, not numpy's (the rows tracked,
+    or a name read in the body)."""
+    asked = []
+    host_results = evaluation._host_results
+    monkeypatch.setattr(evaluation, "_host_results",
+                        lambda backend, run: asked.append(1) or host_results(backend, run))
+    ks = [KlongInterpreter(backend="torch", batch=batch) for batch in (True, False)]
+    for k in ks:
+        k("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
+    for program in ("{+/+/{(x*w)-+/x}'m}:>w", "{+/+/{x-(+/x)%#x}'m*x}:>2.0",
+                    "{+/+/{(x*x)-(+/x)%#x}'m*x}:>1.5"):
+        assert write(ks[0](program)) == write(ks[1](program))
+    assert write(ks[0]("{+/+/{(x*x)-(+/x)%#x}'m*x}:>1.5")) == "252.0"
+    assert not asked
+    k = ks[0]
+    assert write(k("{+/x*x}'m")) == "[14.0 77.0]"
+    assert asked
