@@ -391,10 +391,6 @@ class Backend:
         libraries'), or None to go on with `a`."""
         return None
 
-    # the numpy backend that batch_host() gives while it may (limits.current: the running
-    # interpreter's limits hold there too)
-    rows_host = None
-
     def batch_host(self):
         """The numpy backend that may evaluate a batched Each in this one's place now
         (verbs/batched.py: numpy's calls cost less than some libraries'), or None. Its

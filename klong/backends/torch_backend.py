@@ -206,7 +206,7 @@ class TorchBackend(Backend):
         self._on_cpu = self.device.type == "cpu"
         # numpy in torch's place for a batched Each (batch_host): the same results and
         # element types by design; numpy's calls cost less than torch's on small arrays
-        self.rows_host = NumpyBackend() if self._on_cpu and self.dtype == "float64" else None
+        self._host = NumpyBackend() if self._on_cpu and self.dtype == "float64" else None
         if torch_distributed.launched():
             torch_distributed.timeout()     # a bad setting is refused now, not at the join
 
@@ -453,10 +453,10 @@ class TorchBackend(Backend):
     def batch_host(self):
         # not while a tracer, capture's recorder or a torch.func transform must see every
         # operation (a transform's tensors are refused by host_view)
-        if self.rows_host is None or self.keep_tensors or self.recorder is not None \
+        if self._host is None or self.keep_tensors or self.recorder is not None \
                 or torch.compiler.is_compiling():
             return None
-        return self.rows_host
+        return self._host
 
     def host_view(self, v):
         if v.device.type != "cpu" or v.dtype not in _SHARED_TORCH_DTYPES or v.requires_grad \

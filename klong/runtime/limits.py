@@ -140,13 +140,11 @@ class Limits:
 
 def current():
     """The running interpreter's Limits; defaults outside any interpreter, and while code
-    runs on another backend than the interpreter's (list literals are read on the host),
-    but for the numpy backend that runs its batched bodies (Backend.rows_host)."""
+    runs on another backend than the interpreter's (list literals are read on the host)."""
     running = backends.running
     context = running.context
-    if context is not None and (context.backend is running.backend
-                                or context.backend.rows_host is running.backend):
-        return context.limits       # (the second: a batched body numpy runs, batched.py)
+    if context is not None and context.backend is running.backend:
+        return context.limits
     return Limits()
 
 
