@@ -391,17 +391,6 @@ class Backend:
         libraries'), or None to go on with `a`."""
         return None
 
-    def batch_host(self):
-        """The numpy backend that may evaluate a batched Each in this one's place now
-        (verbs/batched.py: numpy's calls cost less than some libraries'), or None. Its
-        operands are then host_view()s, and its result comes back through from_host."""
-        return None
-
-    def host_view(self, v):
-        """v as batch_host() computes with it (a numpy array sharing v's memory), or None
-        where it cannot."""
-        return None
-
     def may_overwrite(self, a):
         """Whether an array computed here may be updated in place (not while a tracer or
         an autograd graph watches it)."""

@@ -11,8 +11,7 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import (NumpyBackend, code_array, extreme_of_reals, lookup,
-                            places_of_extremes, text_of)
+from .numpy_backend import code_array, extreme_of_reals, lookup, places_of_extremes, text_of
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -24,7 +23,6 @@ _FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch
            "float16": torch.float16}
 _HOST_KINDS = {"i": np.dtype(np.int64), "f": np.dtype(np.float64)}
 _SHARED_HOST_DTYPES = (np.dtype(np.int64), np.dtype(np.float64))  # from_numpy shares them
-_SHARED_TORCH_DTYPES = (torch.float64, torch.int64)     # numpy's int64 and float64
 _HOST_FLOATS = (torch.float64, torch.float32)     # the reals numpy computes alike
 _HOST_ROWS = 2 ** 14       # a real sum this short is finished on the host (hand_over)
 _KINDS = {**{t: "f" for t in (torch.float64, torch.float32, torch.float16, torch.bfloat16)},
@@ -204,9 +202,6 @@ class TorchBackend(Backend):
         self.float_dtype = _FLOATS[self.dtype]
         self._dtypes = {"i": torch.int64, "f": self.float_dtype}
         self._on_cpu = self.device.type == "cpu"
-        # numpy in torch's place for a batched Each (batch_host): the same results and
-        # element types by design; numpy's calls cost less than torch's on small arrays
-        self._host = NumpyBackend() if self._on_cpu and self.dtype == "float64" else None
         if torch_distributed.launched():
             torch_distributed.timeout()     # a bad setting is refused now, not at the join
 
@@ -449,23 +444,6 @@ class TorchBackend(Backend):
         # numpy may take over (hand_over): an overflow gives inf silently, as torch's
         with np.errstate(all="ignore"):
             return super().fold_reals(op, a, fresh, aside)
-
-    def batch_host(self):
-        # not while a tracer, capture's recorder or a torch.func transform must see every
-        # operation (a transform's tensors are refused by host_view)
-        if self._host is None or self.keep_tensors or self.recorder is not None \
-                or torch.compiler.is_compiling():
-            return None
-        return self._host
-
-    def host_view(self, v):
-        if v.device.type != "cpu" or v.dtype not in _SHARED_TORCH_DTYPES or v.requires_grad \
-                or _wrapped(v):
-            return None
-        try:
-            return v.numpy()
-        except RuntimeError:        # a tensor of a transform (functionalised, fake ...)
-            return None
 
     def may_overwrite(self, a):
         return not (self.keep_tensors or isinstance(a, torch.Tensor)

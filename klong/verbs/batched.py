@@ -28,57 +28,16 @@ def each(body, a, reads):
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
     n = a.shape[0]
-    host = _on_host(backend, (a,), reads)
-    if host is not None:
-        (a_,), reads_ = host
-        return _host_results(backend, lambda: _each_rows(body, a_, reads_, n, backend))
-    return _each_rows(body, a, reads, n)
-
-
-def _each_rows(body, a, reads, n, host=None):
     x = Rows.of(a)
     try:
         if body.calm:
-            r = body(_Run(x, reads, n, host=host))
+            r = body(_Run(x, reads, n))
         else:
-            with backends.current().quiet():
-                r = body(_Run(x, reads, n, host=host))
-        return backends.current().copy(a) if r is x else _results(r, n)
+            with backend.quiet():
+                r = body(_Run(x, reads, n))
+        return backend.copy(a) if r is x else _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
-
-
-def _on_host(backend, operands, reads):
-    """The operands and the names read as the numpy backend computes with them, when the
-    backend hands a batched body to numpy (Backend.batch_host: a torch CPU tensor that no
-    gradient, tracer or recording watches, of int64 or float64), or None: its own steps.
-    Numbers are numbers there too; anything else read (a string, a list) keeps the
-    backend's own steps."""
-    if backend.batch_host() is None:
-        return None
-    converted = []
-    for group in (operands, reads):
-        views = []
-        for v in group:
-            if values.is_array(v):
-                v = backend.host_view(v)
-                if v is None:
-                    return None
-            elif type(v) is not int and type(v) is not float:
-                return None
-            views.append(v)
-        converted.append(views)
-    return converted
-
-
-def _host_results(backend, run):
-    """What run() gives, evaluated by the numpy backend (Backend.batch_host) in the running
-    interpreter's place, as the backend's array; None: the loop runs (on the backend)."""
-    with backends.using(backend.batch_host(), backends.running.context):
-        r = run()
-    if r is None:
-        return None
-    return backend.from_host(r)
 
 
 def pairs(body, a, b, reads, rows):
@@ -104,19 +63,9 @@ def pairs(body, a, b, reads, rows):
         operands.append(v)
     if reads and any(backend.is_tracked(v) for v in reads):
         return None
-    host = _on_host(backend, [v.a if type(v) is Rows else v for v in operands], reads)
-    if host is not None:
-        views, reads_ = host
-        operands = [Rows.of(h) if type(v) is Rows else h for v, h in zip(operands, views)]
-        return _host_results(backend, lambda: _pairs(body, operands, reads_, n, backend))
-    return _pairs(body, operands, reads, n)
-
-
-def _pairs(body, operands, reads, n, host=None):
     try:
-        backend = backends.current()
         with backend.quiet():
-            r = body(_Run(operands[0], reads, n, operands[1], host))
+            r = body(_Run(operands[0], reads, n, operands[1]))
         if r is operands[0] or r is operands[1]:
             return backend.copy(r.a)        # (a result holds no view of an operand)
         return _results(r, n)
@@ -140,29 +89,14 @@ def _results(r, n):
 class _Run:
     """One batched evaluation: the rows (x, and y of a dyad), the names read around the
     literal, its locals."""
-    __slots__ = ("x", "y", "reads", "n", "locals", "host")
+    __slots__ = ("x", "y", "reads", "n", "locals")
 
-    def __init__(self, x, reads, n, y=None, host=None):
+    def __init__(self, x, reads, n, y=None):
         self.x = x
         self.y = y
         self.reads = reads
         self.n = n
         self.locals = {}
-        # the backend whose arrays the numpy backend computes with in its place (_on_host):
-        # the literal's own array constants are its arrays
-        self.host = host
-
-    def rows(self, x, n):
-        """A run of a part of the body on the rows x (n of them), with this one's names."""
-        return _Run(x, self.reads, n, host=self.host)
-
-    def constant(self, a):
-        if self.host is None:
-            return a
-        a = self.host.host_view(a)
-        if a is None:
-            raise Declined
-        return a
 
 
 # the rules that only move elements (no arithmetic: no warning of the library to silence):
@@ -212,8 +146,6 @@ def _compiled(plan):
         return lambda run: run.y
     if what == "const":
         value = plan[1]
-        if values.is_array(value):
-            return lambda run: run.constant(value)
         return lambda run: value
     if what == "read":
         i = plan[1]
@@ -308,7 +240,7 @@ def _each(body, arg):
         a = v.a
         n, k = a.shape[0], a.shape[1]
         elements = Rows.of(a.reshape((n * k,) + tuple(a.shape[2:])))
-        r = body(run.rows(elements, n * k))
+        r = body(_Run(elements, run.reads, n * k))
         if r is elements:
             return v
         r = _results(r, n * k)
@@ -368,7 +300,7 @@ def _sum_of_products(plus_over, times, left, right):
                 and row.a.shape[1] <= SEQUENTIAL_ROWS and "f" in (_kind(row), _kind(w))
                 and {_kind(row), _kind(w)} <= {"i", "f"}):
             # (the operands again: the body has no effects)
-            return plus_over(run.rows(times(run), run.n))
+            return plus_over(_Run(times(run), run.reads, run.n))
         backend = backends.current()
         x, w = backend.astype(row.a, "f"), backend.astype(w, "f")   # (as the loop's reals)
         tail = (1,) * (w.ndim - 1)
@@ -390,7 +322,7 @@ def _count_true(plus_over, arg):
         x = arg(run)
         if type(x) is Rows and x.rank == 1 and values.array_kind(x.a) == "i":
             return Rows.of(x.a.sum(1))
-        return plus_over(run.rows(x, run.n))       # (a number, rows of rows, ...)
+        return plus_over(_Run(x, run.reads, run.n))     # (a number, rows of rows, ...)
     return count
 
 
