@@ -399,3 +399,49 @@ def test_row_idioms_give_the_loops_outcome(mode, program, batched, monkeypatch):
         assert gave, "the batched evaluation gave no result"
     elif batched is False:
         assert not gave, "the batched evaluation should have declined"
+
+
+# Torch rows beside the loop: a global tensor or an array constant read in the body, an
+# overflow or an error in a row (the batch declines: the loop says what happens), pairs.
+TORCH_SETUP = SETUP + """
+u::[1.0 2.0 3.0 4.0]
+v::[1 2 3 4]
+g::{x@4}
+"""
+
+TORCH_ROWS = [
+    ("{x-(+/x)%#x}'r", True), ("{:[(+/x)>0;1;-1]}'r", True), ("{x%+/x}'r", True),
+    ("{x-u}'r", True), ("{+/x-v}'i", True), ("{x*u}'i", True),     # globals read
+    ("{x+[1 2 3 4]}'i", True), ("{x*[0.5 1.5 2.5 3.5]}'r", True),  # the literal's constants
+    ("{(x*x)-+/x}'big", False), ("{+/x}'big", False), ("{(x*x*x)-+/x}'i", True),  # int64
+    ("g'i", False), ("{x@4}'r", False), ("{x%(+/x)-+/x}'i", False),  # a row's error, x%0
+    ("r{x-+/y}'r", True), ("i{+/(x-y)^2}'r", True), ("u{x*+/y}:\\r", True),  # pairs
+]
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+@pytest.mark.parametrize("program, batched", TORCH_ROWS, ids=[p for p, _ in TORCH_ROWS])
+def test_torch_rows_give_the_loops_outcome(codegen, program, batched, monkeypatch):
+    def run(batch):
+        k = KlongInterpreter(backend="torch", codegen=codegen, batch=batch)
+        k(TORCH_SETUP)
+        return outcome(k, program)
+    looped = run(False)
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    assert run(True) == looped
+    assert bool(gave) == batched
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+def test_differentiated_rows_give_the_loops_gradient():
+    """Under :> (rows tracked, or a name read in the body) the loop's gradient."""
+    ks = [KlongInterpreter(backend="torch", batch=batch) for batch in (True, False)]
+    for k in ks:
+        k("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
+    for program in ("{+/+/{(x*w)-+/x}'m}:>w", "{+/+/{x-(+/x)%#x}'m*x}:>2.0",
+                    "{+/+/{(x*x)-(+/x)%#x}'m*x}:>1.5"):
+        assert write(ks[0](program)) == write(ks[1](program))
+    assert write(ks[0]("{+/+/{(x*x)-(+/x)%#x}'m*x}:>1.5")) == "252.0"

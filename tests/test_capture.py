@@ -474,3 +474,12 @@ def test_a_loop_too_long_to_record_runs_as_usual():
     plain = KlongInterpreter(backend="torch", device="cpu", capture=False)
     plain(data)
     assert results == [plain(body + "(v)")] * 4
+
+
+def test_a_step_with_rows_batched():
+    """A step whose Each over the rows of a matrix is batched (klong/verbs/batched.py),
+    reading a global in its body: recorded and replayed, the same bits, with new data too."""
+    k = steps_both("m::[32 4]:^0.1*!128\np::[0.0 0.0 0.0 0.0]\n"
+                   "step::{p::p+0.01*+/{(x*1.0+p)-(+/x)%#x}'m}",
+                   ["step()"] * 6 + ["m::[32 4]:^0.3*!128"] + ["step()"] * 3)
+    assert "step: captured, 1 variant(s)" in k.capture.explain()
