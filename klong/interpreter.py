@@ -221,8 +221,9 @@ class KlongInterpreter:
     # -- running source
     def __call__(self, source):
         """Run `source` and return the value of its last statement, as a Python value."""
-        with self.context.lock:             # run and convert as one evaluation
-            value = self.run(source)
+        source = _source(source)
+        with entered(self.context):     # run and convert as one evaluation (the lock held)
+            value = self._run(source, None)
             if type(value) in _AS_IS or type(value) in arrays.ARRAY_TYPES:
                 return value        # what to_python gives as it is (the common results)
             with handing_out(self.context):     # a function handed out keeps this one's limits
@@ -234,18 +235,22 @@ class KlongInterpreter:
         Klong's rule for comments applies: a comment ends at the next quote."""
         source = _source(source)
         with entered(self.context):
-            outer_comment, self.pending_comment = self.pending_comment, None
+            return self._run(source, filename)
+
+    def _run(self, source, filename):
+        """run() within the interpreter's context."""
+        outer_comment, self.pending_comment = self.pending_comment, None
+        if filename is not None:
+            self.running_files.append(filename)
+        try:
+            return self._run_lines(source.split("\n"), filename)
+        except KlongError as e:
+            self._after_error(e, filename)
+            raise
+        finally:
+            self.pending_comment = outer_comment
             if filename is not None:
-                self.running_files.append(filename)
-            try:
-                return self._run_lines(source.split("\n"), filename)
-            except KlongError as e:
-                self._after_error(e, filename)
-                raise
-            finally:
-                self.pending_comment = outer_comment
-                if filename is not None:
-                    self.running_files.pop()
+                self.running_files.pop()
 
     def _run_lines(self, lines, filename):
         if len(lines) == 1 and lines[0] in self.complete_lines:
