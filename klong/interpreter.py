@@ -171,7 +171,7 @@ class KlongInterpreter:
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
         # one-line sources run before, each one chunk -> (codegen, what it renders to), or
-        # (None, None) while that is not kept (its chunk rendered while a module was open)
+        # (None, None) until it is rendered outside a module (and without a file's name)
         self.complete_lines = {}
         self.running_files = []          # the files being run, outermost first
         install(self)
