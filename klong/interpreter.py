@@ -170,7 +170,9 @@ class KlongInterpreter:
         self.debug = False          # kgpy --debug: tracebacks, and torch's compiler warnings
         self.summary = None     # a display.Summary: long values printed in part (the REPL's)
         self.pending_comment = None
-        self.complete_lines = set()      # one-line sources run before, each one chunk
+        # one-line sources run before, each one chunk -> (codegen, what it renders to), or
+        # (None, None) until it is rendered outside a module (and without a file's name)
+        self.complete_lines = {}
         self.running_files = []          # the files being run, outermost first
         install(self)
 
@@ -219,8 +221,9 @@ class KlongInterpreter:
     # -- running source
     def __call__(self, source):
         """Run `source` and return the value of its last statement, as a Python value."""
-        with self.context.lock:             # run and convert as one evaluation
-            value = self.run(source)
+        source = _source(source)
+        with entered(self.context):     # run and convert as one evaluation (the lock held)
+            value = self._run(source, None)
             if type(value) in _AS_IS or type(value) in arrays.ARRAY_TYPES:
                 return value        # what to_python gives as it is (the common results)
             with handing_out(self.context):     # a function handed out keeps this one's limits
@@ -232,24 +235,33 @@ class KlongInterpreter:
         Klong's rule for comments applies: a comment ends at the next quote."""
         source = _source(source)
         with entered(self.context):
-            outer_comment, self.pending_comment = self.pending_comment, None
+            return self._run(source, filename)
+
+    def _run(self, source, filename):
+        """run() within the interpreter's context."""
+        outer_comment, self.pending_comment = self.pending_comment, None
+        if filename is not None:
+            self.running_files.append(filename)
+        try:
+            return self._run_lines(source.split("\n"), filename)
+        except KlongError as e:
+            self._after_error(e, filename)
+            raise
+        finally:
+            self.pending_comment = outer_comment
             if filename is not None:
-                self.running_files.append(filename)
-            try:
-                return self._run_lines(source.split("\n"), filename)
-            except KlongError as e:
-                self._after_error(e, filename)
-                raise
-            finally:
-                self.pending_comment = outer_comment
-                if filename is not None:
-                    self.running_files.pop()
+                self.running_files.pop()
 
     def _run_lines(self, lines, filename):
         if len(lines) == 1 and lines[0] in self.complete_lines:
-            # a line run before, which was one chunk: not read again for its end (a
-            # training step's k("step()"), called again and again)
-            value = self._run_chunk(lines[0], 0, False, filename)
+            # a line run before, which was one chunk: not read again for its end, nor parsed
+            # and rendered again when its runnable code was kept (a training step's
+            # k("step()"), called again and again)
+            codegen, code = self.complete_lines[lines[0]]
+            if filename is not None or codegen != self.codegen \
+                    or self.modules.current is not None:
+                code = None
+            value = self._run_chunk(lines[0], 0, False, filename, code)
             if self.pending_comment is not None:
                 self._skip_comment(lines, 1)
             return value
@@ -269,7 +281,7 @@ class KlongInterpreter:
                 if complete and len(lines) == 1:
                     if len(self.complete_lines) >= COMPLETE_LINES:
                         self.complete_lines.clear()
-                    self.complete_lines.add(text)
+                    self.complete_lines[text] = (None, None)
                 value = self._run_chunk(text, start, False, filename)
                 if value is not None:
                     result = value
@@ -306,12 +318,17 @@ class KlongInterpreter:
                 self._after_error(e, filename)
                 raise
 
-    def _run_chunk(self, text, line_offset, line_comments, filename):
+    def _run_chunk(self, text, line_offset, line_comments, filename, code=None):
+        """Run one chunk; `code`: what it renders to, when it was kept (_run_lines)."""
         try:
-            node = parse(text, line_offset, line_comments, filename)
-            if node is None:
-                return None
-            code = self.engine.runnable(node)
+            if code is None:
+                node = parse(text, line_offset, line_comments, filename)
+                if node is None:
+                    return None
+                code = self.engine.runnable(node)
+                if filename is None and line_offset == 0 and not line_comments \
+                        and text in self.complete_lines and self.modules.current is None:
+                    self.complete_lines[text] = (self.codegen, code)
             try:
                 return code(None)
             finally:

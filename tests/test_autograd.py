@@ -577,6 +577,24 @@ def test_gradient_descent_with_bare_variable(k):
     assert abs(k("p") - 3.0) < 1e-6
 
 
+def test_a_variable_real_point_is_differentiated_as_any_point(k):
+    """`f:>p` of a variable holding a real (a descent step; numpy takes a shorter road to
+    the differences there) gives the bits of the general road (taken under .anomaly), binds
+    p to each point f is evaluated at, and restores p, after an error too."""
+    k("p::2.0;f::{(x*x)+p};g::{(x^3)-2*x}")
+    fast = [k("f:>p"), k("g:>p")]
+    k(".anomaly(1)")
+    assert [k("f:>p"), k("g:>p")] == fast
+    k(".anomaly(0)")
+    assert abs(fast[0] - 5.0) < TOL[k.backend.name]       # p moves with x: d(x*x+x) = 5
+    assert k("p") == 2.0
+    k("p::2.5;h::{:[x>2.5;x+\"a\";x*x]};e::{x+\"a\"}")   # (h fails at a point past p)
+    for failing in ["h:>p", "e:>p"] if k.backend.name == "numpy" else ["e:>p"]:
+        with pytest.raises(KlongError):
+            k(failing)
+        assert k("p") == 2.5
+
+
 # ------------------------------------------------------------------ gradients_of (Python)
 
 def test_gradients_of_values_and_types(k):

@@ -5,6 +5,7 @@ number, Over and Each of short lists, Join of two atoms.
 """
 import pytest
 
+from klong import KlongError
 from klong.runtime.display import write
 
 
@@ -95,3 +96,20 @@ def test_join_of_two_atoms_is_a_pair(k):
     assert printed(k, '{x},"s"') == '[:monad "s"]'
     assert printed(k, "(:{}),5") == "[:{} 5]"
     assert printed(k, "w::[\"a\" \"bb\"];w,'[1 2]") == '[["a" 1] ["bb" 2]]'
+
+
+@pytest.mark.parametrize("src, printed", [
+    ('1_"abc"', '"bc"'), ('(-1)_"abc"', '"ab"'), ('5_"abc"', '""'), ('(-5)_"abc"', '""'),
+    ('0_"abc"', '"abc"'), ('1_""', '""'), ('{1_x}\'["ab" "c" ""]', '["b" "" ""]'),
+    ('"abc"~"abc"', "1"), ('"abc"~"abd"', "0"), ('""~""', "1"), ('0ca~"a"', "0"),
+    ('"a"~,0ca', "1"), ('{x~|x}\'["aba" "ab" "" "c"]', "[1 0 1 1]"),
+    ('1.0_"abc"', 'type error: drop [1.0 "abc"]: integer expected'),
+])
+def test_strings_dropped_and_matched(km, src, printed):
+    """Drop from a string and Match of two strings (words of a text): their short roads
+    give the general verbs' values and errors."""
+    try:
+        got = write(km.run(src))
+    except KlongError as e:
+        got = str(e)
+    assert got == printed

@@ -125,12 +125,36 @@ class NumericAutograd:
             return self._real_gradient(fn, point)    # gradients' arithmetic, without arrays
         return self.gradients(lambda xs: fn(xs[0]), [point], keep_graph)[0]
 
+    @property
+    def differences_reals(self):
+        """Whether gradient() of a real point is _real_gradient's central differences (not
+        where a subclass differentiates otherwise)."""
+        cls = type(self)
+        return cls.gradient is NumericAutograd.gradient and \
+            cls.gradients is NumericAutograd.gradients
+
+    def variable_real_gradient(self, run, G, name, x):
+        """gradient(run, x) at the real x where differences_reals, the global `name` bound
+        to each point run is evaluated at (`f:>p` of a variable p)."""
+        host_loss = self.host_loss
+
+        def loss_near(offset):
+            G[name] = q = x + offset
+            y = run(q)
+            return y if type(y) is float else host_loss(y)
+        G[name] = x
+        return self._differences(run(x), loss_near, x)
+
     def _real_gradient(self, fn, x):
         """gradient() at the real x, as _accurate_gradient computes it on a 0-d array."""
         def loss_near(offset):
             y = fn(x + offset)
             return y if type(y) is float else self.host_loss(y)
-        y = fn(x)                       # a scalar loss of numbers, or a clear error
+        return self._differences(fn(x), loss_near, x)
+
+    def _differences(self, y, loss_near, x):
+        """The derivative at x from loss_near(offset), y being the loss at x itself: a
+        scalar loss of numbers, or a clear error."""
         if type(y) is not float:
             self.host_loss(y)
         grad = _derivative(loss_near, x)

@@ -117,11 +117,21 @@ class Differentiation:
         b = self.backend.autograd
         if name is not None:
             point = self._value_of(name)        # defined, so restoring is one store
+            g = self.interp.globals
+            if type(point) is float and type(f) is Lambda and f.arity == 1 \
+                    and not self.anomaly and b.differences_reals:
+                # a descent step's `f:>p` on a real: straight to the differences
+                self.order += 1
+                try:
+                    return b.variable_real_gradient(f.run, g, name, point)
+                finally:
+                    self.order -= 1
+                    g[name] = point
             fn = self._with_variable(f, name)
             try:
                 return self._run(b.gradient, fn, point)
             finally:
-                self.interp.globals[name] = point
+                g[name] = point
         return self._run(b.gradient, self._caller(f), p)
 
     def parameter_gradients(self, f, names):

@@ -36,8 +36,10 @@ VARIANTS = 4            # records kept per function value, then it stops trying
 VERIFIED = 2            # replays checked against the ordinary evaluation, per record
 # A checked replay slower than SLOWER times the ordinary evaluation plus SLACK seconds
 # (both the best of the checks) drops its record: capture must never cost time. (The
-# margin keeps a small function's record, whose replay and evaluation take alike.)
-SLOWER, SLACK = 2.0, 1e-4
+# margin keeps a small function's record, whose replay and evaluation take alike, and
+# keeps a busy machine's pauses from dropping a good one: what it catches is a loop
+# recorded through, ten times slower or more.)
+SLOWER, SLACK = 2.0, 2e-3
 MISSES = 64             # calls no record fits before a function stops being recorded
 REPORTS = 64            # functions the explanation remembers
 LITERALS = 1024         # function literals whose records are kept (as rendered chunks are)

@@ -19,6 +19,8 @@ def numbers_match(a, b):
 
 def match(a, b):
     """The question "are a and b the same value?" as a Python bool. Never raises."""
+    if type(a) is str and type(b) is str:          # two strings (words compared, often)
+        return a == b
     if type(a) is MixedNumbers or type(b) is MixedNumbers:
         a, b = general(a), general(b)
     if isinstance(a, arrays.ARRAY_TYPES) or isinstance(b, arrays.ARRAY_TYPES):

@@ -36,14 +36,16 @@ def _iterable(a):
 # ------------------------------------------------------------------ each and friends
 
 def each(f, a, whole=None):
-    if isinstance(a, Dict):
-        return make_list([f(make_list([k, v])) for k, v in a.pairs()])
-    if not _iterable(a):
-        return a if is_seq(a) else f(a)
+    # the whole-array form first: a non-empty array is neither a dictionary nor an atom,
+    # and `*'m` over a matrix asks nothing else
     if whole is not None and numeric(a):
         r = whole(a)
         if r is not None:
             return r
+    if isinstance(a, Dict):
+        return make_list([f(make_list([k, v])) for k, v in a.pairs()])
+    if not _iterable(a):
+        return a if is_seq(a) else f(a)
     elems = items(a)
     return list_like(limits.gather(map(f, elems), len(elems)), a)
 

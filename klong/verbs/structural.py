@@ -514,6 +514,8 @@ def take(a, b):
 
 
 def drop(a, b):
+    if type(b) is str and type(a) is int:         # a string's head or tail (words, lines)
+        return b[a:] if a >= 0 else b[:max(len(b) + a, 0)]
     if isinstance(b, Dict):
         b.remove(a)               # delete in place; a missing key is fine
         return b
