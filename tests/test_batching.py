@@ -382,13 +382,12 @@ GAPS = [
 ]
 
 
-@pytest.mark.parametrize("program, batched", GAPS, ids=[p for p, _ in GAPS])
-def test_row_idioms_give_the_loops_outcome(mode, program, batched, monkeypatch):
-    backend, codegen = mode
-
+def _batched_beside_the_loop(backend, codegen, setup, program, batched, monkeypatch):
+    """`program` after `setup` gives the loop's outcome batched; `batched` (True, False or
+    None: either) says whether the batched evaluation gave the result or declined."""
     def run(batch):
         k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
-        k(GAP_SETUP)
+        k(setup)
         return outcome(k, program)
     looped = run(False)
     gave = []
@@ -399,6 +398,11 @@ def test_row_idioms_give_the_loops_outcome(mode, program, batched, monkeypatch):
         assert gave, "the batched evaluation gave no result"
     elif batched is False:
         assert not gave, "the batched evaluation should have declined"
+
+
+@pytest.mark.parametrize("program, batched", GAPS, ids=[p for p, _ in GAPS])
+def test_row_idioms_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, GAP_SETUP, program, batched, monkeypatch)
 
 
 # Torch rows beside the loop: a global tensor or an array constant read in the body, an
@@ -423,16 +427,7 @@ TORCH_ROWS = [
 @pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
 @pytest.mark.parametrize("program, batched", TORCH_ROWS, ids=[p for p, _ in TORCH_ROWS])
 def test_torch_rows_give_the_loops_outcome(codegen, program, batched, monkeypatch):
-    def run(batch):
-        k = KlongInterpreter(backend="torch", codegen=codegen, batch=batch)
-        k(TORCH_SETUP)
-        return outcome(k, program)
-    looped = run(False)
-    gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
-    assert run(True) == looped
-    assert bool(gave) == batched
+    _batched_beside_the_loop("torch", codegen, TORCH_SETUP, program, batched, monkeypatch)
 
 
 @pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
