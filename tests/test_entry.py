@@ -8,7 +8,7 @@ from klong import KlongError, KlongInterpreter
 from klong import backends
 from klong.runtime.values import Symbol
 
-BACKENDS = ["numpy", "torch"]
+from conftest import BACKENDS  # noqa: E402  (torch where it is installed)
 
 
 @pytest.fixture(params=BACKENDS)
