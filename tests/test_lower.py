@@ -145,8 +145,17 @@ def test_loops_of_literals_and_sums_of_products_are_rewritten(k):
     assert isinstance(lowered(k, "{x%2}:~1", True).body, ir.Converge)
     assert isinstance(lowered(k, "3{x*2}:*1", True).body, ir.Iterate)
     assert isinstance(lowered(k, "+/a*b", True).body, ir.SumOfProducts)
-    # a literal with locals, or naming itself, is called, not inlined
-    assert isinstance(lowered(k, "{[a];a::x;a+1}:~1", True).body, ir.Monad)
+    assert isinstance(lowered(k, "{x<5}{x+1}\\~0", True).body, ir.While)
+    assert lowered(k, "{x<5}{x+1}\\~0", True).body.scan
+    assert isinstance(lowered(k, "{x%2}\\~1", True).body, ir.Converge)
+    assert isinstance(lowered(k, "3{x*2}\\*1", True).body, ir.Iterate)
+    # a literal whose locals are each set before any statement reads them runs inline
+    assert isinstance(lowered(k, "{[a];a::x;a+1}:~1", True).body, ir.Converge)
+    # one that may read a local before setting it, keeps it in a literal of its own, or
+    # names itself is called, not inlined
+    assert isinstance(lowered(k, "{[a];a::a,x;a+1}:~1", True).body, ir.Monad)
+    assert isinstance(lowered(k, "{[a];:[x;a::1;0];a+1}:~1", True).body, ir.Monad)
+    assert isinstance(lowered(k, "{[a];a::x;{a}}:~1", True).body, ir.Monad)
     assert isinstance(lowered(k, "{.f;x}:~1", True).body, ir.Monad)
 
 

@@ -49,6 +49,8 @@ class NumpyBackend(Backend):
     integer_scalars = (np.integer,)
     real_scalars = (np.floating,)
     bool_scalars = (np.bool_,)
+    # Backend.element, as the library's own method: no Python frame (x@0 of a pair in a loop)
+    element = staticmethod(np.ndarray.item)
 
     def __init__(self, device=None, dtype=None):
         if device not in (None, "cpu"):

@@ -239,10 +239,25 @@ def gather(parts, n):
     memory = current().memory
     if memory is None or memory.limit is None:
         return list(parts)
-    bound = memory.limit // BYTES_PER_RESULT_ELEMENT
-    out = []
-    total = 0
+    out, add = gatherer(n)
     for v in parts:
+        add(v)
+    return out
+
+
+def gatherer(n):
+    """(out, add): the list `gather` assembles and the function that appends one part to
+    it, counted as gather counts it; for a loop that makes its parts itself (a scan run
+    inline). Without a memory limit, `add` is the list's own append."""
+    out = []
+    memory = current().memory
+    if memory is None or memory.limit is None:
+        return out, out.append
+    bound = memory.limit // BYTES_PER_RESULT_ELEMENT
+    total = 0
+
+    def add(v):
+        nonlocal total
         out.append(v)
         t = type(v)
         if t is list or t is str or t is MixedNumbers:
@@ -256,7 +271,7 @@ def gather(parts, n):
             if len(counts) == 1 and n is not None:     # equal parts: what all n would take
                 memory.request(n * counts.pop() * BYTES_PER_RESULT_ELEMENT)
             memory.request(total * BYTES_PER_RESULT_ELEMENT, at_least=True)
-    return out
+    return out, add
 
 
 def check_items(n, like):

@@ -300,6 +300,9 @@ def element(v, i):
     return v[i]
 
 
+_INTS, _REALS = {int}, {float}
+
+
 def make_list(elems):
     """The canonical list holding `elems` (a Python sequence of values): an array of the
     active backend when the elements are all integers, all reals, or all arrays of one
@@ -311,7 +314,7 @@ def make_list(elems):
     t = type(first)
     backend = _backends.current()
     if t is int:
-        if all(type(e) is int for e in elems):
+        if set(map(type, elems)) == _INTS:        # (map and set: no Python frame per element)
             try:
                 return backend.asarray(elems, "i")
             except (OverflowError, RuntimeError):
@@ -320,7 +323,7 @@ def make_list(elems):
             return _int_array(elems, backend)
         return _ordinary(elems)
     if t is float:
-        if all(type(e) is float for e in elems):
+        if set(map(type, elems)) == _REALS:
             return backend.asarray(elems, "f")
         if all(is_real(e) for e in elems):
             return _array_of_numbers(elems, backend, "f")

@@ -25,6 +25,12 @@ POWER_GUARD = ("(type({b}) is int and 0 < {b} < 64 and -1e4 < {a} < 1e4"
                " or type({b}) is float and 0 < {b} < 64 and 0 < {a} < 1e4)")
 
 
+# Where Remainder and Integer-Divide are Python's % and // as they stand (their scalar_guard):
+# integers, a dividend not negative and a divisor above 0, so that Python's floor and Klong's
+# truncation agree; elsewhere the verb decides (a zero divisor, a real, a sign)
+NATURAL_OPERANDS = ("(type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0)")
+
+
 @record(slots=True, eq=False)
 class Verb:
     """One verb's entry in the registry: what is known of the verb symbol.
@@ -125,7 +131,8 @@ def _table(*verbs):
 VERBS = _table(
     Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at),
     Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
-    Verb("!", "enumerate", "remainder", atomic="d", numeric="d"),
+    Verb("!", "enumerate", "remainder", atomic="d", numeric="d", scalar_dyad="{a} % {b}",
+         scalar_guard=NATURAL_OPERANDS),
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          batch_monad=batching.grade(False),
@@ -168,7 +175,8 @@ VERBS = _table(
     Verb("::", None, "define"),
     Verb(":$", None, "form", atomic="d"),
     Verb(":@", None, "index-in-depth"),
-    Verb(":%", None, "integer-divide", atomic="d", numeric="d"),
+    Verb(":%", None, "integer-divide", atomic="d", numeric="d", scalar_dyad="{a} // {b}",
+         scalar_guard=NATURAL_OPERANDS),
     Verb(":+", None, "rotate", batch_dyad=batching.rotate),
     Verb(":^", None, "reshape"),
     # the differentiation operators: f:>p, ∇f and p∇f, p∂f, ˙x

@@ -262,6 +262,16 @@ def iterate(f, n, b):
     return b
 
 
+def scan_start(n):
+    """(parts, add) for a scan whose loop the compiler runs inline (compiler/passes/loops.py):
+    the list it gathers its values into and the function adding one (limits.gatherer), as
+    the scans here gather them; `n`: how many there will be when known (an iterating scan's
+    count + 1), checked as scan_iterate checks it."""
+    if n is not None:
+        limits.check_elements(n)
+    return limits.gatherer(n)
+
+
 def scan_iterate(f, n, b):
     count = iterations(n)
     if count == 0:

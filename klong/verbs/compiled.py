@@ -18,7 +18,7 @@ from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..runtime.functions import PARENT, Lambda, call_value, project
 from ..runtime.match import match
-from ..runtime.values import Dict, is_true
+from ..runtime.values import Dict, is_true, make_list
 
 _PYTHON_NAME = r"'([A-Za-z_][A-Za-z0-9_]*)'"     # re compiles it on first use
 
@@ -74,6 +74,7 @@ NAMES = {
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
+    "SCAN_START": adv.scan_start, "MAKE_LIST": make_list,
     "JOIN_ENTRY": structural.join_entry, "BATCH_PAIRS": batched.pairs,
     **wholearray.RUNTIME,
 }

@@ -332,12 +332,18 @@ def _index(a, b):
 
 
 def at(a, b):
-    if type(b) is int and isinstance(a, arrays.ARRAY_TYPES) and a.ndim and 0 <= b < a.shape[0]:
-        # the commonest case first: an element of an array
-        backend = backends.current()
-        if a.ndim == 1 and isinstance(a, backend.array_type):
+    if type(b) is int:
+        # the commonest case first: an element of a vector (x@0 of a pair in a loop), then
+        # of any array
+        backend = backends.running.backend
+        if type(a) is backend.array_type and a.ndim == 1 and 0 <= b < a.shape[0]:
             return backend.element(a, b)
-        return scalar(a[b])
+        if isinstance(a, arrays.ARRAY_TYPES) and a.ndim and 0 <= b < a.shape[0]:
+            if a.ndim == 1 and isinstance(a, backend.array_type):
+                return backend.element(a, b)
+            return scalar(a[b])
+    if type(a) is MixedNumbers or type(b) is MixedNumbers:
+        a, b = general(a), general(b)       # (called without the tables' wrapper: below)
     if isinstance(a, Function):
         return _apply(a, b)
     if isinstance(a, Dict):
@@ -856,9 +862,9 @@ def _general_dyad(verb):
 
 
 # the forms that know a MixedNumbers (through mixed.py and the values helpers): Atom, Tally
-# and Shape; Join, Take and Drop. Every other form gets the general list.
+# and Shape; Join, Take, Drop and At. Every other form gets the general list.
 _MONADS_KNOWING = {"@", "#", "^"}
-_DYADS_KNOWING = {",", "#", "_"}
+_DYADS_KNOWING = {",", "#", "_", "@"}
 
 
 MONADS = {

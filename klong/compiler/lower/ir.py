@@ -257,7 +257,9 @@ class JoinEntry(Node):
 
 
 class Loop(Node):
-    """A loop of While, Converge or Iterate whose body literal runs inline."""
+    """A loop of While, Converge or Iterate whose body literal runs inline. Each has a
+    `scan` field: the loop of its scanning adverb (\\~ or \\*), giving the list of the values
+    the loop variable took, as that adverb does (verbs/adverbs.py)."""
 
     @property
     def inlined(self):
@@ -275,6 +277,7 @@ class While(Loop):
     init: Node = child()
     verb: Verb
     inline_predicate: bool = False
+    scan: bool = False
 
     @property
     def inlined(self):
@@ -287,6 +290,7 @@ class Converge(Loop):
     body: Lambda = child()
     init: Node = child()
     verb: Verb
+    scan: bool = False
 
 
 @node
@@ -296,6 +300,7 @@ class Iterate(Loop):
     body: Lambda = child()
     init: Node = child()
     verb: Verb
+    scan: bool = False
 
 
 

@@ -171,14 +171,16 @@ class _Kinds:
             self.inline(node.predicate, kind)
         else:
             self.kind(node.predicate)
-        return kind
+        return None if node.scan else kind
 
     def k_Converge(self, node):
-        return self.loop(node.body, self.kind(node.init))
+        kind = self.loop(node.body, self.kind(node.init))
+        return None if node.scan else kind     # (a scan gives a list)
 
     def k_Iterate(self, node):
         self.kind(node.count)
-        return self.loop(node.body, self.kind(node.init))
+        kind = self.loop(node.body, self.kind(node.init))
+        return None if node.scan else kind
 
     def loop(self, body, start):
         """The kind the loop variable keeps (None: not known) once `body` is marked."""

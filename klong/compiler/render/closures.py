@@ -19,7 +19,7 @@ from ...errors import KlongError, undefined, undefined_assignment
 from ...runtime.functions import PARENT, SELF, Lambda, call_value, frame_runner, project
 from ..lower import ir
 from ...runtime.match import match
-from ...runtime.values import Dict, Function, is_true
+from ...runtime.values import Dict, Function, is_true, make_list
 from ...verbs import VERBS
 from . import common
 from ...verbs import batched, inplace, structural, wholearray
@@ -358,10 +358,12 @@ class Renderer:
         failing as if the literal had been called."""
         body = _sequence([self.render(s) for s in fn.body])
         label = fn.facts.label()
-        fresh = any(isinstance(n, ir.Lambda) for s in fn.body for n in ir.walk(s))
+        # a function value made in the body keeps its frame, and locals start unset
+        fresh = bool(fn.locals) or any(isinstance(n, ir.Lambda) for s in fn.body
+                                       for n in ir.walk(s))
 
         def start(fr):
-            if fresh:               # a function value made in the body keeps its frame
+            if fresh:
                 def step(v):
                     try:
                         return body({"x": v, PARENT: fr})
@@ -380,6 +382,8 @@ class Renderer:
         return start
 
     def r_While(self, node):
+        if node.scan:
+            return self.scan_while(node)
         init, body = self.render(node.init), self.inline(node.body)
         line, column = node.verb.line, node.verb.column
         if node.inline_predicate:
@@ -410,16 +414,56 @@ class Renderer:
                 v = step(v)
         return run
 
+    def scan_while(self, node):
+        """p f\\~b: the values of the While loop that p tests true, in a list."""
+        init, body = self.render(node.init), self.inline(node.body)
+        line, column = node.verb.line, node.verb.column
+        if node.inline_predicate:
+            test = self.inline(node.predicate)
+            predicate = None
+        else:
+            test = None
+            predicate = self.render(node.predicate)
+
+        def run(fr):
+            v = init(fr)
+            if test is not None:
+                p_step = test(fr)
+            else:
+                f = predicate(fr)
+                b = v
+
+                def p_step(v):
+                    try:
+                        return call_value(f, [v], None)
+                    except KlongError as e:     # (named as the adverb's call names it)
+                        raise e.at_verb(line, column, "scan-while", [f, b])
+            f_step = body(fr)
+            parts, add = adv.scan_start(None)
+            while True:
+                p = p_step(v)
+                if not ((p != 0) if type(p) is int else is_true(p)):
+                    return make_list(parts)
+                add(v)
+                v = f_step(v)
+        return run
+
     def r_Converge(self, node):
         init, body = self.render(node.init), self.inline(node.body)
+        scan = node.scan
 
         def run(fr):
             v = init(fr)
             step = body(fr)
+            if scan:
+                parts, add = adv.scan_start(None)
+                add(v)
             while True:
                 r = step(v)
                 if (r == v) if type(r) is int and type(v) is int else match(r, v):
-                    return r
+                    return make_list(parts) if scan else r
+                if scan:
+                    add(r)
                 v = r
         return run
 
@@ -427,18 +471,29 @@ class Renderer:
         init, count, body = self.render(node.init), self.render(node.count), \
             self.inline(node.body)
         line, column = node.verb.line, node.verb.column
+        scan = node.scan
 
         def run(fr):
             v = init(fr)
             n = count(fr)
             try:
                 times = adv.iterations(n)
+                if scan and times:
+                    parts, add = adv.scan_start(times + 1)
             except KlongError as e:
+                if scan:
+                    raise e.at_verb(line, column, "scan-iterating", [n, v])
                 raise e.at_verb(line, column, "iterate", n)
             step = body(fr)
+            if not (scan and times):
+                for _ in range(times):
+                    v = step(v)
+                return v
+            add(v)
             for _ in range(times):
                 v = step(v)
-            return v
+                add(v)
+            return make_list(parts)
         return run
 
     # -- whole-array forms (Lambda.whole)

@@ -531,6 +531,10 @@ class Renderer:
         label = fn.facts.label()
         level = Level(self.level, fn, owner=self.level.function, label=label)
         level.names.update(zip(fn.params, args))
+        for name in fn.locals:      # set before read at every step (passes/loops.py)
+            python = f"v{len(self.python_names)}_{_identifier(name)}"
+            level.names[name] = Operand(python, LOCAL)
+            self.python_names[python] = name
         with self.at_level(level):
             for s in fn.body[:-1]:
                 self.effect(s)
@@ -547,43 +551,82 @@ class Renderer:
         return Operand(self.assign(value).text, VARIABLE)
 
     def r_While(self, node):
-        """p f:~b as `while p(v): v = f(v)`."""
+        """p f:~b as `while p(v): v = f(v)`; p f\\~b gathers every v the loop tests true."""
         b = self.stable(node.predicate, self.expr(node.init))
         inline = node.inline_predicate
         predicate = None if inline else self.expr(node.predicate)
         v = self.loop_variable(b)
+        scan = self.scan_start(node, "None")
         self.emit("while True:")
         with self.indented():
             if inline:
                 test, where = self.inline_body(node.predicate, [v], as_condition=True)
             else:
-                p = self.assign(f"CALL({predicate}, [{v}], None)", Where(node.verb, verb="while"))
+                # (a scan names itself and its operands, as the adverb's call would)
+                where = Where(node.verb, verb="scan-while", operands=[predicate, b]) \
+                    if node.scan else Where(node.verb, verb="while")
+                p = self.assign(f"CALL({predicate}, [{v}], None)", where)
                 test, where = _truth(p), None
             self.emit(f"if not {test}: break", where)
+            if scan is not None:
+                self.emit(f"{scan[1]}({v})")
             self.emit(f"{v} = {self.inline_body(node.body, [v])}")
-        return v
+        return self.scan_end(scan, v)
+
+    def scan_start(self, node, count, where=None):
+        """For a scanning loop (node.scan), (the list it gives, the function adding a value
+        to it); None for any other loop. `count`: the Python expression of how many values
+        it will have, when known."""
+        if not node.scan:
+            return None
+        parts, add = self.temp(), self.temp()
+        self.emit(f"{parts}, {add} = SCAN_START({count})", where)
+        return parts, add
+
+    def scan_end(self, scan, v):
+        """The loop's value: v, or for a scanning loop the list of its values."""
+        return v if scan is None else self.assign(f"MAKE_LIST({scan[0]})")
 
     def r_Converge(self, node):
-        """f:~a as a loop that stops when f(v) matches v."""
+        """f:~a as a loop that stops when f(v) matches v; f\\~a gathers every v."""
         v = self.loop_variable(self.expr(node.init))
+        scan = self.scan_start(node, "None")
+        if scan is not None:
+            self.emit(f"{scan[1]}({v})")
         result = self.temp()
         self.emit("while True:")
         with self.indented():
             self.emit(f"{result} = {self.inline_body(node.body, [v])}")
             self.emit(f"if (({result} == {v}) if type({result}) is int and type({v}) is int"
                       f" else MATCH({result}, {v})): break")
+            if scan is not None:
+                self.emit(f"{scan[1]}({result})")
             self.emit(f"{v} = {result}")
-        return result
+        return self.scan_end(scan, result)
 
     def r_Iterate(self, node):
-        """n f:*a as a counted loop."""
+        """n f:*a as a counted loop; n f\\*a gathers a and every value after it (a itself
+        when n is 0)."""
         b = self.stable(node.count, self.expr(node.init))
         n = self.expr(node.count)
-        count = self.assign(f"ITERATIONS({n})", Where(node.verb, verb="iterate", operands=[n]))
+        where = Where(node.verb, verb="scan-iterating", operands=[n, b]) if node.scan \
+            else Where(node.verb, verb="iterate", operands=[n])
+        count = self.assign(f"ITERATIONS({n})", where)
         v = self.loop_variable(b)
-        self.emit(f"for _ in range({count}):")
+        if not node.scan:
+            self.emit(f"for _ in range({count}):")
+            with self.indented():
+                self.emit(f"{v} = {self.inline_body(node.body, [v])}")
+            return v
+        self.emit(f"if {count}:")
         with self.indented():
-            self.emit(f"{v} = {self.inline_body(node.body, [v])}")
+            parts, add = self.scan_start(node, f"{count} + 1", where)
+            self.emit(f"{add}({v})")
+            self.emit(f"for _ in range({count}):")
+            with self.indented():
+                self.emit(f"{v} = {self.inline_body(node.body, [v])}")
+                self.emit(f"{add}({v})")
+            self.emit(f"{v} = MAKE_LIST({parts})")
         return v
 
     # -- assignment
