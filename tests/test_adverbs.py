@@ -410,3 +410,71 @@ def test_the_projection_over_rows_takes_the_batched_form(k):
 ])
 def test_each_of_a_projected_lambda_fails_as_its_call(kerr, src, message):
     assert str(kerr(src)) == message
+
+
+# ---------------------------------------------------------------- loops of literals run inline
+# (compiler/passes/loops.py): the scans of While, Converge and Iterate, and literals with
+# locals set before they are read, give what the adverbs give when they call the literal
+
+@pytest.mark.parametrize("src, printed", [
+    ("{x>1}{:[x!2;1+3*x;x:%2]}\\~6", "[6 3 10 5 16 8 4 2]"),
+    ("col::{#{x>1}{:[x!2;1+3*x;x:%2]}\\~x};col'1+!10", "[0 1 7 2 5 8 16 3 19 6]"),
+    ("{x:%2}\\~100", "[100 50 25 12 6 3 1 0]"),
+    ("{:[x>10;x;x*2]}\\~1", "[1 2 4 8 16]"),
+    ("3{x*2}\\*1.5", "[1.5 3.0 6.0 12.0]"),
+    ("0{x+1}\\*5", "5"),
+    ('{#x}{1_x}\\~"hello"', '["hello" "ello" "llo" "lo" "o"]'),
+    ("f::{x<3};f{x+1}\\~0", "[0 1 2]"),
+    ("{[a];a::x*2;:[a>100;x;a]}\\~1", "[1 2 4 8 16 32 64]"),
+    ("{x<100}{[a];a::x*2;a+1}\\~1", "[1 3 7 15 31 63]"),
+    ("5{[a];a::x*2;a+1}\\*1", "[1 3 7 15 31 63]"),
+    ("{x<100}{[a];a::x*2;a+1}:~1", "127"),
+    ("bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+     "bs(2*!50;31),bs(2*!50;0),bs(2*!50;99)", "[16 0 50]"),
+    ("{x<3}{[a];a::{x+1};a(x)}:~1", "3"),
+])
+def test_loops_run_inline_give_the_adverbs_results(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, message", [
+    ("1{x+1}\\~1", "type error: scan-while [1 1]: not a function"),
+    ("2.5{x+1}\\*1", "type error: scan-iterating [2.5 1]: iterate: count must be an integer"),
+    ("{x>1}{:[x!2;1+3*x;x:%2]}\\~7.0",
+     "type error: remainder [7.0 2]: integers expected (in {:[x!2;1+3*x;x:%2]})"),
+    ("{x<100}{[a];a::a+1;a+x}:~1", "undefined error: plus: a is not defined (in {[a];a::a+1;a+x})"),
+])
+def test_loops_run_inline_fail_as_the_adverbs_do(kerr, src, message):
+    assert str(kerr(src)) == message
+
+
+def test_loops_run_inline_agree_in_every_mode(km):
+    from klong.runtime.display import write
+    got = write(km("{x<100}{[a];a::x*2;a+1}\\~1"))
+    assert got == "[1 3 7 15 31 63]"
+    assert write(km("{x>1}{:[x!2;1+3*x;x:%2]}\\~7")) == \
+        "[7 22 11 34 17 52 26 13 40 20 10 5 16 8 4 2]"
+
+
+# ---------------------------------------------------------------- Each over strings
+# of {c OP x} and {x OP c}: the verb mapped over the strings (LambdaFacts.with_constant)
+
+@pytest.mark.parametrize("src, printed", [
+    ("words::{[t];t::\" \",x;{1_x}'1_(t?0c ):_t};words(\"the cat  sat\")",
+     '["the" "cat" "" "sat"]'),
+    ("rev::{[w];w::|x;(*w),,/{\" \",x}'1_w};rev([\"ab\" \"c\" \"def\"])", '"def c ab"'),
+    ("{x,0c.}'[\"abc\" \"de\" \"f\"]", '["abc." "de." "f."]'),
+    ("{2#x}'[\"abc\" \"de\" \"\"]", '["ab" "de" ""]'),
+])
+def test_each_of_a_verb_with_a_constant_over_strings(kw, src, printed):
+    assert kw(src) == printed
+
+
+@pytest.mark.parametrize("src, message", [
+    ("{x@1}'[\"abc\" \"de\" \"f\"]", 'index error: at ["f" 1]: index 1 out of range 0..0 (in {x@1})'),
+    ("{1_x}'[\"abc\" 1 \"f\"]",
+     "type error: drop [1 1]: list, string or dictionary expected on the right (in {1_x})"),
+    ("{x+1}'[\"abc\" \"de\"]", 'type error: plus ["abc" 1]: number expected (in {x+1})'),
+])
+def test_each_of_a_verb_with_a_constant_over_strings_fails_as_the_literal(kerr, src, message):
+    assert str(kerr(src)) == message

@@ -899,3 +899,25 @@ def test_torch_text_verbs_read_gradient_numbers(torch_only):
             text()
     assert MONADS["_"](x) == 2 and type(MONADS["_"](x)) is int
     assert DYADS["="](x, 2.5) == 1 and DYADS["<"](x, 3) == 1
+
+
+# Remainder and Integer-Divide of two integers, inline where the dividend is not negative and
+# the divisor above 0 (their scalar forms), the verb elsewhere
+@pytest.mark.parametrize("src, printed", [
+    ("m::{x!y};(m(7;2)),(m(-7;2)),(m(7;-2)),(m(-7;-2)),m(0;5)", "[1 -1 1 -1 0]"),
+    ("d::{x:%y};(d(7;2)),(d(-7;2)),(d(7;-2)),(d(-7;-2)),d(100000000000000000000;3)",
+     "[3 -3 -3 3 33333333333333333333]"),
+    ("{x!0}(5)", "domain error: remainder [5 0]: division by zero (in {x!0})"),
+    ("{x:%0}(5)", "domain error: integer-divide [5 0]: division by zero (in {x:%0})"),
+    ("{x!2.0}(7)", "type error: remainder [7 2.0]: integers expected (in {x!2.0})"),
+    ("{x:%2}(7.5)", "type error: integer-divide [7.5 2]: integers expected (in {x:%2})"),
+])
+def test_remainder_and_integer_divide_of_two_numbers(backend, src, printed):
+    from klong import KlongInterpreter
+    from klong.errors import KlongError
+    from klong.runtime.display import write
+    try:
+        got = write(KlongInterpreter(backend=backend.name).run(src))
+    except KlongError as e:
+        got = str(e)
+    assert got == printed

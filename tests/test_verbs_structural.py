@@ -927,3 +927,26 @@ def test_at_looks_into_a_dictionary_as_an_extension():
 def test_integers_joined_to_reals_keep_their_kinds(backend, src, printed):
     from klong import KlongInterpreter
     assert write(KlongInterpreter(backend=backend.name).run(src)) == printed
+
+
+@pytest.mark.parametrize("src, printed", [
+    ('[2 5 7]:_"hello world"', '["he" "llo" " w" "orld"]'),
+    ('[0 0 11]:_"hello world"', '["" "" "hello world" ""]'),
+    ("x::[5 9];(x@0),(x@1)", "[5 9]"),
+    ("(1,2),(1.5,2.5)", "[1 2 1.5 2.5]"),
+    ("(9223372036854775807,1),(9223372036854775808,1)",
+     "[9223372036854775807 1 9223372036854775808 1]"),
+])
+def test_cut_of_a_text_at_and_join_of_two_numbers(backend, src, printed):
+    assert write(KlongInterpreter(backend=backend.name).run(src)) == printed
+
+
+@pytest.mark.parametrize("src, message", [
+    ('[5 2 7]:_"hello world"', 'range error: cut [[5 2 7] "hello world"]: index 2 out of order or outside 0..11'),
+    ('[2 5 12]:_"hello world"', 'range error: cut [[2 5 12] "hello world"]: index 12 out of order or outside 0..11'),
+    ("x::[5 9];x@2", "index error: at [[5 9] 2]: index 2 out of range 0..1"),
+])
+def test_cut_of_a_text_and_at_fail_naming_the_index(backend, src, message):
+    with pytest.raises(KlongError) as info:
+        KlongInterpreter(backend=backend.name)(src)
+    assert str(info.value) == message

@@ -43,6 +43,9 @@ class LambdaFacts:
     fold_op      '+' or '*' for a dyad {x+g(y)} or {x*g(y)} whose whole-array form is g's
     joins        the text t of a dyad {x,t,y} (t a string or character constant), "" for
                  {x,y}: Over of a list of strings joins them with t
+    with_constant  (op, c, x_right) for a monad {c OP x} (x_right) or {x OP c}, OP a
+                 primitive verb and c a number, character or string: Each over a list of
+                 strings applies the verb to each without the literal's call (forms.py)
 
     Learnt while the program runs (the interpreter's own, as the literal is):
     untraced     the (dtype, row shape) of arrays on which tracing Each over the whole array
@@ -63,6 +66,7 @@ class LambdaFacts:
     dot: bool = False
     fold_op: Optional[str] = None
     joins: Optional[str] = None
+    with_constant: Optional[tuple] = None
     untraced: set = field(default_factory=set)
 
     def label(self):

@@ -9,6 +9,7 @@ the rows of a matrix equals. Each may return None (not here); they are shortcuts
 results, never different semantics.
 """
 from .. import backends
+from ..backends import arrays
 from . import folds
 from ..runtime import kinds, limits, values
 from ..errors import KlongError
@@ -19,6 +20,16 @@ from ..runtime.values import Dict, is_atom, is_int, is_seq, is_true, items, list
 def numeric(a):
     """A non-empty integer or real array."""
     return values.is_array(a) and a.shape[0] > 0 and values.array_kind(a) in "if"
+
+
+def _numbers_kind(a):
+    """'i' or 'f' for a non-empty integer or real array (numeric), else None: the kind a
+    fold asks again, asked once."""
+    if isinstance(a, arrays.ARRAY_TYPES) and a.ndim and a.shape[0]:
+        kind = values.array_kind(a)
+        if kind == "i" or kind == "f":
+            return kind
+    return None
 
 
 def _same_kind(scalar, array):
@@ -35,7 +46,12 @@ def _iterable(a):
 
 # ------------------------------------------------------------------ each and friends
 
-def each(f, a, whole=None):
+_STRINGS = {str}
+
+
+def each(f, a, whole=None, strings=None):
+    """f'a. `strings(elems)`: the results of f on a list of strings, an iterator (or it
+    raises: the loop then runs and fails as f does)."""
     # the whole-array form first: a non-empty array is neither a dictionary nor an atom,
     # and `*'m` over a matrix asks nothing else
     if whole is not None and numeric(a):
@@ -47,6 +63,11 @@ def each(f, a, whole=None):
     if not _iterable(a):
         return a if is_seq(a) else f(a)
     elems = items(a)
+    if strings is not None and type(a) is list and set(map(type, elems)) == _STRINGS:
+        try:
+            return list_like(limits.gather(strings(elems), len(elems)), a)
+        except Exception:
+            pass
     return list_like(limits.gather(map(f, elems), len(elems)), a)
 
 
@@ -125,8 +146,10 @@ def _whole(fold, a):
 
 
 def over(f, a, fast=None, fold=None):
-    if fast is not None and numeric(a):         # (the common case first)
-        return folds.fold(fast, a)
+    if fast is not None:                        # (the common case first)
+        kind = _numbers_kind(a)
+        if kind is not None:
+            return folds.fold(fast, a, kind)
     if not _iterable(a):
         return a
     r = _whole(fold, a)

@@ -21,15 +21,15 @@ def fold_fits(op, a):
 _OPS = {"+": operator.add, "*": times}
 
 
-def fold(op, a):
+def fold(op, a, kind=None):
     """backends.current().reduce(op, a), exact for integers: a sum or product that could
-    leave int64 is computed on Python integers."""
-    if op in _OPS and values.array_kind(a) == "i":
+    leave int64 is computed on Python integers. `kind`: a's array_kind, when known."""
+    if op in _OPS and (kind or values.array_kind(a)) == "i":
         if op == "+" and a.ndim == 1 and a.shape[0] <= SMALL_VECTOR:
             # a short vector (a node of a tree of lists): Python's sum of its items is exact,
             # and costs less than the magnitude check and the library's call; where the
             # items are not plain numbers (a trace's), the library sums
-            elems = backends.current().items(a)
+            elems = backends.running.backend.items(a)
             if elems and type(elems[0]) is int:
                 return sum(elems)
         if not fold_fits(op, a):

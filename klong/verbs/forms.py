@@ -6,6 +6,7 @@ rows as a matrix product). `derive` applies an adverb; `function_forms` gives th
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
 from functools import partial
+from itertools import repeat
 from typing import Callable, Optional
 
 from . import adverbs as adv
@@ -33,6 +34,8 @@ class VerbForms:
     batch_op: Optional[str] = None      # the primitive it is, when batching is on
     pairs: Optional[Callable] = None    # a dyad's batched form: pairs(x, y, rows), see
                                         # passes/batching.py
+    strings: Optional[Callable] = None  # the monad over a list of strings, as an iterator
+                                        # (with_constant_each)
 
 
 def _no_monad(op):
@@ -93,6 +96,8 @@ def function_forms(fn):
             forms.whole_dyad = lambda a, b: fn.whole(a, b, 3)
     if fn.arity != 1:
         return forms
+    if facts.with_constant is not None:
+        forms.strings = with_constant_each(*facts.with_constant)
     if facts.elementwise and fn.whole is None:
         forms.whole_monad = monad
     elif fn.backend is not None and not fn.backend.traces:
@@ -100,6 +105,19 @@ def function_forms(fn):
     else:
         forms.whole_monad = _first_of(fn.whole, wholearray.traced_each(fn))
     return forms
+
+
+def with_constant_each(op, constant, x_right):
+    """For a monad {c OP x} (x_right) or {x OP c} (LambdaFacts.with_constant): the verb
+    applied to each of a list of strings (words, lines), an iterator whose calls are the
+    library's map's, not the literal's: its body is the verb, and as strings cannot change,
+    the Each that meets an error there runs its loop again to name it as the literal would."""
+    verb = VERBS[op].dyad
+    if verb is None:
+        return None             # (no dyadic form: the literal's call says so)
+    if x_right:
+        return lambda elems: map(verb, repeat(constant), elems)
+    return lambda elems: map(verb, elems, repeat(constant))
 
 
 def _is_nilad(fn):
@@ -128,7 +146,7 @@ def _predicate(p):
 
 
 MONADIC_ADVERBS = {
-    "'": lambda v, a: adv.each(v.monad, a, v.whole_monad),
+    "'": lambda v, a: adv.each(v.monad, a, v.whole_monad, v.strings),
     "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
     "\\": lambda v, a: adv.scan(v.dyad, a, v.fast, v.scan_fold),
     ":'": lambda v, a: adv.each_pair(v.dyad, a, v.whole_dyad),

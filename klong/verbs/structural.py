@@ -12,6 +12,7 @@ amend, cut, split) pick them from the backend array itself, so that an autograd 
 follows them.
 """
 import math
+import operator
 
 from .. import backends
 from ..backends import arrays
@@ -20,7 +21,7 @@ from ..runtime.display import shown
 from ..errors import KlongError
 from .folds import fold
 from ..runtime.limits import current as current_limits
-from ..runtime.limits import check_elements, check_items, elements_of, fits_int64
+from ..runtime.limits import INT64_MAX, INT64_MIN, check_elements, check_items, elements_of, fits_int64
 from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from ..runtime.mixed import MixedNumbers, general
@@ -451,6 +452,12 @@ def _remember_progression_after(r, x, lst):
 
 def join(a, b):
     ta, tb = type(a), type(b)
+    if ta is tb and (ta is int and INT64_MIN <= a <= INT64_MAX and INT64_MIN <= b <= INT64_MAX
+                     or ta is float):
+        # two numbers of one kind (a key and its count, a point, a pair in a loop): the pair
+        # as an array
+        check_elements(2)
+        return backends.running.backend.asarray([a, b], "i" if ta is int else "f")
     # a number joined to a list held as an array (0,v or v,0 in a loop): where the tests
     # below would lead it, at once
     if tb in arrays.ARRAY_TYPES and (ta is int or ta is float) and b.ndim:
@@ -461,10 +468,6 @@ def join(a, b):
         return _attach(a, b, True)
     if ta in (str, Char) and tb in (str, Char):
         return str(a) + str(b)    # strings and characters join into a string
-    if ta is tb and (ta is int and fits_int64(a) and fits_int64(b) or ta is float):
-        # two numbers of one kind (a key and its count, a point): the pair as an array
-        check_elements(2)
-        return backends.current().asarray([a, b], "i" if ta is int else "f")
     if isinstance(a, Dict) and _is_pair(b):
         a.put(*items(b))          # insert in place
         return a
@@ -629,15 +632,20 @@ def cut(a, b):
     if not _is_seq(b):
         raise _type_error("cut", "list or string expected on the right")
     n = length(b)
-    prev = 0
-    for c in cuts:
-        if c < prev or c > n:
-            raise KlongError("range", f"cut: index {shown(c)} out of order or outside 0..{n}")
-        prev = c
+    # (in order and inside 0..n, as the pairs of neighbours tell at once: a text's thousands
+    # of word starts; the loop finds the first that is not)
+    if cuts and not (0 <= cuts[0] and cuts[-1] <= n and all(map(operator.le, cuts, cuts[1:]))):
+        prev = 0
+        for c in cuts:
+            if c < prev or c > n:
+                raise KlongError("range", f"cut: index {shown(c)} out of order or outside 0..{n}")
+            prev = c
     if n == 0:
         # one empty piece per index, at least one (the reference's count for empty b)
         return make_list([empty_like(b)] * max(1, len(cuts)))
     bounds = [0] + cuts + [n]
+    if type(b) is str:          # (a text cut into words: its slices, made by the library's map)
+        return make_list(list(map(b.__getitem__, map(slice, bounds, bounds[1:]))))
     return make_list([_slice(b, bounds[k], bounds[k + 1]) for k in range(len(bounds) - 1)])
 
 

@@ -6,7 +6,7 @@ Four sources, in this order:
     setup and expression as one program, identical programs once;
   - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed; ROW_WISE:
     Each over the rows of a matrix, batched or not; IN_PLACE: Amend into the variable it
-    reads, written in place or not);
+    reads, written in place or not; INDEPENDENT: the shortcuts made for issue 35's programs);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -211,6 +211,41 @@ PAIRS = [
 ]
 
 
+# Independent programs (issue 35) and the shortcuts made for them: loops of literals run
+# inline (the scans of While, Converge and Iterate; literals with locals set before read),
+# Remainder and Integer-Divide inline on natural operands, Each of {c OP x} over strings,
+# Cut of a text, At of a vector and Join of two numbers
+INDEPENDENT = [
+    "col::{#{x>1}{:[x!2;1+3*x;x:%2]}\\~x};col'1+!30",
+    "({x>1}{:[x!2;1+3*x;x:%2]}\\~27),({x:%2}\\~100),{:[x>10;x;x*2]}\\~1",
+    "(3{x*2}\\*1.5),(0{x+1}\\*5),3{x,x}\\*[1]",
+    "({#x}{1_x}\\~\"hello\"),{1_x}\\~[1 2 3]",
+    "f::{x<3};(f{x+1}\\~0),f{x+1}\\~1.5",
+    "({[a];a::x*2;:[a>100;x;a]}\\~1),({x<100}{[a];a::x*2;a+1}\\~1),5{[a];a::x*2;a+1}\\*1",
+    "({x<100}{[a];a::x*2;a+1}:~1),({[a];a::x*2;:[a>100;x;a]}:~1),5{[a];a::x*2;a+1}:*1",
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+    "bs(2*!50;31),bs(2*!50;0),bs(2*!50;99),bs(!100;37)",
+    "{x<3}{[a];a::{x+1};a(x)}:~1",
+    "1{x+1}\\~1",
+    "2.5{x+1}\\*1",
+    "{x>1}{:[x!2;1+3*x;x:%2]}\\~7.0",
+    "{x+\"a\"}\\~1",
+    "m::{x!y};d::{x:%y};(m(7;2)),(m(-7;2)),(m(7;-2)),(m(-7;-2)),(m(0;5)),(d(7;2)),(d(-7;2)),"
+    "(d(7;-2)),(d(-7;-2)),d(100000000000000000000;3)",
+    "{x!0}(5)",
+    "{x:%2}(7.5)",
+    "words::{[t];t::\" \",x;{1_x}'1_(t?0c ):_t};rev::{[w];w::|words(x);(*w),,/{\" \",x}'1_w};"
+    "(words(\"the cat  sat\")),,rev(\"a bc def\")",
+    "({x,0c.}'[\"abc\" \"de\" \"f\"]),({2#x}'[\"abc\" \"de\" \"\"]),{3:^x}'[\"ab\" \"c\"]",
+    "{x@1}'[\"abc\" \"de\" \"f\"]",
+    "{1_x}'[\"abc\" 1 \"f\"]",
+    "([2 5 7]:_\"hello world\"),([0 0 11]:_\"hello world\"),[11]:_\"hello world\"",
+    "[5 2 7]:_\"hello world\"",
+    "x::[5 9];(x@0),(x@1),(1,2),(1.5,2.5),(9223372036854775807,1),(9223372036854775808,1)",
+    "x::[5 9];x@2",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -267,7 +302,8 @@ def main(argv=None):
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
                  if "source" in e and not e["id"].startswith(
-                     ("gen-", "hand-", "rows-", "rowgaps-", "inplace-", "pairs-", "mixed-"))]
+                     ("gen-", "hand-", "rows-", "rowgaps-", "inplace-", "pairs-", "mixed-",
+                      "indep-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -285,6 +321,8 @@ def main(argv=None):
         entries.append({"id": f"pairs-{i:03d}", "source": source})
     for i, source in enumerate(MIXED):
         entries.append({"id": f"mixed-{i:03d}", "source": source})
+    for i, source in enumerate(INDEPENDENT):
+        entries.append({"id": f"indep-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

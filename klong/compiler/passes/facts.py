@@ -1,6 +1,6 @@
 """Facts about function literals that let adverbs take shortcuts (in their LambdaFacts): the
 verb a dyad's body is, whether a monad is element-wise, whether a dyad is an inner product,
-the text a dyad joins its arguments with."""
+the text a dyad joins its arguments with, the verb and constant a monad's body applies."""
 from ..lower import ir
 from .shapes import is_dot_literal, is_local, is_number, is_plain, numeric_verb
 
@@ -11,6 +11,7 @@ def settle(fn):
     facts.elementwise = fn.arity == 1 and is_plain(fn) and elementwise(fn.body[0])
     facts.dot = is_dot_literal(fn)
     facts.joins = joins(fn)
+    facts.with_constant = with_constant(fn)
 
 
 def dyad_op(fn):
@@ -54,3 +55,18 @@ def joins(fn):
 
 def _is_join(node):
     return isinstance(node, ir.Dyad) and node.verb.primitive and node.verb.op == ","
+
+
+def with_constant(fn):
+    """(op, c, x_right) for a monad {c OP x} (x_right) or {x OP c}: OP a primitive verb, c a
+    number, character or string constant; else None."""
+    if not (fn.arity == 1 and is_plain(fn)):
+        return None
+    b = fn.body[0]
+    if not (isinstance(b, ir.Dyad) and b.verb.primitive):
+        return None
+    for constant, x, x_right in ((b.left, b.right, True), (b.right, b.left, False)):
+        if is_local(x, ("x",)) and isinstance(constant, ir.Const) \
+                and isinstance(constant.value, (int, float, str)):     # (a character is a str)
+            return b.verb.op, constant.value, x_right
+    return None
