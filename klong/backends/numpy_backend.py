@@ -51,6 +51,7 @@ class NumpyBackend(Backend):
     bool_scalars = (np.bool_,)
     # Backend.element, as the library's own method: no Python frame (x@0 of a pair in a loop)
     element = staticmethod(np.ndarray.item)
+    element_is_item = True
 
     def __init__(self, device=None, dtype=None):
         if device not in (None, "cpu"):

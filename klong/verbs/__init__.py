@@ -48,6 +48,12 @@ class Verb:
                        exactly the verb's result; {a} and {b} stand for the operands
     scalar_guard       a further Python condition on the two numbers for scalar_dyad (else
                        the verb itself runs)
+    element_dyad       Python expression giving exactly the verb's result where {a} is a
+                       vector of the interpreter's backend, {T} its array type, and {b} an
+                       int inside it, on a backend whose element(a, i) is a.item(i)
+                       (Backend.element_is_item): At's commonest case (x@0 of a pair in a
+                       loop), which generated code writes inline under element_guard
+    element_guard      the Python condition on {a} and {b} for element_dyad
     shortcuts          the dyad's shortcuts (atomic.py): each shortcut(a, b) gives what the
                        verb gives, by a shorter way, for the operands it knows, else None;
                        a numeric atomic dyad also takes atomic.differentiated, last
@@ -71,6 +77,8 @@ class Verb:
     scalar_monad: Optional[str] = None
     scalar_dyad: Optional[str] = None
     scalar_guard: Optional[str] = None
+    element_dyad: Optional[str] = None
+    element_guard: Optional[str] = None
     shortcuts: tuple = ()
     compare: Optional[str] = None
     host_monad: Optional["HostForm"] = None
@@ -129,7 +137,11 @@ def _table(*verbs):
 
 
 VERBS = _table(
-    Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at),
+    Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at,
+         # (structural.at's first test)
+         element_dyad="{a}.item({b})",
+         element_guard="(type({a}) is {T} and type({b}) is int and {a}.ndim == 1"
+                       " and 0 <= {b} < {a}.shape[0])"),
     Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d", scalar_dyad="{a} % {b}",
          scalar_guard=NATURAL_OPERANDS),

@@ -354,7 +354,18 @@ class Renderer:
             if guard is None:
                 return self.assign(fast, where)
             return self.assign(f"({fast}) if {guard} else {f}({a}, {b})", where)
+        if entry.element_dyad and a.kind != LITERAL and self.interp.backend.element_is_item:
+            array = self.array_type()
+            fast = entry.element_dyad.format(a=a, b=b, T=array)
+            guard = entry.element_guard.format(a=a, b=b, T=array)
+            return self.assign(f"({fast}) if {guard} else {f}({a}, {b})", where)
         return self.assign(f"{f}({a}, {b})", where)
+
+    def array_type(self):
+        """The namespace name of the backend's array type."""
+        if "ARRAY_TYPE" not in self.namespace:
+            self.namespace["ARRAY_TYPE"] = self.interp.backend.array_type
+        return "ARRAY_TYPE"
 
     def derived(self, node, operands):
         """A verb with adverbs, or a function in verb position, applied to `operands`."""
