@@ -36,6 +36,11 @@ CHUNKS = {
     "nonlocal": ("total::{[n];n::0;{n::n+x}'x;n}", "total(!5)", "10"),
     # a projection of a literal
     "projection": ("less::{x-y}(;1)", "less'[1 2 3]", "[0 1 2]"),
+    # While of a literal with a local set before read, inline; At of the pair inline (numpy)
+    "pairloop": ("bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;"
+                 ":[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a}", "bs(2*!50;)'[31 0 99]", "[16 0 50]"),
+    # Scan-While inline: its values gathered; Remainder and Integer-Divide inline
+    "scanwhile": ("col::{#{x>1}{:[x!2;1+3*x;x:%2]}\\~x}", "col'1+!10", "[0 1 7 2 5 8 16 3 19 6]"),
 }
 
 
