@@ -478,3 +478,23 @@ def test_each_of_a_verb_with_a_constant_over_strings(kw, src, printed):
 ])
 def test_each_of_a_verb_with_a_constant_over_strings_fails_as_the_literal(kerr, src, message):
     assert str(kerr(src)) == message
+
+
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+@pytest.mark.parametrize("src, message", [
+    ("{x<10000000}{x+1}\\~0", "scan-while [:monad 0]: not enough memory allowed: the result "
+     "needs at least 1 MB (1048584 bytes), over the memory limit of 1 MB (1048576 bytes)"),
+    ("f::{x<10000000};f{x+1}\\~0", "scan-while [:monad 0]: not enough memory allowed: the "
+     "result needs at least 1 MB (1048584 bytes), over the memory limit of 1 MB (1048576 bytes)"),
+    ("{x+1}\\~0.5", "scan-converging 0.5: not enough memory allowed: the result needs at least "
+     "1 MB (1048584 bytes), over the memory limit of 1 MB (1048576 bytes)"),
+    ("200000{x+1}\\*0", "scan-iterating [200000 0]: not enough memory allowed: the result "
+     "needs 1.5 MB (1600008 bytes), over the memory limit of 1 MB (1048576 bytes)"),
+])
+def test_scans_run_inline_are_refused_over_the_memory_limit_as_the_adverbs(codegen, src, message):
+    from klong import KlongInterpreter
+    from klong.errors import KlongError
+    k = KlongInterpreter(memory_limit="1MB", codegen=codegen)
+    with pytest.raises(KlongError) as info:
+        k.run(src)
+    assert str(info.value) == "range error: " + message

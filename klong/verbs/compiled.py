@@ -16,7 +16,7 @@ from . import adverbs as adv
 from . import batched, inplace, structural, wholearray
 from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
-from ..runtime.functions import PARENT, Lambda, call_value, project
+from ..runtime.functions import PARENT, Builtin, Lambda, call_value, project
 from ..runtime.match import match
 from ..runtime.values import Dict, is_true, make_list
 
@@ -69,12 +69,18 @@ def _undefined(e, where, frame):
     return undefined(where.name or "a name", frame.f_globals["G"], library=has_math_function)
 
 
+def shown_as_function(arity):
+    """A function value that stands, in an error's operands, for a literal run inline (a
+    loop's predicate): it shows as one (:monad), and is never called."""
+    return Builtin("inline", arity, None)
+
+
 NAMES = {
     "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
-    "SCAN_START": adv.scan_start, "MAKE_LIST": make_list,
+    "SCAN_START": adv.scan_start, "MAKE_LIST": make_list, "INLINE_MONAD": shown_as_function(1),
     "JOIN_ENTRY": structural.join_entry, "BATCH_PAIRS": batched.pairs,
     **wholearray.RUNTIME,
 }

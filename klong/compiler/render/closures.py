@@ -23,7 +23,7 @@ from ...runtime.values import Dict, Function, is_true, make_list
 from ...verbs import VERBS
 from . import common
 from ...verbs import batched, inplace, structural, wholearray
-from ...verbs.compiled import frame_out, verb_failure
+from ...verbs.compiled import frame_out, shown_as_function, verb_failure
 from ...verbs.forms import derived_caller, derived_forms, function_derived, op_forms
 
 
@@ -33,6 +33,7 @@ def render(chunk, interp):
 
 
 _UNSET = object()       # what a dictionary lookup gives for a missing key
+_INLINE_MONAD = shown_as_function(1)    # a predicate run inline, in an error's operands
 
 
 class Renderer:
@@ -426,12 +427,12 @@ class Renderer:
             predicate = self.render(node.predicate)
 
         def run(fr):
-            v = init(fr)
+            v = b = init(fr)
             if test is not None:
                 p_step = test(fr)
+                f = _INLINE_MONAD
             else:
                 f = predicate(fr)
-                b = v
 
                 def p_step(v):
                     try:
@@ -444,26 +445,45 @@ class Renderer:
                 p = p_step(v)
                 if not ((p != 0) if type(p) is int else is_true(p)):
                     return make_list(parts)
-                add(v)
+                try:
+                    add(v)
+                except KlongError as e:
+                    raise e.at_verb(line, column, "scan-while", [f, b])
                 v = f_step(v)
         return run
 
     def r_Converge(self, node):
         init, body = self.render(node.init), self.inline(node.body)
-        scan = node.scan
+        if node.scan:
+            return self.scan_converge(node, init, body)
 
         def run(fr):
             v = init(fr)
             step = body(fr)
-            if scan:
-                parts, add = adv.scan_start(None)
-                add(v)
             while True:
                 r = step(v)
                 if (r == v) if type(r) is int and type(v) is int else match(r, v):
-                    return make_list(parts) if scan else r
-                if scan:
-                    add(r)
+                    return r
+                v = r
+        return run
+
+    @staticmethod
+    def scan_converge(node, init, body):
+        """f\\~a: the values of the Converge loop, in a list."""
+        line, column = node.verb.line, node.verb.column
+
+        def run(fr):
+            v = b = init(fr)
+            step = body(fr)
+            parts, add = adv.scan_start(None)
+            while True:
+                try:
+                    add(v)
+                except KlongError as e:     # (named as the adverb's call names it)
+                    raise e.at_verb(line, column, "scan-converging", b)
+                r = step(v)
+                if (r == v) if type(r) is int and type(v) is int else match(r, v):
+                    return make_list(parts)
                 v = r
         return run
 
@@ -489,10 +509,15 @@ class Renderer:
                 for _ in range(times):
                     v = step(v)
                 return v
-            add(v)
-            for _ in range(times):
-                v = step(v)
+            b = v
+            try:
                 add(v)
+                for _ in range(times):
+                    v = step(v)
+                    add(v)
+            except KlongError as e:     # (named as the adverb's call names it, where the
+                # error is the gathering's own: an error of the literal names the literal)
+                raise e.at_verb(line, column, "scan-iterating", [n, b])
             return make_list(parts)
         return run
 

@@ -567,20 +567,21 @@ class Renderer:
         inline = node.inline_predicate
         predicate = None if inline else self.expr(node.predicate)
         v = self.loop_variable(b)
+        # (a scan names itself and its operands where it fails, as the adverb's call would)
+        named = Where(node.verb, verb="scan-while",
+                      operands=[Operand("INLINE_MONAD", NAME) if inline else predicate, b])
         scan = self.scan_start(node, "None")
         self.emit("while True:")
         with self.indented():
             if inline:
                 test, where = self.inline_body(node.predicate, [v], as_condition=True)
             else:
-                # (a scan names itself and its operands, as the adverb's call would)
-                where = Where(node.verb, verb="scan-while", operands=[predicate, b]) \
-                    if node.scan else Where(node.verb, verb="while")
+                where = named if node.scan else Where(node.verb, verb="while")
                 p = self.assign(f"CALL({predicate}, [{v}], None)", where)
                 test, where = _truth(p), None
             self.emit(f"if not {test}: break", where)
             if scan is not None:
-                self.emit(f"{scan[1]}({v})")
+                self.emit(f"{scan[1]}({v})", named)
             self.emit(f"{v} = {self.inline_body(node.body, [v])}")
         return self.scan_end(scan, v)
 
@@ -600,10 +601,12 @@ class Renderer:
 
     def r_Converge(self, node):
         """f:~a as a loop that stops when f(v) matches v; f\\~a gathers every v."""
-        v = self.loop_variable(self.expr(node.init))
+        b = self.expr(node.init)
+        v = self.loop_variable(b)
+        named = Where(node.verb, verb="scan-converging", operands=[b])
         scan = self.scan_start(node, "None")
         if scan is not None:
-            self.emit(f"{scan[1]}({v})")
+            self.emit(f"{scan[1]}({v})", named)
         result = self.temp()
         self.emit("while True:")
         with self.indented():
@@ -611,7 +614,7 @@ class Renderer:
             self.emit(f"if (({result} == {v}) if type({result}) is int and type({v}) is int"
                       f" else MATCH({result}, {v})): break")
             if scan is not None:
-                self.emit(f"{scan[1]}({result})")
+                self.emit(f"{scan[1]}({result})", named)
             self.emit(f"{v} = {result}")
         return self.scan_end(scan, result)
 
@@ -632,11 +635,11 @@ class Renderer:
         self.emit(f"if {count}:")
         with self.indented():
             parts, add = self.scan_start(node, f"{count} + 1", where)
-            self.emit(f"{add}({v})")
+            self.emit(f"{add}({v})", where)
             self.emit(f"for _ in range({count}):")
             with self.indented():
                 self.emit(f"{v} = {self.inline_body(node.body, [v])}")
-                self.emit(f"{add}({v})")
+                self.emit(f"{add}({v})", where)
             self.emit(f"{v} = MAKE_LIST({parts})")
         return v
 
