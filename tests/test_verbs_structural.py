@@ -936,8 +936,10 @@ def test_integers_joined_to_reals_keep_their_kinds(backend, src, printed):
     ("(1,2),(1.5,2.5)", "[1 2 1.5 2.5]"),
     ("(9223372036854775807,1),(9223372036854775808,1)",
      "[9223372036854775807 1 9223372036854775808 1]"),
+    ('{x~|x}\'["abba" "abc" "" "a"]', "[1 0 1 1]"),
+    ("v::0.5*!4;s::0,v;(|s),#|s", "[1.5 1.0 0.5 0.0 0 5]"),
 ])
-def test_cut_of_a_text_at_and_join_of_two_numbers(backend, src, printed):
+def test_cut_of_a_text_at_join_of_two_numbers_and_reverse(backend, src, printed):
     assert write(KlongInterpreter(backend=backend.name).run(src)) == printed
 
 

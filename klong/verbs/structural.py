@@ -208,6 +208,10 @@ def first(a):
 
 
 def reverse(a):
+    if type(a) is str:          # (a word, a line: the commonest list reversed in a loop)
+        return a[::-1]
+    if type(a) is MixedNumbers:
+        a = a.general()         # (called without the tables' wrapper: below)
     if is_atom(a):
         return a
     if is_array(a):
@@ -869,9 +873,9 @@ def _general_dyad(verb):
     return dyad
 
 
-# the forms that know a MixedNumbers (through mixed.py and the values helpers): Atom, Tally
-# and Shape; Join, Take, Drop and At. Every other form gets the general list.
-_MONADS_KNOWING = {"@", "#", "^"}
+# the forms that know a MixedNumbers (through mixed.py and the values helpers): Atom, Tally,
+# Shape and Reverse; Join, Take, Drop and At. Every other form gets the general list.
+_MONADS_KNOWING = {"@", "#", "^", "|"}
 _DYADS_KNOWING = {",", "#", "_", "@"}
 
 
