@@ -221,8 +221,10 @@ def check_elements(n):
     over the interpreter's limit, or when it would take more than its memory limit
     (memory.py). Call it where a list's size comes from a value."""
     limits = current()
-    if limits.memory is not None:
-        limits.memory.request(n * BYTES_PER_RESULT_ELEMENT)
+    memory = limits.memory
+    if memory is not None and (memory.limit is not None or memory.watching):
+        # (a request without a limit, unwatched, does nothing: a pair in a loop asks often)
+        memory.request(n * BYTES_PER_RESULT_ELEMENT)
     limit = limits.max_elements
     if n > limit:
         digits = int_text(n)
