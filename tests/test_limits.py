@@ -118,6 +118,15 @@ def test_magnitudes_remembered_and_forgotten():
     assert lim.magnitude(-7) == 7
 
 
+def test_a_comparison_remembers_its_results_are_zeros_and_ones(k):
+    # a count (+/x=y) then sums without scanning the comparison for its magnitude
+    k("c::((!1000)!7)=3;n::~(!1000)!5")
+    for name in ("c", "n"):
+        v = k.globals[name]
+        assert k.limits._magnitudes[id(v)][1] == 1
+    assert k("+/c") == 143 and k("+/n") == 200
+
+
 # ---------------------------------------------------------------- reals
 
 @pytest.mark.parametrize("src, expected", [

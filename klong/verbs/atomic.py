@@ -620,9 +620,16 @@ def _comparison(op, num):
         raise KlongError("type", "operands of different kinds")
 
     def array(a, b):
-        return B().astype(op(*kinds.operands(a, b)), "i")
+        return _truths(B().astype(op(*kinds.operands(a, b)), "i"))
 
     return num, array, other
+
+
+def _truths(r):
+    """r, an integer array of 0s and 1s, with that bound remembered: a sum of it (+/x=y, a
+    count) then needs no scan for its magnitude."""
+    current_limits().remember(r, 1)
+    return r
 
 
 # ---------------------------------------------------------------- Format, Format2, Form
@@ -778,7 +785,7 @@ MONADS = {
     "-": atomic_monad(_negate, _negate_array),
     "%": atomic_monad(_reciprocal, lambda a: _divide_array(1, a)),
     "_": atomic_monad(_floor, _floor_array),
-    "~": atomic_monad(_not, lambda a: B().astype(a == 0, "i")),
+    "~": atomic_monad(_not, lambda a: _truths(B().astype(a == 0, "i"))),
     ":#": atomic_monad(_char, _char_array),
     "$": atomic_monad(_text, _format_array),
 }
