@@ -165,6 +165,11 @@ class Backend:
         autograd graph of `a`)."""
         raise NotImplementedError
 
+    def may_share(self, a, b):
+        """Whether arrays a and b may share memory (one a view of the other, say); True
+        where the library cannot tell."""
+        return True
+
     def writable_alone(self, a):
         """Whether array a may be written in place when nothing holds it in Python but the
         caller (verbs/inplace.py counts those references): it owns its memory, which no
@@ -369,6 +374,26 @@ class Backend:
         one row (the same bits). Here the running fold along the first axis of a's columns;
         a backend overrides it where its library has a cheaper exact way."""
         return self.fold_rows(op, self.swap01(a))
+
+    def extreme_each_row(self, a, largest):
+        """|/ (largest) or &/ of each row of the numeric array a (along its second axis), as
+        reduce along the first axis of its columns gives them: NaN where a row holds one;
+        which of 0.0 and -0.0 it keeps, the library's (the batch declines them first)."""
+        return self.reduce("|" if largest else "&", self.swap01(a))
+
+    def fold_columns(self, op, c):
+        """+/ or */ ('+' or '*') of each column of the real matrix c, laid out row by row
+        (c[j]: the j-th element of every column; at least one and at most SEQUENTIAL_ROWS of
+        them), left to right as fold_reals folds one vector (the same bits): fold_each_row
+        for operands made column by column (verbs/batched.py's sums of products), which need
+        no copy into rows. Here the running fold along the first axis."""
+        return self.fold_rows(op, c)
+
+    def laid_out(self, a):
+        """a in row-major order (a copy where it is laid out otherwise, a itself where it
+        is): the library's elementwise steps along its last axis then run over memory in
+        order, and numpy's reduction along its first axis adds its rows in order."""
+        raise NotImplementedError
 
     def signed_zero_sums(self, r, a):
         """r, the sums of the rows of a made by a library's reduction or scan that starts

@@ -11,7 +11,8 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import code_array, extreme_of_reals, lookup, places_of_extremes, text_of
+from .numpy_backend import (code_array, extreme_of_reals, fold_host_columns, lookup,
+                            places_of_extremes, text_of)
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -263,6 +264,16 @@ class TorchBackend(Backend):
     def copy(self, a):
         return a.clone()
 
+    def may_share(self, a, b):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            return True
+        # the memory of their storages overlaps (a tensor made from numpy's view of
+        # another's memory has a storage of its own, in the middle of the other's)
+        s, t = a.untyped_storage(), b.untyped_storage()
+        start, end = s.data_ptr(), s.data_ptr() + s.nbytes()
+        other, other_end = t.data_ptr(), t.data_ptr() + t.nbytes()
+        return start < other_end and other < end
+
     def writable_alone(self, a):
         # No view of it or autograd graph holds its TensorImpl (a Python reference to a
         # view need not be one to a), no other tensor its storage, which torch allocated
@@ -490,6 +501,24 @@ class TorchBackend(Backend):
         # was, since a copy costs half the scan again
         r = _SCAN[op](a, 1).select(1, -1)
         return self.signed_zero_sums(r, a) if op == "+" and not r.numpy().all() else r
+
+    def fold_columns(self, op, c):
+        # numpy's reduction on the same memory (a CPU float64 tensor), as the numpy backend
+        # folds columns: a fraction of torch's running sum along the first axis
+        host = _host_real_operand(c) if c.dtype == torch.float64 else None
+        r = None if host is None else fold_host_columns(op, host)
+        if r is None:
+            return super().fold_columns(op, c)
+        r = torch.from_numpy(r)
+        return self.signed_zero_sums(r, c.transpose(0, 1)) if op == "+" and not r.all() else r
+
+    def laid_out(self, a):
+        if a.is_contiguous():
+            return a
+        # numpy's copy of the same memory, where it may: torch's of a transposed matrix
+        # costs about twice as much on the CPU
+        host = _host_real_operand(a)
+        return a.contiguous() if host is None else torch.from_numpy(np.ascontiguousarray(host))
 
     def accumulate(self, op, a):
         if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
