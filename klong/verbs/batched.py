@@ -301,11 +301,12 @@ def _sum_of_products(plus_over, times, left, right):
     """+/x*w, each row x of reals times a plain vector w of its length (`{+/x*!#x}'m`) or a
     plain matrix w of as many rows (`{+/x*w}'m`): the loop multiplies each x@j by w@j and
     folds the products left to right (a row of at most SEQUENTIAL_ROWS: Backend.fold_reals).
-    Here every product of every row at once, laid out column by column (the j-th products
-    of all rows side by side), and one fold of those columns (Backend.fold_columns): the
-    same products and the same additions in the same order, so the loop's bits, without
-    the rows' products made and then moved. Anything else: the body's own steps (+/ of
-    `times`)."""
+    Here every product of every row at once and one fold along the rows: the same products
+    and the same additions in the same order, so the loop's bits. Products by a vector, one
+    per element, where they are (Backend.fold_each_row); by a matrix, p per element, laid
+    out column by column (the j-th products of all rows side by side) and folded as
+    columns (Backend.fold_columns), without the rows' products made and then moved.
+    Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
         a = left(run)
