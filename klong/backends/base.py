@@ -381,6 +381,14 @@ class Backend:
         which of 0.0 and -0.0 it keeps, the library's (the batch declines them first)."""
         return self.reduce("|" if largest else "&", self.swap01(a))
 
+    def has_negative_zero(self, a):
+        """Whether the real array a holds a -0.0."""
+        zeros = a == 0
+        if not self.any(zeros):
+            return False
+        with self.quiet():
+            return bool(self.any(zeros & (self.divide(1.0, a) < 0)))
+
     def fold_columns(self, op, c):
         """+/ or */ ('+' or '*') of each column of the real matrix c, laid out row by row
         (c[j]: the j-th element of every column; at least one and at most SEQUENTIAL_ROWS of

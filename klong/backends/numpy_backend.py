@@ -231,6 +231,9 @@ class NumpyBackend(Backend):
         # laid out one after another, in one pass
         return (np.maximum if largest else np.minimum).reduce(a.swapaxes(0, 1).copy(), axis=0)
 
+    def has_negative_zero(self, a):
+        return host_negative_zero(a)
+
     def fold_columns(self, op, c):
         r = fold_host_columns(op, c)
         if r is None:
@@ -280,6 +283,12 @@ class NumpyBackend(Backend):
 
 def _reals(v):
     return type(v) is float or type(v) is np.ndarray and v.dtype == np.float64
+
+
+def host_negative_zero(a):
+    """Backend.has_negative_zero of a numpy array of reals: its zeros, if any, looked at."""
+    zeros = a == 0
+    return bool(zeros.any()) and bool(np.signbit(a[zeros]).any())
 
 
 def fold_host_columns(op, c):

@@ -11,8 +11,8 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import (code_array, extreme_of_reals, fold_host_columns, lookup,
-                            places_of_extremes, text_of)
+from .numpy_backend import (code_array, extreme_of_reals, fold_host_columns,
+                            host_negative_zero, lookup, places_of_extremes, text_of)
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -496,11 +496,16 @@ class TorchBackend(Backend):
         if a.dtype != torch.float64 or a.device.type != "cpu" or not self.may_overwrite(a):
             return super().fold_each_row(op, a)
         # torch's CPU scan of float64 runs left to right along any axis: along the rows
-        # where they lie (along the first axis of the columns it reads across the rows);
-        # the last column is a view of the scan, as the last row of the scan of the columns
-        # was, since a copy costs half the scan again
-        r = _SCAN[op](a, 1).select(1, -1)
-        return self.signed_zero_sums(r, a) if op == "+" and not r.numpy().all() else r
+        # where they lie (along the first axis of the columns it reads across the rows).
+        # The last column of the scan, laid out as a vector of its own by numpy (cheaper
+        # than torch's copy): the result holds no view of the scan
+        host = np.ascontiguousarray(_SCAN[op](a, 1).select(1, -1).numpy())
+        r = torch.from_numpy(host)
+        return self.signed_zero_sums(r, a) if op == "+" and not host.all() else r
+
+    def has_negative_zero(self, a):
+        host = _host_real_operand(a)        # (numpy's look at the same memory: cheaper)
+        return super().has_negative_zero(a) if host is None else host_negative_zero(host)
 
     def fold_columns(self, op, c):
         # numpy's reduction on the same memory (a CPU float64 tensor), as the numpy backend

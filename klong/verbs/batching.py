@@ -609,12 +609,7 @@ def match(a, b, n):
 def _negative_zero(a):
     """Whether the real array a holds a -0.0: a max or min of 0.0 and -0.0 keeps either,
     and the library may keep another one than the loop (of zeros all 0.0, any is the same)."""
-    backend = backends.current()
-    zeros = a == 0
-    if not backend.any(zeros):
-        return False
-    with backend.quiet():
-        return bool(backend.any(zeros & (backend.divide(1.0, a) < 0)))
+    return backends.current().has_negative_zero(a)
 
 
 def _fast_fold(op, a):
