@@ -265,8 +265,9 @@ class TorchBackend(Backend):
         return a.clone()
 
     def may_share(self, a, b):
-        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
-            return True
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) \
+                or self.recorder is not None:
+            return True         # (a step being recorded follows torch's operations only)
         # the memory of their storages overlaps (a tensor made from numpy's view of
         # another's memory has a storage of its own, in the middle of the other's)
         s, t = a.untyped_storage(), b.untyped_storage()
@@ -504,13 +505,13 @@ class TorchBackend(Backend):
         return self.signed_zero_sums(r, a) if op == "+" and not host.all() else r
 
     def has_negative_zero(self, a):
-        host = _host_real_operand(a)        # (numpy's look at the same memory: cheaper)
+        host = self._host(a)                # (numpy's look at the same memory: cheaper)
         return super().has_negative_zero(a) if host is None else host_negative_zero(host)
 
     def fold_columns(self, op, c):
         # numpy's reduction on the same memory (a CPU float64 tensor), as the numpy backend
         # folds columns: a fraction of torch's running sum along the first axis
-        host = _host_real_operand(c) if c.dtype == torch.float64 else None
+        host = self._host(c) if c.dtype == torch.float64 else None
         r = None if host is None else fold_host_columns(op, host)
         if r is None:
             return super().fold_columns(op, c)
@@ -522,8 +523,13 @@ class TorchBackend(Backend):
             return a
         # numpy's copy of the same memory, where it may: torch's of a transposed matrix
         # costs about twice as much on the CPU
-        host = _host_real_operand(a)
+        host = self._host(a)
         return a.contiguous() if host is None else torch.from_numpy(np.ascontiguousarray(host))
+
+    def _host(self, a):
+        """_host_real_operand(a), for the steps the numpy backend's functions may take in
+        torch's place; None while a step is recorded (which follows torch's operations)."""
+        return None if self.recorder is not None else _host_real_operand(a)
 
     def accumulate(self, op, a):
         if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
