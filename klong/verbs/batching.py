@@ -450,7 +450,7 @@ def _first_near(a, b, n, k):
         c = backend.astype(c, "f")
     with backend.quiet():
         d = abs(x - c)
-        if not float(d.max()) < float("inf"):
+        if not d.max() < float("inf"):
             return None     # an infinity or NaN in a row or in c
         near = d <= abs(c) * (2 * REAL_TOLERANCE)
         places = backend.astype(near, "i").argmax(1)
