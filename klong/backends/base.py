@@ -165,6 +165,12 @@ class Backend:
         autograd graph of `a`)."""
         raise NotImplementedError
 
+    def on_host(self, a):
+        """The array a as a numpy array of the same memory, where numpy may compute in the
+        library's place (giving the same bits): CPU memory, no gradient, no trace; None
+        elsewhere."""
+        return None
+
     def may_share(self, a, b):
         """Whether arrays a and b may share memory (one a view of the other, say); True
         where the library cannot tell."""

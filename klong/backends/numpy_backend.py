@@ -125,6 +125,9 @@ class NumpyBackend(Backend):
     def copy(self, a):
         return a.copy()
 
+    def on_host(self, a):
+        return a
+
     def may_share(self, a, b):
         return np.may_share_memory(a, b)
 

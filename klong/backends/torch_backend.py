@@ -526,6 +526,9 @@ class TorchBackend(Backend):
         host = self._host(a)
         return a.contiguous() if host is None else torch.from_numpy(np.ascontiguousarray(host))
 
+    def on_host(self, a):
+        return self._host(a)
+
     def _host(self, a):
         """_host_real_operand(a), for the steps the numpy backend's functions may take in
         torch's place; None while a step is recorded (which follows torch's operations)."""

@@ -184,7 +184,9 @@ def _compiled(plan):
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] in "<>":
         return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
     if what == "monad" and plan[1] == "*" and plan[2][0] == "dyad" and plan[2][1] == "?":
-        return _first_found(_compiled(plan[2]), _compiled(plan[2][2]), _compiled(plan[2][3]))
+        largest = plan[2][3] == ("adverb", "/", "|", plan[2][2])        # *x?|/x
+        return _first_found(_compiled(plan[2]), _compiled(plan[2][2]), _compiled(plan[2][3]),
+                            largest)
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
         return _last(_compiled(plan[2]), _compiled(plan[2][2]))
     if what == "dyad" and plan[1] == "#" and plan[3][0] == "monad" and plan[3][1] == "|":
@@ -352,14 +354,15 @@ def _count_true(plus_over, arg):
     return count
 
 
-def _first_found(found, left, right):
+def _first_found(found, left, right, largest):
     """*x?c, the first place where each row of numbers x holds c (batching.first_found),
-    without the others Find gives; anything else: * of the body's own Find."""
+    without the others Find gives; anything else: * of the body's own Find. `largest`:
+    c is |/x, each row's largest element."""
     def first(run):
         c = right(run)              # (the right operand first, as Klong evaluates them)
         x = left(run)
         if type(x) is Rows and x.rank == 1 and (type(c) is Rows or _rank(c) == 0):
-            return batching.first_found(x, c, run.n)
+            return batching.first_found(x, c, run.n, largest and type(c) is Rows)
         r = found(run)              # (the operands again: the body has no effects)
         return batching.first(r, run.n) if type(r) is Rows else VERBS["*"].monad(r)
     return first

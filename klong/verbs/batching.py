@@ -412,13 +412,13 @@ def find(a, b, n):
     return Rows((backend.where(hits.reshape(-1)) % a.a.shape[1]).reshape(n, m))
 
 
-def first_found(a, b, n):
+def first_found(a, b, n, largest=False):
     """*x?c: the first position in each row of numbers where a number (plain, or one per
     row) matches, where every row has one (`{*x?|/x}`: the place of the row's largest);
-    the other positions Find gives are not made."""
+    the other positions Find gives are not made. `largest`: c is each row's |/."""
     backend = backends.current()
     k = a.a.shape[1] if isinstance(a, Rows) else 0
-    places = _first_near(a, b, n, k)
+    places = _first_near(a, b, n, k, largest)
     if places is not None:
         return Rows(places)
     found = backend.astype(_hits(a, b, n), "i")
@@ -428,12 +428,14 @@ def first_found(a, b, n):
     return Rows(places)
 
 
-def _first_near(a, b, n, k):
+def _first_near(a, b, n, k, largest):
     """first_found where a row of reals or c is real, in fewer steps than Match's test of
     every element: an element within Match's tolerance of c is within 2*tol*|c| of it
     (a finite c and row: tol*max(|a|,|c|) is at most that), so where the first element of
-    each row that near to c does match c, it is the first match. None where that does not
-    settle it (an infinity or NaN, a near element that does not match: Match's test)."""
+    each row that near to c does match c, it is the first match (where no element is near,
+    the first element: the first match if it is one). None where that does not settle it
+    (an infinity or NaN, a near element that does not match: Match's test). Where c is the
+    row's largest element, near is at least c-4*tol*|c| (room for the rounding of c-x)."""
     if not (isinstance(a, Rows) and a.rank == 1) or _kind(a) == "i" and _kind(b) == "i":
         return None
     if isinstance(b, Rows):
@@ -448,11 +450,27 @@ def _first_near(a, b, n, k):
     x = backend.astype(a.a, "f") if _kind(a) == "i" else a.a
     if values.is_array(c) and _kind(b) == "i":
         c = backend.astype(c, "f")
+    # numpy's steps on the same memory where it may take them (torch's CPU memory): the
+    # same bits, in a fraction of the time on such small arrays
+    host_x, host_c = backend.on_host(x), backend.on_host(c) if values.is_array(c) else c
+    if host_x is not None and host_c is not None:
+        places = _near_places(backends.HOST, host_x, host_c, n, k, largest)
+        return None if places is None else backend.from_host(places)
+    return _near_places(backend, x, c, n, k, largest)
+
+
+def _near_places(backend, x, c, n, k, largest):
+    """_first_near's steps on reals x and c of `backend`."""
     with backend.quiet():
-        d = abs(x - c)
-        if not d.max() < float("inf"):
-            return None     # an infinity or NaN in a row or in c
-        near = d <= abs(c) * (2 * REAL_TOLERANCE)
+        if largest:
+            if not x.min() > float("-inf"):
+                return None     # a NaN, or -inf (within Match's tolerance of any finite c)
+            near = x >= c - abs(c) * (4 * REAL_TOLERANCE)
+        else:
+            d = abs(x - c)
+            if not d.max() < float("inf"):
+                return None     # an infinity or NaN in a row or in c
+            near = d <= abs(c) * (2 * REAL_TOLERANCE)
         places = backend.astype(near, "i").argmax(1)
         first = backend.take(x.reshape(-1), places + backend.arange(n) * k)
         if not backend.all(backend.close(first, c.reshape(-1) if values.is_array(c) else c,
