@@ -209,6 +209,11 @@ class Records:
         if self.variants:
             parts.append(f"captured, {len(self.variants)} variant(s), {self.replays} replays"
                          + (f", {self.misses} calls fitted no variant" if self.misses else ""))
+            for v in self.variants:         # a replay through a CUDA graph (torch_graphs.py)
+                graphed = getattr(v.replay, "graphed", None)
+                if graphed is not None:
+                    parts.append("no CUDA graph: " + graphed.failed if graphed.failed
+                                 else f"{graphed.launches} CUDA graph launches")
         if self.stopped is not None:
             parts.append(f"not captured: {self.stopped}")
         elif not self.variants:
