@@ -6,6 +6,9 @@ Each test runs on the CPU with a stand-in for torch.cuda.CUDAGraph (it runs the 
 body at each launch, writing its outputs into the tensors of the first run, as a graph
 writes its static outputs), so that what is written for the graph is checked everywhere;
 and on a CUDA device with real graphs, where there is one."""
+import re
+import time
+
 import pytest
 
 from klong import KlongInterpreter
@@ -19,7 +22,9 @@ from test_training_steps import MODELS, training_models  # noqa: E402
 
 class StandInGraph:
     """CudaGraph's two calls on the CPU: capture runs the body, replay runs it again and
-    copies what it gave into the tensors of the first run."""
+    copies what it gave into the tensors of the first run. Not timed against the plain
+    replay (it runs the operations one by one, as the plain replay does)."""
+    timed = False
 
     def __init__(self, device):
         self.fn = self.out = None
@@ -41,18 +46,35 @@ class FailingGraph(StandInGraph):
         raise RuntimeError("operation not permitted when stream is capturing")
 
 
+class SlowGraph(StandInGraph):
+    """A launch that takes longer than the plain replay."""
+    timed = True
+
+    def replay(self):
+        time.sleep(0.002)
+        super().replay()
+
+    def synchronize(self):
+        pass
+
+
+class UntimedCudaGraph(torch_graphs.CudaGraph):
+    """The real graphs, kept whatever their time (these tests are about their bits)."""
+    timed = False
+
+
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 
 
-def interpreter(device, capture=True, graph_class=StandInGraph):
+def interpreter(device, capture=True, graph_class=None):
     k = KlongInterpreter(backend="torch", device=device, capture=capture)
-    if device == "cpu":
-        k.backend.capture.graphs = True
-        k.backend.capture.graph_class = graph_class
+    k.backend.capture.graphs = True
+    k.backend.capture.graph_class = graph_class or (StandInGraph if device == "cpu"
+                                                    else UntimedCudaGraph)
     return k
 
 
-def both(device, setup, calls, graph_class=StandInGraph):
+def both(device, setup, calls, graph_class=None):
     """The calls with capture (and graphs) on and with capture off: every result and every
     global the same, to the bit. The interpreter with capture on."""
     on, off = interpreter(device, True, graph_class), interpreter(device, False)
@@ -138,6 +160,13 @@ def test_a_failed_capture_keeps_the_plain_replay():
     report = k.capture.explain()
     assert "step: captured, 1 variant(s), 4 replays" in report
     assert "no CUDA graph: operation not permitted when stream is capturing" in report
+
+
+def test_a_graph_slower_than_the_plain_replay_is_not_kept():
+    k = both("cpu", LINREG, ["step()"] * 8, graph_class=SlowGraph)
+    report = k.capture.explain()
+    assert "step: captured, 1 variant(s), 4 replays" in report
+    assert re.search(r"no CUDA graph: a launch took \d+ us, the plain replay \d+ us", report)
 
 
 def test_no_graphs_on_the_cpu_or_when_switched_off(monkeypatch):

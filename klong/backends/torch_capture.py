@@ -340,7 +340,9 @@ class Recorder(TorchFunctionMode):
             return self.const(v)         # made before the evaluation: a constant of the code
         if t is tuple or t is list:
             inner = ", ".join(self.ref(e) for e in v)
-            return f"({inner},)" if t is tuple else f"[{inner}]"
+            if t is list:
+                return f"[{inner}]"
+            return f"({inner},)" if v else "()"
         if t is float or t in _SIMPLE or isinstance(v, (torch.dtype, torch.device)) \
                 or v is Ellipsis:
             return self.const(v)
@@ -568,9 +570,16 @@ class Recorder(TorchFunctionMode):
         slots_of = [None] * len(log.ops)
         try:
             for i, (func, fargs, fkwargs, fout) in enumerate(log.ops):
-                if func._schema.is_mutable or not isinstance(fout, torch.Tensor):
-                    return None     # (an operation in place, or giving several tensors)
-                slots_of[i] = slots[id(fout)] = self.slot()
+                if func._schema.is_mutable:
+                    return None     # (an operation in place)
+                slot = slots_of[i] = self.slot()
+                if isinstance(fout, torch.Tensor):
+                    slots[id(fout)] = slot
+                elif type(fout) in (tuple, list) and all(isinstance(e, torch.Tensor) for e in fout):
+                    # several tensors (unbind: a row's sum on a GPU is a fold of its elements)
+                    slots.update((id(e), f"{slot}[{j}]") for j, e in enumerate(fout))
+                else:
+                    return None
         except Exception:
             return None
         if id(result) not in slots or not any(s == slots[id(result)] for s in slots_of):
@@ -591,11 +600,13 @@ class Recorder(TorchFunctionMode):
                             # made by vmap out of sight: its value would be this call's
                             raise Unfollowable("a tensor vmap made")
                         return self.const(a)        # a constant of the body
-                    needed.add(slot)
+                    needed.add(slot.split("[")[0])
                     return slot
                 if type(a) in (list, tuple):
                     inner_text = ", ".join(text(e) for e in a)
-                    return f"({inner_text},)" if type(a) is tuple else f"[{inner_text}]"
+                    if type(a) is list:
+                        return f"[{inner_text}]"
+                    return f"({inner_text},)" if a else "()"
                 return self.const(a)
 
             try:
@@ -1113,12 +1124,17 @@ class Capturer:
         namespace["OWN"] = _owner(self.backend.writable_alone)
         exec(compile(source, "<klong capture>", "exec"), namespace)
         replay = namespace["replay"]
+        plain = replay
         if self.graphs:
             replay, source = self._graphed(rec, replay, source, (len(args), written, result,
                                                                   watched, ordinary))
         G.clear()
         G.update(original)
-        return replay(G, *args), replay, source
+        out = replay(G, *args)
+        graphed = getattr(replay, "graphed", None)
+        if graphed is not None and out is not None:
+            graphed.choose(lambda: replay(G, *args), lambda: plain(G, *args))
+        return out, replay, source
 
     def _graphed(self, rec, plain, source, recorded):
         """The replay through a CUDA graph (torch_graphs.py), where the record allows

@@ -18,10 +18,12 @@ The first replay warms the body up on a side stream and captures it. Where captu
 replay (`failed` says why). On a machine without CUDA none of this runs.
 """
 import os
+import time
 
 import torch
 
 WARMUP = 2        # runs of the body before capture (autograd and the libraries set up)
+TRIALS = 3        # launches timed beside the plain replay before the graph is kept
 PLAIN = object()  # what GraphedReplay gives where there is no graph: use the plain replay
 
 
@@ -32,6 +34,7 @@ def enabled_by_default():
 
 class CudaGraph:
     """torch.cuda.CUDAGraph, as GraphedReplay uses it: capture(fn) once, then replay()."""
+    timed = True      # whether a launch is timed against the plain replay (choose)
 
     def __init__(self, device):
         self.device = device
@@ -53,6 +56,9 @@ class CudaGraph:
 
     def replay(self):
         self.graph.replay()
+
+    def synchronize(self):
+        torch.cuda.synchronize(self.device)
 
 
 # what an input of the body is: a tensor, a real (a Python float), or a value the guards fix
@@ -91,6 +97,27 @@ class GraphedReplay:
         if not read[0]:
             return None
         return read[1:], [t.clone() for t in self.tensors]
+
+    def choose(self, launch, plain):
+        """Keep the graph only where a launch (`launch()`, the graph's replay) takes less
+        time than the plain replay (`plain()`, waited for): a small function's few
+        operations cost less than the graph's fixed cost (the inputs copied in, the reals
+        read back). Best of TRIALS each."""
+        if self.failed is not None or not self.graph_class.timed:
+            return
+        best_launch = best_plain = float("inf")
+        for _ in range(TRIALS):
+            started = time.perf_counter()
+            launch()
+            middle = time.perf_counter()
+            plain()
+            self.graph.synchronize()
+            best_launch = min(best_launch, middle - started)
+            best_plain = min(best_plain, time.perf_counter() - middle)
+        if best_launch > best_plain:
+            self.failed = (f"a launch took {best_launch * 1e6:.0f} us, the plain replay "
+                           f"{best_plain * 1e6:.0f} us")
+            self.graph = self.statics = self.last = self.read = self.tensors = None
 
     def _capture(self, inputs):
         statics = []
