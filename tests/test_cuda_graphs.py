@@ -169,9 +169,15 @@ def test_a_graph_slower_than_the_plain_replay_is_not_kept():
     assert re.search(r"no CUDA graph: a launch took \d+ us, the plain replay \d+ us", report)
 
 
+def test_the_report_says_graphs_are_on():
+    k = interpreter("cpu")
+    assert k.capture.explain().splitlines()[0] == "capture: on, CUDA graphs where a record allows"
+
+
 def test_no_graphs_on_the_cpu_or_when_switched_off(monkeypatch):
     k = KlongInterpreter(backend="torch", device="cpu")
     assert k.backend.capture.graphs is False
+    assert k.capture.explain().splitlines()[0] == "capture: on"
     k("f::{x*2.0};f(1.0);f(1.0);f(1.0)")
     assert "through a CUDA graph" not in k.globals["f"].run.records.source()
     monkeypatch.setenv("KLONG_CUDA_GRAPHS", "0")

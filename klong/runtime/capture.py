@@ -170,7 +170,9 @@ class Capture:
         """A report, one line per function: what was captured, why something was not."""
         if not self.available:
             return "capture: not available on the numpy backend"
-        lines = [f"capture: {'on' if self.enabled else 'off'}"]
+        graphs = self.enabled and getattr(self.backend.capture, "graphs", False)
+        lines = [f"capture: {'on' if self.enabled else 'off'}"
+                 + (", CUDA graphs where a record allows" if graphs else "")]
         for label, records in self.reports.items():
             lines.append(f"{label}: {records.status(self)}")
         if len(lines) == 1:
