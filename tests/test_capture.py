@@ -495,3 +495,11 @@ def test_a_step_with_row_idioms_batched(body):
                    f"step::{{p::p+0.01*+/,{body}}}",
                    ["step()"] * 6 + ["m::[32 4]:^0.3*!128"] + ["step()"] * 3)
     assert "step: captured, 1 variant(s)" in k.capture.explain()
+
+
+def test_a_result_computed_from_unchanged_data_after_a_guard():
+    """The operations on data the step does not write are held from call to call; the
+    result among them is found as used when the recorded lines end with a guard (an
+    integer product's overflow checks)."""
+    k = steps_both("n::[3 4]\nf::{n*n}", ["f()"] * 5 + ["n::[5 6]"] + ["f()"] * 3)
+    assert "f: captured, 2 variant(s)" in k.capture.explain()

@@ -267,7 +267,7 @@ def test_values_being_differentiated_are_summed_in_the_one_order(dtype, codegen)
             assert g.dtype == a.dtype and not g.isnan().any(), src
     k["a"] = a
     assert torch.equal(k.run("{+/x*x}:>a"), 2 * a)
-    assert torch.equal(k.run("{+/+\\x}:>a"), torch.arange(1001, 0, -1).to(a.dtype))
+    assert torch.equal(k.run("{+/+\\x}:>a"), torch.arange(1001, 0, -1).to(a.dtype).to(a.device))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -406,8 +406,9 @@ class Backend:
     def laid_out(self, a):
         """a in row-major order (a copy where it is laid out otherwise, a itself where it
         is): the library's elementwise steps along its last axis then run over memory in
-        order, and numpy's reduction along its first axis adds its rows in order."""
-        raise NotImplementedError
+        order, and numpy's reduction along its first axis adds its rows in order. Here a
+        itself: a library that does not say how its arrays lie in memory."""
+        return a
 
     def signed_zero_sums(self, r, a):
         """r, the sums of the rows of a made by a library's reduction or scan that starts
