@@ -533,8 +533,10 @@ class Backend:
     def close(self, a, b, tolerance):
         """Elementwise: a equals b, or differs from it by at most `tolerance` relative to the
         larger magnitude (Match's equality of reals). b may be a number."""
-        # the builtin abs: b may be a Python number, a and b arrays of either library
-        return (a == b) | (abs(a - b) <= tolerance * self.maximum(abs(a), abs(b)))
+        # the builtin abs: b may be a Python number, a and b arrays of either library;
+        # quiet: inf - inf is NaN (no match), silently
+        with self.quiet():
+            return (a == b) | (abs(a - b) <= tolerance * self.maximum(abs(a), abs(b)))
 
     def equal(self, a, b, tolerance):
         """Do the arrays a and b (of one shape) match element by element, reals within
