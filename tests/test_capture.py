@@ -483,3 +483,23 @@ def test_a_step_with_rows_batched():
                    "step::{p::p+0.01*+/{(x*1.0+p)-(+/x)%#x}'m}",
                    ["step()"] * 6 + ["m::[32 4]:^0.3*!128"] + ["step()"] * 3)
     assert "step: captured, 1 variant(s)" in k.capture.explain()
+
+
+@pytest.mark.parametrize("body", ["{*x?|/x}'m", "{+/x*w}'m", "{+/x*!#x}'m", "{x-|/x}'m",
+                                  "{+/1_x}'m", "{(x@0)-x@1}'m", "{4#|x}'m"])
+def test_a_step_with_row_idioms_batched(body):
+    """The row idioms whose rules take numpy's steps on torch's memory (the first match,
+    sums of products, |/, views of the rows) take torch's while a step is recorded: the
+    step is captured, and gives the same bits."""
+    k = steps_both("m::[32 4]:^0.1*!128\nw::[4 3]:^0.5*!12\np::0.0\n"
+                   f"step::{{p::p+0.01*+/,{body}}}",
+                   ["step()"] * 6 + ["m::[32 4]:^0.3*!128"] + ["step()"] * 3)
+    assert "step: captured, 1 variant(s)" in k.capture.explain()
+
+
+def test_a_result_computed_from_unchanged_data_after_a_guard():
+    """The operations on data the step does not write are held from call to call; the
+    result among them is found as used when the recorded lines end with a guard (an
+    integer product's overflow checks)."""
+    k = steps_both("n::[3 4]\nf::{n*n}", ["f()"] * 5 + ["n::[5 6]"] + ["f()"] * 3)
+    assert "f: captured, 2 variant(s)" in k.capture.explain()

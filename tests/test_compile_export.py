@@ -367,3 +367,25 @@ def test_compiling_says_so_on_a_terminal(kt, monkeypatch):
 def test_compiling_is_silent_when_stderr_is_not_a_terminal(kt, capfd):
     kt(f".compilex({{x+2}};1.0;{EAGER})")
     assert capfd.readouterr().err == ""
+
+
+@needs_torch
+def test_a_compiled_loss_with_an_each_over_rows_traces_in_one_graph():
+    """torch's compiler follows the whole Klong function, an Each over the rows (batched by
+    torch.vmap) included, without a graph break: it reads the running backend (a
+    thread-local set per thread, not a class attribute, which torch before 2.13 read in its
+    place) and traces the function itself, not capture's runner standing in for it."""
+    import inspect
+    import torch
+    from torch._dynamo.utils import counters
+    from klong.backends import running
+    for name in ("backend", "context"):
+        with pytest.raises(AttributeError):
+            inspect.getattr_static(running, name)
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k(".bkf(\"tanh\");X::((([16 4]:^!64)!7)%7)-0.5;W::0.1*(([8 4]:^!32)!5)-2")
+    counters.clear()
+    k(f"lx::{{+/+/tanh({{x{{+/x*y}}:/W}}'x)}};cl::.compilex(lx;X;{EAGER})")
+    assert dict(counters["graph_break"]) == {}
+    # (compiled code sums in torch's order, not Klong's: docs/torch.md)
+    assert k("cl(X)") == pytest.approx(k("lx(X)"), rel=1e-14)

@@ -300,7 +300,6 @@ def test_stated_values_are_what_runs():
     assert f"written `{write(k('.e'))}`" in page("system.md")
     assert f"one element for every {limits.BYTES_PER_ELEMENT} bytes" in page("numbers.md")
     assert "never fewer than 1,048,576 (2^20)" in page("numbers.md")
-    limits._available_memory.cache_clear()
     saved = os.environ.pop(limits.ENV_MAX_ELEMENTS, None)
     try:
         with pytest.MonkeyPatch.context() as mp:

@@ -8,7 +8,7 @@ import pytest
 from klong.runtime.display import write
 from klong.runtime.mixed import MIN_LENGTH, MixedNumbers
 
-from conftest import MODES, MODE_IDS, interpreter_in
+from conftest import MODES, MODE_IDS, host, interpreter_in
 
 N = 70                                   # the length of V: above MIN_LENGTH with one more
 
@@ -243,7 +243,7 @@ def test_the_moving_statistics_program(k):
     s = np.concatenate(([0.0], np.cumsum(x)))
     q = np.concatenate(([0.0], np.cumsum(x * x)))
     m = (s[10:] - s[:-10]) / 10
-    np.testing.assert_allclose(np.stack(got), np.stack([m, (q[10:] - q[:-10]) / 10 - m * m]),
+    np.testing.assert_allclose(np.stack([host(row) for row in got]), np.stack([m, (q[10:] - q[:-10]) / 10 - m * m]),
                                rtol=1e-12)
 
 

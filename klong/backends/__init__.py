@@ -144,9 +144,13 @@ class _Running(threading.local):
     frequent question, current(), is one attribute read. Per thread, not a process global,
     so two interpreters in two threads, or one calling the other through Python, each see
     their own. (A thread-local rather than a ContextVar because torch.compile can trace
-    reads of a thread-local but not ContextVar.get.)"""
-    backend = HOST
-    context = None
+    reads of a thread-local but not ContextVar.get. Set in __init__, which each thread runs,
+    not as class attributes: torch's compiler before 2.13 read a thread-local's attributes
+    from its class, so the compiled code ran on the host's backend.)"""
+
+    def __init__(self):
+        self.backend = HOST
+        self.context = None
 
 
 running = _Running()

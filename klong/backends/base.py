@@ -167,6 +167,17 @@ class Backend:
         autograd graph of `a`)."""
         raise NotImplementedError
 
+    def on_host(self, a):
+        """The array a as a numpy array of the same memory, where numpy may compute in the
+        library's place (giving the same bits): CPU memory, no gradient, no trace; None
+        elsewhere."""
+        return None
+
+    def may_share(self, a, b):
+        """Whether arrays a and b may share memory (one a view of the other, say); True
+        where the library cannot tell."""
+        return True
+
     def writable_alone(self, a):
         """Whether array a may be written in place when nothing holds it in Python but the
         caller (verbs/inplace.py counts those references): it owns its memory, which no
@@ -372,6 +383,35 @@ class Backend:
         a backend overrides it where its library has a cheaper exact way."""
         return self.fold_rows(op, self.swap01(a))
 
+    def extreme_each_row(self, a, largest):
+        """|/ (largest) or &/ of each row of the numeric array a (along its second axis), as
+        reduce along the first axis of its columns gives them: NaN where a row holds one;
+        which of 0.0 and -0.0 it keeps, the library's (the batch declines them first)."""
+        return self.reduce("|" if largest else "&", self.swap01(a))
+
+    def has_negative_zero(self, a):
+        """Whether the real array a holds a -0.0."""
+        zeros = a == 0
+        if not self.any(zeros):
+            return False
+        with self.quiet():
+            return bool(self.any(zeros & (self.divide(1.0, a) < 0)))
+
+    def fold_columns(self, op, c):
+        """+/ or */ ('+' or '*') of each column of the real matrix c, laid out row by row
+        (c[j]: the j-th element of every column; at least one and at most SEQUENTIAL_ROWS of
+        them), left to right as fold_reals folds one vector (the same bits): fold_each_row
+        for operands made column by column (verbs/batched.py's sums of products), which need
+        no copy into rows. Here the running fold along the first axis."""
+        return self.fold_rows(op, c)
+
+    def laid_out(self, a):
+        """a in row-major order (a copy where it is laid out otherwise, a itself where it
+        is): the library's elementwise steps along its last axis then run over memory in
+        order, and numpy's reduction along its first axis adds its rows in order. Here a
+        itself: a library that does not say how its arrays lie in memory."""
+        return a
+
     def signed_zero_sums(self, r, a):
         """r, the sums of the rows of a made by a library's reduction or scan that starts
         from 0.0 (its identity) rather than from a row's first element, as the loop's: a
@@ -495,8 +535,10 @@ class Backend:
     def close(self, a, b, tolerance):
         """Elementwise: a equals b, or differs from it by at most `tolerance` relative to the
         larger magnitude (Match's equality of reals). b may be a number."""
-        # the builtin abs: b may be a Python number, a and b arrays of either library
-        return (a == b) | (abs(a - b) <= tolerance * self.maximum(abs(a), abs(b)))
+        # the builtin abs: b may be a Python number, a and b arrays of either library;
+        # quiet: inf - inf is NaN (no match), silently
+        with self.quiet():
+            return (a == b) | (abs(a - b) <= tolerance * self.maximum(abs(a), abs(b)))
 
     def equal(self, a, b, tolerance):
         """Do the arrays a and b (of one shape) match element by element, reals within

@@ -128,6 +128,12 @@ class NumpyBackend(Backend):
     def copy(self, a):
         return a.copy()
 
+    def on_host(self, a):
+        return a
+
+    def may_share(self, a, b):
+        return np.may_share_memory(a, b)
+
     def writable_alone(self, a):
         # a view, or memory lent by someone else (a buffer, a tensor), has a base
         flags = a.flags
@@ -222,12 +228,26 @@ class NumpyBackend(Backend):
     def fold_each_row(self, op, a):
         if a.size < 2 * a.shape[1]:
             return super().fold_each_row(op, a)
-        # the columns laid out one after another: numpy reduces along an axis that is not
-        # the innermost by adding its slices in order (elementwise, n >= 2 elements each),
-        # so each row's elements are combined left to right; along the innermost axis (a row
-        # of one column) it would add them in pairs
-        r = _REDUCE[op].reduce(a.swapaxes(0, 1).copy(), axis=0)
-        return self.signed_zero_sums(r, a) if op == "+" and not r.all() else r
+        return self.fold_columns(op, a.swapaxes(0, 1).copy())
+
+    def extreme_each_row(self, a, largest):
+        if not (a.ndim == 2 and 1 < a.shape[1] <= SEQUENTIAL_ROWS and a.shape[0] > 1):
+            return super().extreme_each_row(a, largest)
+        # numpy reduces the short rows where they lie one at a time (slowly); their columns
+        # laid out one after another, in one pass
+        return (np.maximum if largest else np.minimum).reduce(a.swapaxes(0, 1).copy(), axis=0)
+
+    def has_negative_zero(self, a):
+        return host_negative_zero(a)
+
+    def fold_columns(self, op, c):
+        r = fold_host_columns(op, c)
+        if r is None:
+            return super().fold_columns(op, c)
+        return self.signed_zero_sums(r, c.swapaxes(0, 1)) if op == "+" and not r.all() else r
+
+    def laid_out(self, a):
+        return np.ascontiguousarray(a)
 
     def maximum(self, a, b):
         return np.maximum(a, b)
@@ -271,20 +291,41 @@ def _reals(v):
     return type(v) is float or type(v) is np.ndarray and v.dtype == np.float64
 
 
+def host_negative_zero(a):
+    """Backend.has_negative_zero of a numpy array of reals: its zeros, if any, looked at."""
+    zeros = a == 0
+    return bool(zeros.any()) and bool(np.signbit(a[zeros]).any())
+
+
+def fold_host_columns(op, c):
+    """Backend.fold_columns of a float64 numpy matrix laid out row by row, of two rows or
+    more (of n >= 2 elements each), by numpy's reduction along its first axis, which adds
+    its rows in order (elementwise), so that each column's elements are combined left to
+    right (along the innermost axis, a row of one column, it would add them in pairs); a
+    sum that starts from 0.0 rather than from the first element, which Backend.
+    signed_zero_sums mends. None for any other c."""
+    if not (c.ndim == 2 and c.shape[0] >= 2 and c.shape[1] >= 2 and c.dtype == np.float64
+            and c.flags.c_contiguous):
+        return None
+    with np.errstate(all="ignore"):             # a real overflow is inf, silently
+        return _REDUCE[op].reduce(c, axis=0)
+
+
 def extreme_of_reals(a, b, larger):
     """a|b (larger) or a&b, Klong's Max and Min, of float64 arrays or an array and a Python
     float, by numpy's elementwise functions, where they pick what the verbs pick; None
     elsewhere. Max gives a where a >= b, else b; Min a where a < b, else b: so where b is
     NaN, b (NaN), and where a is NaN and b is not, b. fmax and fmin give the operand that is
     not NaN, maximum and minimum NaN, and of two equal operands either (which differ only as
-    0.0 and -0.0). So: against a number b neither NaN nor zero, fmax or fmin; a number a
-    neither NaN nor zero against b, maximum or minimum; two arrays, fmax or fmin where b
-    holds no NaN and no zero is picked (then no 0.0 stood beside a -0.0)."""
+    0.0 and -0.0). So: against a number b not NaN, fmax or fmin (against a zero b, only
+    where a holds no zero: `x|0.0`); a number a neither NaN nor zero against b, maximum or
+    minimum; two arrays, fmax or fmin where b holds no NaN and no zero is picked (then no
+    0.0 stood beside a -0.0)."""
     if not (_reals(a) and _reals(b)):
         return None
     if type(b) is float:
-        if b != b or b == 0:
-            return None
+        if b != b or b == 0 and (a == 0).any():
+            return None         # (a 0.0 beside a -0.0: which one fmax keeps is its own)
         return (np.fmax if larger else np.fmin)(a, b)
     if type(a) is float:
         if a != a or a == 0:

@@ -11,7 +11,8 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import code_array, extreme_of_reals, lookup, places_of_extremes, text_of
+from .numpy_backend import (code_array, extreme_of_reals, fold_host_columns,
+                            host_negative_zero, lookup, places_of_extremes, text_of)
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -113,12 +114,15 @@ def _pick_dtype(dtype, device):
     return dtype
 
 
-def _host_real_operand(v):
+def _host_real_operand(v, copy=False):
     """v as numpy sees it, sharing memory, when numpy may compute with it in torch's place (a
     number, or a CPU tensor of int64 or numpy's reals, neither differentiated nor batched nor
-    being compiled); None otherwise."""
+    being compiled); None otherwise. `copy`: a tensor on another device too, copied."""
     if not isinstance(v, torch.Tensor):
         return v
+    if copy and not torch.compiler.is_compiling() and v.device.type != "cpu" and not v.requires_grad \
+            and not _wrapped(v) and v.dtype in (*_HOST_FLOATS, torch.int64):
+        return v.cpu().numpy()
     if v.device.type != "cpu" or v.requires_grad or v.dtype not in (*_HOST_FLOATS, torch.int64) \
             or torch._C._functorch.is_batchedtensor(v) or torch.compiler.is_compiling():
         return None
@@ -137,9 +141,9 @@ def _wrapped(t):
 
 
 def _host_scan(op, a):
-    """The running sum or product of a CPU float32 tensor along its first axis, by numpy:
-    float32 additions (multiplications) from left to right; overflow gives inf silently,
-    as torch's."""
+    """The running sum or product of a CPU tensor of reals along its first axis, by numpy:
+    additions (multiplications) in its dtype from left to right; overflow gives inf
+    silently, as torch's."""
     host = a.detach().numpy()
     with np.errstate(all="ignore"):
         return torch.from_numpy(np.cumsum(host, 0) if op == "+" else np.cumprod(host, 0))
@@ -262,6 +266,17 @@ class TorchBackend(Backend):
 
     def copy(self, a):
         return a.clone()
+
+    def may_share(self, a, b):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) \
+                or self.recorder is not None:
+            return True         # (a step being recorded follows torch's operations only)
+        # the memory of their storages overlaps (a tensor made from numpy's view of
+        # another's memory has a storage of its own, in the middle of the other's)
+        s, t = a.untyped_storage(), b.untyped_storage()
+        start, end = s.data_ptr(), s.data_ptr() + s.nbytes()
+        other, other_end = t.data_ptr(), t.data_ptr() + t.nbytes()
+        return start < other_end and other < end
 
     def writable_alone(self, a):
         # No view of it or autograd graph holds its TensorImpl (a Python reference to a
@@ -485,27 +500,66 @@ class TorchBackend(Backend):
         if a.dtype != torch.float64 or a.device.type != "cpu" or not self.may_overwrite(a):
             return super().fold_each_row(op, a)
         # torch's CPU scan of float64 runs left to right along any axis: along the rows
-        # where they lie (along the first axis of the columns it reads across the rows);
-        # the last column is a view of the scan, as the last row of the scan of the columns
-        # was, since a copy costs half the scan again
-        r = _SCAN[op](a, 1).select(1, -1)
-        return self.signed_zero_sums(r, a) if op == "+" and not r.numpy().all() else r
+        # where they lie (along the first axis of the columns it reads across the rows).
+        # The last column of the scan, laid out as a vector of its own by numpy (cheaper
+        # than torch's copy): the result holds no view of the scan
+        host = np.ascontiguousarray(_SCAN[op](a, 1).select(1, -1).numpy())
+        r = torch.from_numpy(host)
+        return self.signed_zero_sums(r, a) if op == "+" and not host.all() else r
+
+    def has_negative_zero(self, a):
+        host = self._host(a)                # (numpy's look at the same memory: cheaper)
+        return super().has_negative_zero(a) if host is None else host_negative_zero(host)
+
+    def fold_columns(self, op, c):
+        # numpy's reduction on the same memory (a CPU float64 tensor), as the numpy backend
+        # folds columns: a fraction of torch's running sum along the first axis
+        host = self._host(c) if c.dtype == torch.float64 else None
+        r = None if host is None else fold_host_columns(op, host)
+        if r is None:
+            return super().fold_columns(op, c)
+        r = torch.from_numpy(r)
+        return self.signed_zero_sums(r, c.transpose(0, 1)) if op == "+" and not r.all() else r
+
+    def laid_out(self, a):
+        if a.is_contiguous():
+            return a
+        # numpy's copy of the same memory, where it may: torch's of a transposed matrix
+        # costs about twice as much on the CPU
+        host = self._host(a)
+        return a.contiguous() if host is None else torch.from_numpy(np.ascontiguousarray(host))
+
+    def on_host(self, a):
+        return self._host(a)
+
+    def _host(self, a):
+        """_host_real_operand(a), for the steps the numpy backend's functions may take in
+        torch's place; None while a step is recorded (which follows torch's operations)."""
+        return None if self.recorder is not None else _host_real_operand(a)
 
     def accumulate(self, op, a):
-        if op in "+*" and a.dtype == torch.float32 and a.device.type == "cpu" \
+        if op in "+*" and a.dtype in _HOST_FLOATS \
+                and (a.dtype == torch.float32 or a.device.type != "cpu") \
                 and not torch.compiler.is_compiling():
-            # torch's CPU scans of float32 add in float64; numpy's, in float32 as Klong's
-            # order says (each step one operation in the interpreter's dtype)
+            # torch's CPU scans of float32 add in float64, its GPU scans in another order;
+            # numpy's add from left to right in the dtype, as Klong's order says (each step
+            # one operation in the interpreter's dtype): on a copy from another device
             if op == "+" and a.requires_grad and not _wrapped(a):
-                return _with_values(torch.cumsum(a, 0), _host_scan(op, a))
+                return _with_values(torch.cumsum(a, 0), self._scan_on_host(op, a.detach()))
             if not self.may_overwrite(a):
                 return self.running_rows(op, a)     # batched, or a product differentiated
-            return _host_scan(op, a)
+            return self._scan_on_host(op, a)
         if op == "+":
             return torch.cumsum(a, 0)
         if op == "*":
             return torch.cumprod(a, 0)
         return (torch.cummax if op == "|" else torch.cummin)(a, 0).values
+
+    @staticmethod
+    def _scan_on_host(op, a):
+        if a.device.type == "cpu":
+            return _host_scan(op, a)
+        return _host_scan(op, a.cpu()).to(a.device)
 
     def maximum(self, a, b):
         return torch.maximum(*self._tensors(a, b))
@@ -536,21 +590,31 @@ class TorchBackend(Backend):
         return torch.floor(a)
 
     def power(self, a, b):
-        # reals on the CPU: numpy's power on the same memory, since torch's differs from it in
-        # the last place and one program prints one answer on every backend; values being
-        # differentiated, traced or compiled keep torch's
-        x, y = _host_real_operand(a), _host_real_operand(b)
-        if x is not None and y is not None \
-                and torch.is_floating_point(a if isinstance(a, torch.Tensor) else b):
-            with np.errstate(all="ignore"):     # inf and nan, silently, as torch's
-                return torch.from_numpy(np.asarray(np.power(x, y)))
+        # reals: numpy's power (on the same memory on the CPU, of copies elsewhere), since
+        # torch's differs from it in the last place (its CUDA kernels more) and one program
+        # prints one answer on every backend; values being differentiated, traced or
+        # compiled keep torch's
+        device = next((v.device for v in (a, b) if isinstance(v, torch.Tensor)), None)
+        if device is not None and torch.is_floating_point(a if isinstance(a, torch.Tensor) else b):
+            x, y = _host_real_operand(a, copy=True), _host_real_operand(b, copy=True)
+            if x is not None and y is not None:
+                with np.errstate(all="ignore"):     # inf and nan, silently, as torch's
+                    r = torch.from_numpy(np.asarray(np.power(x, y)))
+                return r if device.type == "cpu" else r.to(device)
         return torch.pow(a, b)
 
     def divide(self, a, b):
-        # a number divided by a tensor: torch computes it as the number times the tensor's
-        # reciprocal, rounded twice (5/12.21 one unit in the last place off); a true division
+        # torch divides by a number as the multiplication by its reciprocal, rounded twice
+        # (5/12.21 one unit in the last place off): a number divided by a tensor on any
+        # device, a tensor by a number on a GPU (also a number kept in a CPU tensor). A true
+        # division by a tensor of it on the device (torch.full: no copy from the host, which
+        # a CUDA graph could not hold)
         if not isinstance(a, torch.Tensor):
-            a = torch.as_tensor(a, dtype=b.dtype, device=b.device)
+            a = torch.full((), a, dtype=b.dtype, device=b.device)
+        elif a.device.type != "cpu" and a.is_floating_point() \
+                and not (isinstance(b, torch.Tensor) and b.device == a.device):
+            b = torch.full((), b.item() if isinstance(b, torch.Tensor) else b, dtype=a.dtype,
+                           device=a.device)
         return torch.div(a, b)
 
     def fmod(self, a, b):

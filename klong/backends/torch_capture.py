@@ -38,6 +38,8 @@ import torch
 from torch.overrides import TorchFunctionMode, _pop_mode_temporarily
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from . import torch_graphs
+
 
 
 NOTHING = object()       # a global that is not defined
@@ -242,8 +244,20 @@ class Recorder(TorchFunctionMode):
         self.sub_reads = []        # the slots of tensors made outside that body it uses
         self.clones = {}           # index in `main` of a clone's line -> (its slot, the
                                    # slot cloned, the clone method's name): see `_owned`
+        # index in `main` of a line -> its form in the body of a CUDA graph, where reals
+        # stay on the device and the guards on their values are checked after the graph
+        # has run (write_graph)
+        self.graph_forms = {}
+        self.collect = None        # while the graph's outputs are written: a GraphOutputs
 
     # -- slots and constants
+    def line(self, text, graph_form):
+        """Append `text` to the replay; `graph_form` is what a CUDA graph's body has in its
+        place (a real kept as a 0-d tensor, a guard on data deferred: `OK.append(test)`)."""
+        if self.lines is self.main:
+            self.graph_forms[len(self.lines)] = graph_form
+        self.lines.append(text)
+
     def slot(self, prefix="s"):
         self.count += 1
         return f"{prefix}{self.count}"
@@ -326,7 +340,9 @@ class Recorder(TorchFunctionMode):
             return self.const(v)         # made before the evaluation: a constant of the code
         if t is tuple or t is list:
             inner = ", ".join(self.ref(e) for e in v)
-            return f"({inner},)" if t is tuple else f"[{inner}]"
+            if t is list:
+                return f"[{inner}]"
+            return f"({inner},)" if v else "()"
         if t is float or t in _SIMPLE or isinstance(v, (torch.dtype, torch.device)) \
                 or v is Ellipsis:
             return self.const(v)
@@ -554,9 +570,16 @@ class Recorder(TorchFunctionMode):
         slots_of = [None] * len(log.ops)
         try:
             for i, (func, fargs, fkwargs, fout) in enumerate(log.ops):
-                if func._schema.is_mutable or not isinstance(fout, torch.Tensor):
-                    return None     # (an operation in place, or giving several tensors)
-                slots_of[i] = slots[id(fout)] = self.slot()
+                if func._schema.is_mutable:
+                    return None     # (an operation in place)
+                slot = slots_of[i] = self.slot()
+                if isinstance(fout, torch.Tensor):
+                    slots[id(fout)] = slot
+                elif type(fout) in (tuple, list) and all(isinstance(e, torch.Tensor) for e in fout):
+                    # several tensors (unbind: a row's sum on a GPU is a fold of its elements)
+                    slots.update((id(e), f"{slot}[{j}]") for j, e in enumerate(fout))
+                else:
+                    return None
         except Exception:
             return None
         if id(result) not in slots or not any(s == slots[id(result)] for s in slots_of):
@@ -577,11 +600,13 @@ class Recorder(TorchFunctionMode):
                             # made by vmap out of sight: its value would be this call's
                             raise Unfollowable("a tensor vmap made")
                         return self.const(a)        # a constant of the body
-                    needed.add(slot)
+                    needed.add(slot.split("[")[0])
                     return slot
                 if type(a) in (list, tuple):
                     inner_text = ", ".join(text(e) for e in a)
-                    return f"({inner_text},)" if type(a) is tuple else f"[{inner_text}]"
+                    if type(a) is list:
+                        return f"[{inner_text}]"
+                    return f"({inner_text},)" if a else "()"
                 return self.const(a)
 
             try:
@@ -613,7 +638,7 @@ class Recorder(TorchFunctionMode):
         form = self.scalar.get(slot)
         if form is None:
             form = self.slot("f")
-            self.lines.append(f"{form} = {slot}.item()")
+            self.line(f"{form} = {slot}.item()", f"{form} = {slot}")
             self.scalar[slot] = form
         return form
 
@@ -636,8 +661,7 @@ class Recorder(TorchFunctionMode):
         form = self._float_form(a)
         if name == "item":
             tracked = Tracked(out, form, self)
-            test = "==" if math.isfinite(out) else "!="
-            self.lines.append(f"if not ({form} - {form} {test} 0): return None")
+            self._finite_guard(form, out)
             return tracked
         self._scalar_slot(out, self.slot(), form)
         return out
@@ -687,10 +711,12 @@ class Recorder(TorchFunctionMode):
         meta = short in _META_GETTERS or short in _META_METHODS
         if type(out) is float:
             slot = self.slot()
-            self.lines.append(f"{slot} = {call}")
+            if short == "item" and len(args) == 1 and not kwargs:
+                self.line(f"{slot} = {call}", f"{slot} = {self.ref(args[0])}")
+            else:
+                self.lines.append(f"{slot} = {call}")
             # a decision on its finiteness (math.isfinite) is not seen: guarded here
-            test = "==" if math.isfinite(out) else "!="
-            self.lines.append(f"if not ({slot} - {slot} {test} 0): return None")
+            self._finite_guard(slot, out)
             return Tracked(out, slot, self)
         if isinstance(out, _SIMPLE) or short == "grad_fn":
             if meta and not dynamic:
@@ -702,8 +728,9 @@ class Recorder(TorchFunctionMode):
                 # whether x has a zero: whether not all of x is non-zero (NaN is, -0.0 is
                 # not, as for ==), one operation for x==0, its any() and the truth value
                 # (which are left unused, and not written)
-                self.lines.append(f"if {'' if out else 'not '}{self.const(torch.Tensor.all)}"
-                                  f"({zeros}): return None")
+                every = f"{self.const(torch.Tensor.all)}({zeros})"
+                self.line(f"if {'' if out else 'not '}{every}: return None",
+                          f"OK.append({'~' if out else ''}{every})")
                 return out
             self.lines.append(f"if {call} != {self.const(out)}: return None")
             return out
@@ -762,23 +789,36 @@ class Recorder(TorchFunctionMode):
             slot = self.slot()
             self.lines.append(f"{slot} = {text}")
             return Tracked(out, slot, self)
-        self.lines.append(f"if ({text}) != {self.const(out)}: return None")
+        if type(out) is bool:
+            self.line(f"if ({text}) != {out!r}: return None", f"OK.append(({text}) == {out!r})")
+        else:
+            self.lines.append(f"if ({text}) != {self.const(out)}: return None")
         return out
+
+    def _finite_guard(self, form, value):
+        """The guard that the real in `form` is finite, or not, as `value` was."""
+        test = f"{form} - {form} {'==' if math.isfinite(value) else '!='} 0"
+        self.line(f"if not ({test}): return None", f"OK.append({test})")
 
     # -- the replay function
     def output(self, v, ordinary):
         """The expression giving the value v (an output: a global written, the result),
         which the ordinary evaluation has as `ordinary`."""
         t = type(v)
-        if t is Tracked or isinstance(v, torch.Tensor):
-            if type(ordinary) is float and isinstance(v, torch.Tensor):
+        collect = self.collect
+        if t is Tracked:
+            return self.ref(v) if collect is None else collect.real(self.ref(v))
+        if isinstance(v, torch.Tensor):
+            if type(ordinary) is float:
                 if v.ndim != 0:
                     raise Unfollowable("a number became an array")
                 if id(v) not in self.known:
                     self._global_input(v)       # a global's real, given back as it is
                 form = self.scalar.get(self.known.get(id(v)))
+                if collect is not None:
+                    return collect.real(form if form is not None else self.ref(v))
                 return form if form is not None else f"{self.ref(v)}.item()"
-            return self.ref(v)
+            return self.ref(v) if collect is None else collect.tensor(self.ref(v))
         if t is float:
             # made from integers (their values guarded) and constants, unless a real was
             # read out of a tensor: math.exp of one, say, is not followed
@@ -810,32 +850,87 @@ class Recorder(TorchFunctionMode):
         """Python source of `replay(G, args...)`: guards on the inputs and on `watched`
         (global name -> the value it had, for the globals read that are no input), the
         recorded operations, then (result, {global: value}) to be written."""
-        params = ", ".join(["G"] + [f"a{i}" for i in range(arity)])
         # the outputs first: one may be an input not used before (a global given back)
-        result_ordinary, written_ordinary = ordinary
-        if written.keys() != written_ordinary.keys():
-            raise Unfollowable("it wrote other globals than the ordinary evaluation")
-        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
-                           for k, v in written.items())
-        returned = self.output(result, result_ordinary)
-        body = []
-        for slot, (where, which), value in self.inputs:
-            source = f"a{which}" if where == "arg" else f"G.get({which!r}, NOTHING)"
-            body.append(f"{slot} = {source}")
-            if type(value) is float:
-                body.append(f"if {self.guard(slot, value)}: return None")
-                continue
-            body.append(f"if {self.guard(slot, value)}: return None")
-        for name, value in watched.items():
-            if name in self.input_names:
-                continue
-            body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: return None")
+        returned, writes = self._outputs(written, result, ordinary)
+        body = self._inputs(watched)
         outputs = f"{returned} {writes}"
         # _owned first: it finds the recorded clones by their places in self.lines
         lines = self._used(self._owned(self.lines, outputs), outputs)
         body += self._held(outputs, written, lines)
         body.append(f"return {returned}, {{{writes}}}")
-        return f"def replay({params}):\n" + "".join(f"    {line}\n" for line in body)
+        return _function(f"replay({self._params(arity)})", body)
+
+    def write_graph(self, arity, written, result, watched, ordinary):
+        """The replay through a CUDA graph, as Python source: (`body(inputs...)`, the
+        recorded operations with reals kept as 0-d tensors on the device, giving the reals
+        and tensors of the outputs and the tests of the guards on data; `replay(G, args...)`,
+        which guards the inputs as `write`'s replay does, then runs the graph of body as
+        GRAPH(inputs...) and writes the outputs from what it gave (F, T)). Raises
+        Unfollowable where the operations cannot run in a graph: a read of a value that no
+        test on the device can replace, shapes that come from data, random numbers, an
+        input changed in place, or inputs elsewhere than on the device."""
+        self.collect = GraphOutputs()
+        try:
+            returned, writes = self._outputs(written, result, ordinary)
+        finally:
+            collect, self.collect = self.collect, None
+        if self.dynamic:
+            raise Unfollowable("a shape comes from data")
+        if any(isinstance(v, torch.Generator) for v in self.namespace.values()):
+            raise Unfollowable("it draws random numbers")
+        lines = []
+        for i, line in enumerate(self.main):
+            form = self.graph_forms.get(i)
+            if form is None and ("return None" in line or ".item()" in line or "tolist" in line
+                                 or line.startswith("def ")):
+                raise Unfollowable("it reads values that the graph cannot keep on the device")
+            lines.append(line if form is None else form)
+        slots = []
+        for slot, source, value in self.inputs:
+            if slot in self.mutated:
+                raise Unfollowable("it changes an input in place")
+            if isinstance(value, torch.Tensor) and (value.device != self.device
+                                                    or value.requires_grad):
+                raise Unfollowable("an input is elsewhere, or differentiated")
+            slots.append(slot)
+        outputs = f"{', '.join(collect.reals)} {', '.join(collect.tensors)}"
+        body = ["OK = []", *self._used(lines, outputs),
+                f"return [{', '.join(collect.reals)}], [{', '.join(collect.tensors)}], OK"]
+        replay = self._inputs(watched) + [
+            f"o = GRAPH({', '.join(slots)})",
+            "if o is None: return None",
+            f"if o is PLAIN: return REPLAY({self._params(arity)})",
+            "F, T = o",
+            f"return {returned}, {{{writes}}}"]
+        return _function(f"body({', '.join(slots)})", body), \
+            _function(f"replay({self._params(arity)})", replay)
+
+    @staticmethod
+    def _params(arity):
+        return ", ".join(["G"] + [f"a{i}" for i in range(arity)])
+
+    def _outputs(self, written, result, ordinary):
+        """The expressions of the result and of the globals written (as a dict's items)."""
+        result_ordinary, written_ordinary = ordinary
+        if written.keys() != written_ordinary.keys():
+            raise Unfollowable("it wrote other globals than the ordinary evaluation")
+        writes = ", ".join(f"{k!r}: {self.output(v, written_ordinary[k])}"
+                           for k, v in written.items())
+        return self.output(result, result_ordinary), writes
+
+    def _inputs(self, watched):
+        """The replay's first lines: the inputs read and guarded, the globals it reads
+        that are no input checked to be those of the recording."""
+        body = []
+        for slot, (where, which), value in self.inputs:
+            source = f"a{which}" if where == "arg" else f"G.get({which!r}, NOTHING)"
+            body.append(f"{slot} = {source}")
+            body.append(f"if {self.guard(slot, value)}: return None")
+        for name, value in watched.items():
+            if name not in self.input_names:
+                body.append(f"if G.get({name!r}, NOTHING) is not {self.named(value)}: "
+                            "return None")
+        return body
 
     def _used(self, lines, outputs):
         """`lines` without the tests for zero divisors that one test replaced, where
@@ -843,7 +938,7 @@ class Recorder(TorchFunctionMode):
         with data, say, may fail with other data, as it does in the ordinary evaluation.)"""
         tests = set(self.zero_where) | set(self.zero_any)
         while True:
-            uses = collections.Counter(_SLOT_NAME.findall("\n".join(lines) + outputs))
+            uses = collections.Counter(_SLOT_NAME.findall("\n".join([*lines, outputs])))
             kept = [line for line in lines
                     if not ((m := _ASSIGNMENT.match(line)) is not None and uses[m.group(1)] == 1
                             and m.group(1) in tests and m.group(1) in self.pure)]
@@ -870,12 +965,12 @@ class Recorder(TorchFunctionMode):
                 if operands and all(s in invariant for s in operands):
                     held.append(line)
                     invariant.add(m.group(1))
-                    seeds += [s for s in operands if s[0] == "i" and s not in seeds]
+                    seeds += [s for s in dict.fromkeys(operands) if s[0] == "i" and s not in seeds]
                     continue
             rest.append(line)
         if not held:
             return rest
-        used = set(_SLOT_NAME.findall("\n".join(rest) + outputs))
+        used = set(_SLOT_NAME.findall("\n".join([*rest, outputs])))
         kept = [_ASSIGNMENT.match(line).group(1) for line in held]
         kept = [s for s in kept if s in used]
         if not kept:
@@ -932,6 +1027,33 @@ class Recorder(TorchFunctionMode):
 _SLOT = re.compile(r"\bs\d+\b")
 
 
+def _function(signature, body):
+    return f"def {signature}:\n" + "".join(f"    {line}\n" for line in body)
+
+
+class GraphOutputs:
+    """The outputs of a CUDA graph's body, as Recorder.write_graph collects them: the
+    reals (read back as floats, F[i] in the replay) and the tensors (T[i]). An input is
+    given back as it is."""
+
+    def __init__(self):
+        self.reals, self.tensors = [], []
+
+    def real(self, expr):
+        return self._add(self.reals, expr, "F")
+
+    def tensor(self, expr):
+        return self._add(self.tensors, expr, "T")
+
+    @staticmethod
+    def _add(exprs, expr, name):
+        if expr.startswith("i"):
+            return expr
+        if expr not in exprs:
+            exprs.append(expr)
+        return f"{name}[{exprs.index(expr)}]"
+
+
 def _owner(writable_alone):
     """OWN(t, clone) of the replay: t where the replay's slot is the only holder of tensor
     t (and the backend may write it: no view, graph or other storage user), else clone(t)."""
@@ -959,6 +1081,10 @@ class Capturer:
 
     def __init__(self, backend):
         self.backend = backend
+        # replays through CUDA graphs: on a CUDA device, unless KLONG_CUDA_GRAPHS=0; the
+        # graph class is CudaGraph (tests give a stand-in that runs the body on the CPU)
+        self.graphs = backend.device.type == "cuda" and torch_graphs.enabled_by_default()
+        self.graph_class = torch_graphs.CudaGraph
 
     grad_enabled = staticmethod(torch.is_grad_enabled)
 
@@ -998,9 +1124,39 @@ class Capturer:
         namespace["OWN"] = _owner(self.backend.writable_alone)
         exec(compile(source, "<klong capture>", "exec"), namespace)
         replay = namespace["replay"]
+        plain = replay
+        if self.graphs:
+            replay, source = self._graphed(rec, replay, source, (len(args), written, result,
+                                                                  watched, ordinary))
         G.clear()
         G.update(original)
-        return replay(G, *args), replay, source
+        out = replay(G, *args)
+        graphed = getattr(replay, "graphed", None)
+        if graphed is not None and out is not None:
+            graphed.choose(lambda: replay(G, *args), lambda: plain(G, *args))
+        return out, replay, source
+
+    def _graphed(self, rec, plain, source, recorded):
+        """The replay through a CUDA graph (torch_graphs.py), where the record allows
+        one, with its source after the plain one's; else the plain replay, and its source
+        with the reason."""
+        try:
+            body_source, replay_source = rec.write_graph(*recorded)
+        except Unfollowable as e:
+            return plain, f"{source}# no CUDA graph: {e}\n"
+        kinds = [torch_graphs.TENSOR if isinstance(value, torch.Tensor) else
+                 torch_graphs.REAL if type(value) is float else torch_graphs.FIXED
+                 for _, _, value in rec.inputs]
+        namespace = dict(rec.namespace)
+        namespace["SCALAR"] = torch_graphs.graph_scalar
+        exec(compile(body_source, "<klong capture graph>", "exec"), namespace)
+        graphed = torch_graphs.GraphedReplay(namespace["body"], kinds, rec.device,
+                                             self.graph_class)
+        namespace.update(GRAPH=graphed, PLAIN=torch_graphs.PLAIN, REPLAY=plain)
+        exec(compile(replay_source, "<klong capture graph>", "exec"), namespace)
+        replay = namespace["replay"]
+        replay.graphed = graphed
+        return replay, f"{source}# through a CUDA graph:\n{body_source}{replay_source}"
 
 
 def same(a, b):

@@ -469,7 +469,9 @@ def options_command(session, arg):
           f"  deterministic: {'on' if interp.settings.deterministic else 'off'}  "
           f"memory limit: {size_text(limit) if limit else 'none'}  amp: {amp or 'off'}"
           + (f"  capture: {'on' if interp.capture.enabled else 'off'}"
-             if interp.capture.available else ""))
+             if interp.capture.available else "")
+          + ("  CUDA graphs: on" if interp.capture.enabled
+             and getattr(interp.backend.capture, "graphs", False) else ""))
 
 
 def capture_command(session, arg):

@@ -170,7 +170,9 @@ class Capture:
         """A report, one line per function: what was captured, why something was not."""
         if not self.available:
             return "capture: not available on the numpy backend"
-        lines = [f"capture: {'on' if self.enabled else 'off'}"]
+        graphs = self.enabled and getattr(self.backend.capture, "graphs", False)
+        lines = [f"capture: {'on' if self.enabled else 'off'}"
+                 + (", CUDA graphs where a record allows" if graphs else "")]
         for label, records in self.reports.items():
             lines.append(f"{label}: {records.status(self)}")
         if len(lines) == 1:
@@ -209,6 +211,11 @@ class Records:
         if self.variants:
             parts.append(f"captured, {len(self.variants)} variant(s), {self.replays} replays"
                          + (f", {self.misses} calls fitted no variant" if self.misses else ""))
+            for v in self.variants:         # a replay through a CUDA graph (torch_graphs.py)
+                graphed = getattr(v.replay, "graphed", None)
+                if graphed is not None:
+                    parts.append("no CUDA graph: " + graphed.failed if graphed.failed
+                                 else f"{graphed.launches} CUDA graph launches")
         if self.stopped is not None:
             parts.append(f"not captured: {self.stopped}")
         elif not self.variants:

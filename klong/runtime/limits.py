@@ -179,9 +179,19 @@ def times(a, b):
 
 # ---------------------------------------------------------------- the size guard
 
-@functools.lru_cache(maxsize=1)
 def _available_memory():
-    """Bytes of memory available now (read once: a fact about the machine)."""
+    """Bytes of memory available, as read the first time (a fact about the machine). Not
+    through functools.lru_cache: torch's compiler, tracing a Klong function whose limits
+    are made anew, runs what that wraps, and cannot follow the file read."""
+    if not _MEMORY:
+        _MEMORY.append(_read_available_memory())
+    return _MEMORY[0]
+
+
+_MEMORY = []
+
+
+def _read_available_memory():
     try:
         with open("/proc/meminfo") as f:
             for line in f:

@@ -495,8 +495,11 @@ def _fmod(a, b):
 @_quiet
 def _int_divide_array(a, b):
     _int_array_operands(a, b)
-    if _smallest(a) == INT64_MIN:
+    least = int(_smallest(a))
+    if least == INT64_MIN:
         return None                  # INT64_MIN:%-1 is beyond int64: Python integers
+    if least >= 0 and int(_smallest(b)) > 0:
+        return a // b                # truncated is floored where neither is negative
     r = _fmod(a, b)
     return (a - r) // b              # exact: a-r is a multiple of b
 

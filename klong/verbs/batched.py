@@ -7,7 +7,7 @@ run instead. A module apart from the rules because it reads the registry the rul
 part of."""
 from .. import backends
 from . import VERBS, adverbs, batching
-from ..runtime import kinds, values
+from ..runtime import kinds, limits, values
 from ..runtime.values import MAX_DIMS
 from ..backends.base import SEQUENTIAL_ROWS
 from .batching import ADVERBS, Declined, Rows, _kind, _rank, _repeated
@@ -35,7 +35,7 @@ def each(body, a, reads):
         else:
             with backend.quiet():
                 r = body(_Run(x, reads, n))
-        return backend.copy(a) if r is x else _results(r, n)
+        return _own(backend, _results(r, n), (a, *reads))
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
 
@@ -66,11 +66,21 @@ def pairs(body, a, b, reads, rows):
     try:
         with backend.quiet():
             r = body(_Run(operands[0], reads, n, operands[1]))
-        if r is operands[0] or r is operands[1]:
-            return backend.copy(r.a)        # (a result holds no view of an operand)
-        return _results(r, n)
+        return _own(backend, _results(r, n), (a, b, *reads))
     except Exception:
         return None
+
+
+def _own(backend, r, operands):
+    """The result r, copied where it may share memory with one of the operands or names
+    read (the rules give views of their operands: a row's first element, its first few),
+    and laid out row by row (a view of the rules' own arrays may not be): a result holds
+    no view."""
+    for v in operands:
+        if values.is_array(v) and backend.may_share(r, v):
+            r = backend.copy(r)
+            break
+    return backend.laid_out(r)
 
 
 def _results(r, n):
@@ -173,6 +183,10 @@ def _compiled(plan):
         return sequence
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] in "<>":
         return _first_of_grade(plan[2][1] == ">", _compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "monad" and plan[1] == "*" and plan[2][0] == "dyad" and plan[2][1] == "?":
+        largest = plan[2][3] == ("adverb", "/", "|", plan[2][2])        # *x?|/x
+        return _first_found(_compiled(plan[2]), _compiled(plan[2][2]), _compiled(plan[2][3]),
+                            largest)
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
         return _last(_compiled(plan[2]), _compiled(plan[2][2]))
     if what == "dyad" and plan[1] == "#" and plan[3][0] == "monad" and plan[3][1] == "|":
@@ -286,29 +300,43 @@ def _count_where(where, arg):
 
 
 def _sum_of_products(plus_over, times, left, right):
-    """+/x*w, each row x of reals times a plain matrix w (`{+/x*w}'m`): the loop multiplies
-    each x@j by the row w@j and folds the products left to right (a row of at most
-    SEQUENTIAL_ROWS: Backend.fold_reals), so one product and one sum per step, on all rows
-    at once, gives its bits, without making the products of every row first. Anything
-    else: the body's own steps (+/ of `times`)."""
+    """+/x*w, each row x of reals times a plain vector w of its length (`{+/x*!#x}'m`) or a
+    plain matrix w of as many rows (`{+/x*w}'m`): the loop multiplies each x@j by w@j and
+    folds the products left to right (a row of at most SEQUENTIAL_ROWS: Backend.fold_reals).
+    Here every product of every row at once and one fold along the rows: the same products
+    and the same additions in the same order, so the loop's bits. Products by a vector, one
+    per element, where they are (Backend.fold_each_row); by a matrix, p per element, laid
+    out column by column (the j-th products of all rows side by side) and folded as
+    columns (Backend.fold_columns), without the rows' products made and then moved.
+    Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
         a = left(run)
         row, w = (a, b) if type(a) is Rows else (b, a)
         if not (type(row) is Rows and type(w) is not Rows and row.rank == 1
-                and values.is_array(w) and w.ndim >= 2 and w.shape[0] == row.a.shape[1]
+                and values.is_array(w) and w.ndim <= 2 and w.shape[0] == row.a.shape[1]
                 and row.a.shape[1] <= SEQUENTIAL_ROWS and "f" in (_kind(row), _kind(w))
-                and {_kind(row), _kind(w)} <= {"i", "f"}):
+                and {_kind(row), _kind(w)} <= {"i", "f"} and 0 not in tuple(w.shape)):
             # (the operands again: the body has no effects)
             return plus_over(_Run(times(run), run.reads, run.n))
         backend = backends.current()
-        x, w = backend.astype(row.a, "f"), backend.astype(w, "f")   # (as the loop's reals)
-        tail = (1,) * (w.ndim - 1)
-        acc = x[:, 0].reshape((run.n,) + tail) * w[0]
-        for j in range(1, w.shape[0]):
-            acc = acc + x[:, j].reshape((run.n,) + tail) * w[j]
-        return Rows(acc)
+        n, k = row.a.shape
+        limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
+        if w.ndim == 1:         # the products of each row where they are: one per element
+            return Rows(backend.fold_each_row("+", _reals(row.a) * _reals(w)))
+        rest = tuple(w.shape[1:])
+        # (as the loop's reals; the columns of x, each laid out as one row)
+        x = backend.laid_out(backend.swap01(_reals(row.a)))
+        w = _reals(w)
+        products = w.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+        sums = backend.fold_columns("+", products.reshape(k, -1))
+        return Rows(backend.laid_out(backend.swap01(sums.reshape(rest + (n,)))))
     return fold
+
+
+def _reals(a):
+    """The numeric array a as reals (itself where it holds reals)."""
+    return a if values.array_kind(a) == "f" else backends.current().astype(a, "f")
 
 
 # the dyads whose every element is 0 or 1 (an integer): a sum of n of them is at most n
@@ -326,6 +354,20 @@ def _count_true(plus_over, arg):
     return count
 
 
+def _first_found(found, left, right, largest):
+    """*x?c, the first place where each row of numbers x holds c (batching.first_found),
+    without the others Find gives; anything else: * of the body's own Find. `largest`:
+    c is |/x, each row's largest element."""
+    def first(run):
+        c = right(run)              # (the right operand first, as Klong evaluates them)
+        x = left(run)
+        if type(x) is Rows and x.rank == 1 and (type(c) is Rows or _rank(c) == 0):
+            return batching.first_found(x, c, run.n, largest and type(c) is Rows)
+        r = found(run)              # (the operands again: the body has no effects)
+        return batching.first(r, run.n) if type(r) is Rows else VERBS["*"].monad(r)
+    return first
+
+
 def _last(reversed_, arg):
     """*|x, each row's last element, without reversing the rows first."""
     def last(run):
@@ -333,7 +375,7 @@ def _last(reversed_, arg):
         if type(x) is not Rows or x.rank == 0:
             return batching.first(reversed_(run), run.n) if type(x) is Rows \
                 else VERBS["*"].monad(reversed_(run))       # (x again: no effects)
-        return Rows.of(backends.current().copy(x.a[:, -1]))
+        return Rows.of(x.a[:, -1])
     return last
 
 

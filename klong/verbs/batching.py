@@ -4,11 +4,12 @@ which bodies have one and writes their plan; both renderers make it into a funct
 with `compiled`, and call `each` with that).
 
 While a batched body runs, a value is either `Rows` (one value per row, stacked: the batch
-axis first) or a plain value, the same for every row (a constant, a name read around the
-literal, the tally of a row). A verb applied to plain values only is the verb itself, once;
-a verb applied to Rows is its batching rule (the registry's `batch_monad`, `batch_dyad`;
-Over and Scan in ADVERBS below), which gives what the verb gives on each row, stacked, or
-raises Declined.
+axis first; it may be a view of another, as a row's first element is: no rule writes into
+an operand, and batched.each copies a result that shares memory with one) or a plain value,
+the same for every row (a constant, a name read around the literal, the tally of a row).
+A verb applied to plain values only is the verb itself, once; a verb applied to Rows is its
+batching rule (the registry's `batch_monad`, `batch_dyad`; Over and Scan in ADVERBS below),
+which gives what the verb gives on each row, stacked, or raises Declined.
 
 The same answer or none: a rule declines (and `each` gives None, so that the loop runs)
 wherever the loop's result could differ in a digit or an element type, and any failure at
@@ -260,7 +261,7 @@ def first(x, n):
         return x
     if x.a.shape[1] == 0:
         raise Declined
-    return Rows.of(backends.current().copy(x.a[:, 0]))      # (a result holds no view of x)
+    return Rows.of(x.a[:, 0])       # (a view: batched.each copies a result that is one)
 
 
 def reverse(x, n):
@@ -268,6 +269,7 @@ def reverse(x, n):
     if x.rank == 0:
         return x
     backend = backends.current()
+    # (a copy: torch's flip of the columns is laid out as they are, a view of it as rows)
     return Rows.of(backend.copy(_columns(x.a, backend.flip)))
 
 
@@ -289,7 +291,7 @@ def at(a, b, n):
     if type(b) is int:
         if not 0 <= b < k:
             raise Declined
-        return Rows(backends.current().copy(a.a[:, b]))
+        return Rows.of(a.a[:, b])
     if values.is_array(b) and b.ndim == 1 and b.shape[0] and values.array_kind(b) == "i" \
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
@@ -318,9 +320,9 @@ def take(a, b, n):
     backend = backends.current()
     k = b.a.shape[1]
     if 0 < a <= k:
-        return Rows(backend.copy(b.a[:, :a]))
+        return Rows.of(b.a[:, :a])
     if -k <= a < 0:
-        return Rows(backend.copy(b.a[:, k + a:]))
+        return Rows.of(b.a[:, k + a:])
     limits.check_elements(n * abs(a) * limits.elements_of(b.a[0]) // k)
     start = 0 if a > 0 else k + a
     positions = (backend.arange(abs(a)) + start) % k
@@ -333,7 +335,7 @@ def drop(a, b, n):
         raise Declined
     k = b.a.shape[1]
     kept = b.a[:, a:] if a >= 0 else b.a[:, :max(k + a, 0)]
-    return Rows(backends.current().copy(kept))
+    return Rows.of(kept)
 
 
 def rotate(a, b, n):
@@ -400,6 +402,86 @@ def shape(x, n):
 def find(a, b, n):
     """x?c: the positions in each row of numbers where a number (plain, or one per row)
     matches; only where every row has as many of them, and some."""
+    hits = _hits(a, b, n)
+    backend = backends.current()
+    counts = backend.astype(hits, "i").sum(1)
+    m = int(counts[0])
+    if m == 0 or backend.any(counts != m):
+        raise Declined          # rows with no match, or different counts: a ragged result
+    # every row has m: the hits in row-major order are each row's, in order
+    return Rows((backend.where(hits.reshape(-1)) % a.a.shape[1]).reshape(n, m))
+
+
+def first_found(a, b, n, largest=False):
+    """*x?c: the first position in each row of numbers where a number (plain, or one per
+    row) matches, where every row has one (`{*x?|/x}`: the place of the row's largest);
+    the other positions Find gives are not made. `largest`: c is each row's |/."""
+    backend = backends.current()
+    k = a.a.shape[1] if isinstance(a, Rows) else 0
+    places = _first_near(a, b, n, k, largest)
+    if places is not None:
+        return Rows(places)
+    found = backend.astype(_hits(a, b, n), "i")
+    places = found.argmax(1)            # (the first of the largest: the first match)
+    if not backend.all(backend.take(found.reshape(-1), places + backend.arange(n) * k)):
+        raise Declined          # a row without a match: the loop's empty list
+    return Rows(places)
+
+
+def _first_near(a, b, n, k, largest):
+    """first_found where a row of reals or c is real, in fewer steps than Match's test of
+    every element: an element within Match's tolerance of c is within 2*tol*|c| of it
+    (a finite c and row: tol*max(|a|,|c|) is at most that), so where the first element of
+    each row that near to c does match c, it is the first match (where no element is near,
+    the first element: the first match if it is one). None where that does not settle it
+    (an infinity or NaN, a near element that does not match: Match's test). Where c is the
+    row's largest element, near is at least c-4*tol*|c| (room for the rounding of c-x)."""
+    if not (isinstance(a, Rows) and a.rank == 1) or _kind(a) == "i" and _kind(b) == "i":
+        return None
+    if isinstance(b, Rows):
+        if b.rank != 0:
+            return None
+        c = b.a.reshape(n, 1)
+    elif _number(b) and -2 ** 63 <= b < 2 ** 63:
+        c = float(b)
+    else:
+        return None
+    backend = backends.current()
+    x = backend.astype(a.a, "f") if _kind(a) == "i" else a.a
+    if values.is_array(c) and _kind(b) == "i":
+        c = backend.astype(c, "f")
+    # numpy's steps on the same memory where it may take them (torch's CPU memory): the
+    # same bits, in a fraction of the time on such small arrays
+    host_x, host_c = backend.on_host(x), backend.on_host(c) if values.is_array(c) else c
+    if host_x is not None and host_c is not None:
+        places = _near_places(backends.HOST, host_x, host_c, n, k, largest)
+        return None if places is None else backend.from_host(places)
+    return _near_places(backend, x, c, n, k, largest)
+
+
+def _near_places(backend, x, c, n, k, largest):
+    """_first_near's steps on reals x and c of `backend`."""
+    with backend.quiet():
+        if largest:
+            if not x.min() > float("-inf"):
+                return None     # a NaN, or -inf (within Match's tolerance of any finite c)
+            near = x >= c - abs(c) * (4 * REAL_TOLERANCE)
+        else:
+            d = abs(x - c)
+            if not d.max() < float("inf"):
+                return None     # an infinity or NaN in a row or in c
+            near = d <= abs(c) * (2 * REAL_TOLERANCE)
+        places = backend.astype(near, "i").argmax(1)
+        first = backend.take(x.reshape(-1), places + backend.arange(n) * k)
+        if not backend.all(backend.close(first, c.reshape(-1) if values.is_array(c) else c,
+                                         REAL_TOLERANCE)):
+            return None
+    return places
+
+
+def _hits(a, b, n):
+    """Whether each element of each row of numbers a matches the number b (plain, or one
+    per row) as Find compares them: integers exactly, reals within Match's tolerance."""
     if not isinstance(a, Rows) or a.rank != 1:
         raise Declined
     if isinstance(b, Rows):
@@ -414,18 +496,11 @@ def find(a, b, n):
         raise Declined
     backend = backends.current()
     if _kind(a) == "i" and _kind(b) == "i":
-        hits = a.a == c
-    else:
-        with backend.quiet():
-            hits = backend.close(backend.astype(a.a, "f"),
-                                 backend.astype(c, "f") if values.is_array(c) else float(c),
-                                 REAL_TOLERANCE)
-    counts = backend.astype(hits, "i").sum(1)
-    m = int(counts[0])
-    if m == 0 or backend.any(counts != m):
-        raise Declined          # rows with no match, or different counts: a ragged result
-    # every row has m: the hits in row-major order are each row's, in order
-    return Rows((backend.where(hits.reshape(-1)) % a.a.shape[1]).reshape(n, m))
+        return a.a == c
+    with backend.quiet():
+        return backend.close(backend.astype(a.a, "f"),
+                             backend.astype(c, "f") if values.is_array(c) else float(c),
+                             REAL_TOLERANCE)
 
 
 def grade(descending):
@@ -552,12 +627,7 @@ def match(a, b, n):
 def _negative_zero(a):
     """Whether the real array a holds a -0.0: a max or min of 0.0 and -0.0 keeps either,
     and the library may keep another one than the loop (of zeros all 0.0, any is the same)."""
-    backend = backends.current()
-    zeros = a == 0
-    if not backend.any(zeros):
-        return False
-    with backend.quiet():
-        return bool(backend.any(zeros & (backend.divide(1.0, a) < 0)))
+    return backends.current().has_negative_zero(a)
 
 
 def _fast_fold(op, a):
@@ -571,6 +641,8 @@ def _fast_fold(op, a):
     backend = backends.current()
     if real and op in ("+", "*") and a.shape[1] <= SEQUENTIAL_ROWS:
         return backend.fold_each_row(op, a)
+    if op in ("|", "&"):
+        return backend.extreme_each_row(a, op == "|")
     return folds.fold(op, backend.swap01(a))
 
 

@@ -203,7 +203,9 @@ def traced_each(fn):
         if key in untraced or not _effect_free(fn, set()):
             return None
         _guard(fn, a)
-        r = backend.vmap(fn.run, a)
+        # the function itself, not capture's runner in its place (which stands by inside a
+        # trace anyway, and which torch's compiler before 2.13 could not trace into)
+        r = backend.vmap(getattr(fn.run, "plain", fn.run), a)
         if r is None:
             untraced.add(key)
         return r

@@ -2,7 +2,8 @@
 
     python3 tests/benchmarks/ratios.py [--check] [--json FILE] [--markdown] [pytest args]
 
-Runs bench_core.py (and bench_autograd.py, bench_programs.py, bench_independent.py) through
+Runs bench_core.py (and bench_autograd.py, bench_programs.py, bench_independent.py, and
+bench_gpu.py where there is a CUDA device) through
 pytest-benchmark, pairs each group's Klong test with its baseline measured in the same run,
 adds start-up as whole processes (bench_startup.py: medians of alternating pairs), and prints
 for every workload and backend: the best Klong time, the best baseline time, their ratio, the
@@ -36,7 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BENCH_FILES = [os.path.join(HERE, f)
-               for f in ("bench_core.py", "bench_autograd.py", "bench_programs.py",
+               for f in ("bench_core.py", "bench_autograd.py", "bench_programs.py", "bench_gpu.py",
                          "bench_independent.py")]
 OTHER_ROUNDS = 5
 # The array libraries run single-threaded unless these are set: on a shared machine their
@@ -163,6 +164,7 @@ def other_klongs(workloads, groups):
 def rows(groups, columns):
     from bench_core import WORKLOADS
     from bench_autograd import ROWS as AUTOGRAD_ROWS
+    from bench_gpu import ROWS as GPU_ROWS
     from bench_startup import ROWS as STARTUP_ROWS
     from bench_programs import rows_for_ratios
     from bench_independent import rows_for_ratios as independent_rows
@@ -172,7 +174,7 @@ def rows(groups, columns):
     entries += [(title, backend, group, label, goal, False, group)
                 for title, backend, group, label, goal in rows_for_ratios() + independent_rows()]
     entries += [(title, backend, group, label, goal, False, group)
-                for group, (title, backend, label, goal) in AUTOGRAD_ROWS.items()]
+                for group, (title, backend, label, goal) in {**AUTOGRAD_ROWS, **GPU_ROWS}.items()]
     entries += [(title, backend, group, label, goal, False, group)
                 for group, (title, backend, label, goal, _, _) in STARTUP_ROWS.items()]
     missed = []

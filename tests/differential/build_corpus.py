@@ -162,6 +162,24 @@ ROW_GAPS = [
     "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];({*x?|/x}'r),({x@2}'r),({4#|x}'r),({(x@0)-x@1}'r),{x|0.0}'r",
 ]
 
+# Row idioms made faster (issue 32, second round): the first place Find gives (near elements
+# first, Match's test where they do not settle it), sums of products with a vector or a
+# matrix folded column by column, views of the rows copied into the result, |/ and &/ of
+# short rows, Max and Min with a zero, integer halves
+ROW_INDEX = [
+    "g::[6 16]:^(((((!96)*7919)!1009)-504)%7.0)*10.0^(!96)!9;({*x?|/x}'g),({*x?&/x}'g),{*x?*|x}'g",
+    "({*x?0.3}'[[0.1 0.30000000000000004 0.3] [0.3 0.30000000000000004 1.0]]),({*x?1.0}'[[1.000000000000015 1.0] [1.0 2.0]]),{*x?2}'[2 3]:^(1.0e308*10),[2.0 2.0 1.0 2.0 5.0]",
+    "({*x?|/x}'[[3 1 3] [0 5 5]]),({*x?0.5}'[[0.5 1.0] [1.0 2.0]]),{*x?3}'[[3 1] [0 4]]",
+    "g::[6 16]:^(((((!96)*7919)!1009)-504)%7.0)*10.0^(!96)!9;({+/x*!#x}'g),({+/(!#x)*x}'g),{+/x*!#x}'[[0.0 -0.0 -0.0] [-0.0 -0.0 1.0]]",
+    "g::[6 16]:^(((((!96)*7919)!1009)-504)%7.0)*10.0^(!96)!9;w::[16 3]:^(((!48)*7919)!1009)%7.0;({+/x*w}'g),{+/w*x}'g",
+    "n::[3 3]:^[1.0 0.5 2.0 3.0 1.0 0.0 2.0 1.0],(1.0e308*10)-1.0e308*10;w::[3 2]:^[1.0 -2.0 0.5 1.0e308 -1.0 3.0];({+/x*w}'n),{+/x*!#x}'n",
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];q::{1_x}'r;q::q:=(,[9.0 9.0 9.0]),0;(q@0),(r@0),({(1_x)-(-1)_x}'r),({x-*x}'r),({2#x}'r),{*|x}'r",
+    "g::[6 16]:^(((((!96)*7919)!1009)-504)%7.0)*10.0^(!96)!9;({|/x}'g),({&/x}'g),({x-|/x}'g),({|/x*x}'g),{+/1_x}'g",
+    "v::[1.5 -2.0 3.0 -0.5],(1.0e308*10)-1.0e308*10;(v|0.0),(v&0.0),(v|-0.0),({x|0.0}'[[1.0 -1.0] [0.0 -0.0]]),{+/x|0.0}'[[1.0 -1.0] [2.0 -3.0]]",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];({x:%2}'i),({(+/x):%#x}'i),(i:%3),([7 -7 0 9]:%-2),[7 0 9]:%[2 3 4]",
+    "({*x?|/x}'[[1.9999999999999998 2.0] [5.0 4.999999999999999]]),({*x?|/x}'[[0.0 -1.0] [-3.0 -3.0000000000000004]]),{*x?|/x}'[[1.0e-310 0.0] [-1.0e-310 -2.0e-310]]",
+]
+
 IN_PLACE = [
     SIEVE + "sieve(200)", SIEVE + "(#sieve(5000)),sieve(2)",
     "n::300;s::n:^1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s",
@@ -302,8 +320,8 @@ def main(argv=None):
     else:
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
                  if "source" in e and not e["id"].startswith(
-                     ("gen-", "hand-", "rows-", "rowgaps-", "inplace-", "pairs-", "mixed-",
-                      "indep-"))]
+                     ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
+                      "mixed-", "indep-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -315,6 +333,8 @@ def main(argv=None):
         entries.append({"id": f"rows-{i:03d}", "source": source})
     for i, source in enumerate(ROW_GAPS):
         entries.append({"id": f"rowgaps-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_INDEX):
+        entries.append({"id": f"rowidx-{i:03d}", "source": source})
     for i, source in enumerate(IN_PLACE):
         entries.append({"id": f"inplace-{i:03d}", "source": source})
     for i, source in enumerate(PAIRS):
