@@ -2,6 +2,8 @@
 dictionaries, atoms and empty operands, chained adverbs and wrong contexts."""
 import pytest
 
+from klong import KlongError, KlongInterpreter
+
 
 def check(kw, cases):
     for src, printed in cases:
@@ -442,10 +444,16 @@ def test_loops_run_inline_give_the_adverbs_results(kw, src, printed):
     ("2.5{x+1}\\*1", "type error: scan-iterating [2.5 1]: iterate: count must be an integer"),
     ("{x>1}{:[x!2;1+3*x;x:%2]}\\~7.0",
      "type error: remainder [7.0 2]: integers expected (in {:[x!2;1+3*x;x:%2]})"),
-    ("{x<100}{[a];a::a+1;a+x}:~1", "undefined error: plus: a is not defined (in {[a];a::a+1;a+x})"),
+    ("{x<100}{[a];a::a+1;a+x}:~1", "undefined error: a is not defined (in {[a];a::a+1;a+x})"),
+    ("{x<100}{[a];:[x>5;a::1;0];a+x}:~1",
+     "undefined error: a is not defined (in {[a];:[x>5;a::1;0];a+x})"),
 ])
-def test_loops_run_inline_fail_as_the_adverbs_do(kerr, src, message):
-    assert str(kerr(src)) == message
+@pytest.mark.parametrize("codegen", [True, False], ids=["codegen", "closures"])
+def test_loops_run_inline_fail_as_the_adverbs_do(backend, codegen, src, message):
+    k = KlongInterpreter(backend=backend, codegen=codegen)
+    with pytest.raises(KlongError) as info:
+        k(src)
+    assert str(info.value) == message
 
 
 def test_loops_run_inline_agree_in_every_mode(km):

@@ -30,18 +30,20 @@ def failure(e, table, function):
     itself (an unbound local, a missing global) become 'undefined' errors."""
     tb = e.__traceback__
     where = table.get(tb.tb_lineno) if tb is not None else None
+    verb = where.verb if where is not None else None
     if not isinstance(e, KlongError):
         if where is None or tb.tb_next is not None:
             return e                 # from deeper Python code: not ours to translate
         if isinstance(e, (NameError, KeyError)):
-            e = _undefined(e, where, tb.tb_frame)
+            # a name read, not the verb beside it, failed: its message says enough, as the
+            # closures' does
+            e, verb = _undefined(e, where, tb.tb_frame), ""
         elif isinstance(e, OverflowError):
             e = from_python(e)
         else:
             return e
     if where is not None:
-        e.at_verb(where.line, where.column, where.verb,
-                  read=lambda: _operands(where, tb.tb_frame))
+        e.at_verb(where.line, where.column, verb, read=lambda: _operands(where, tb.tb_frame))
         for label in where.inlined:      # as if each literal had run as a function
             e.within(label)
     if function is not None:
