@@ -100,7 +100,7 @@ def test_steps_through_a_graph_bit_identical(device, setup, name):
     report = k.capture.explain()
     assert f"{name}: captured, 1 variant(s), 21 replays" in report
     # launched on the recording call, the two checked replays and the 21 replays
-    assert f"24 CUDA graph launches" in report
+    assert "24 CUDA graph launches" in report
     assert launches(k, name) == 24
     assert "# through a CUDA graph:" in k.globals[name].run.records.source()
 
