@@ -595,6 +595,27 @@ def test_a_variable_real_point_is_differentiated_as_any_point(k):
         assert k("p") == 2.5
 
 
+def test_a_variable_real_point_off_the_common_road(k):
+    """The descent step's road written out for its first try goes back to the general one
+    where an evaluation fails (a root near the edge of its domain: a smaller step) or
+    gives a one-element list, with the general road's bits and the same evaluations."""
+    k("n::0;r::{n::n+1;x^0.5};s::{n::n+1;,(x*x)-1};t::{n::n+1;x*x}")
+    cases = [("p::0.000001", "r:>p"), ("p::1.5", "s:>p"), ("p::1.5", "t:>p")]
+    fast = []
+    for point, grad in cases:
+        k(point)
+        k("n::0")
+        fast.append((k(grad), k("n"), k("p")))
+    k(".anomaly(1)")
+    for (point, grad), want in zip(cases, fast):
+        k(point)
+        k("n::0")
+        assert (k(grad), k("n"), k("p")) == want
+    k(".anomaly(0)")
+    assert fast[2][1] == (5 if k.backend.name == "numpy" else 1)
+    assert abs(fast[1][0] - 3.0) < TOL[k.backend.name]
+
+
 # ------------------------------------------------------------------ gradients_of (Python)
 
 def test_gradients_of_values_and_types(k):

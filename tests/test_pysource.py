@@ -41,6 +41,9 @@ CHUNKS = {
                  ":[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a}", "bs(2*!50;)'[31 0 99]", "[16 0 50]"),
     # Scan-While inline: its values gathered; Remainder and Integer-Divide inline
     "scanwhile": ("col::{#{x>1}{:[x!2;1+3*x;x:%2]}\\~x}", "col'1+!10", "[0 1 7 2 5 8 16 3 19 6]"),
+    # a branch for a real argument with no type tests; the power's guard of its literal
+    # exponent worked out (only the range test is left)
+    "reals": ("loss::{((x-3)^2)+1}", "loss(0.5),loss(1e5),loss(3)", "[7.25 9999400010.0 1]"),
 }
 
 
@@ -94,6 +97,42 @@ def test_rendered_functions_are_recognised_as_lambdas_running():
     k("f::{probe()+x}")
     assert k("f(1)") == 1
     assert seen == [k.globals["f"]]
+
+
+@pytest.mark.parametrize("program, expr", [
+    ("f::{((x-3)^2)+1}", "f(0.5),f(1e5),f(-1e5),f(3),f(2.5),f(1e300)"),
+    ("g::{(x*y)-x+y}", "g(1.5;2.5),g(1e300;1e300),g(2;3),g(2.0;3)"),
+    ("h::{(x^3)-(2*x)+x^1}", "h(0.5),h(1e5),h(-2.0),h(0.0),h(-0.0)"),
+    ("p::{(x^0)+(x^2)+x*3}", "p(0.0),p(2.5),p(-0.0)"),
+    ("c::{:[x<y;x-y;(y-x)*2]}", "c(1.5;2.5),c(2.5;1.5),c(0.0;-0.0)"),
+    # a failure inside the real branch is reported as elsewhere
+    ("e::{((x*2)-1)+\"a\"}", "e(1.5)"),
+])
+def test_a_real_branch_gives_what_the_general_body_gives(program, expr):
+    shown = []
+    for codegen in (True, False):
+        k = KlongInterpreter(codegen=codegen)
+        k(program)
+        try:
+            shown.append(write(k(expr)))
+        except KlongError as e:
+            shown.append(str(e))
+    assert shown[0] == shown[1]
+    assert "if type(x) is float" in rendered(KlongInterpreter(codegen=True), program)
+
+
+@pytest.mark.parametrize("test, folded", [
+    ("(type(2) is int and 0 < 2 < 64 and -1e4 < t1 < 1e4"
+     " or type(2) is float and 0 < 2 < 64 and 0 < t1 < 1e4)", "(-10000.0 < t1 < 10000.0)"),
+    ("(type((-1)) is int and 0 < (-1) < 64 and -1e4 < x < 1e4"
+     " or type((-1)) is float and 0 < (-1) < 64 and 0 < x < 1e4)", "(False)"),
+    ("(type(0.1) is float and type(t3) is float or -0x80000000 < 0.1 < 0x80000000"
+     " and -0x80000000 < t3 < 0x80000000)",
+     "(type(t3) is float or -2147483648 < t3 < 2147483648)"),
+    ("(type(x) is int and x >= 0)", "(type(x) is int and x >= 0)"),
+])
+def test_a_guard_of_a_literal_is_worked_out_when_written(test, folded):
+    assert pysource._folded(test) == folded
 
 
 @pytest.mark.parametrize("program, expr", [

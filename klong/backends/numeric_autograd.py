@@ -137,13 +137,36 @@ class NumericAutograd:
         """gradient(run, x) at the real x where differences_reals, the global `name` bound
         to each point run is evaluated at (`f:>p` of a variable p)."""
         host_loss = self.host_loss
-
-        def loss_near(offset):
-            G[name] = q = x + offset
-            y = run(q)
-            return y if type(y) is float else host_loss(y)
         G[name] = x
-        return self._differences(run(x), loss_near, x)
+        y = run(x)
+        if type(y) is not float:
+            host_loss(y)
+        # _derivative's first try written out: a descent step makes no other
+        h = _first_step(x)
+        try:
+            G[name] = q = x + h
+            a = run(q)
+            if type(a) is not float:
+                a = host_loss(a)
+            G[name] = q = x + -h
+            b = run(q)
+            if type(b) is not float:
+                b = host_loss(b)
+            G[name] = q = x + 2 * h
+            c = run(q)
+            if type(c) is not float:
+                c = host_loss(c)
+            G[name] = q = x + -2 * h
+            d = run(q)
+            if type(d) is not float:
+                d = host_loss(d)
+        except KlongError as e:
+            grad = _derivative(_variable_loss(run, G, name, x, host_loss), x, failed=e)
+        else:
+            grad = _five_point(a, b, c, d, h)
+        if not math.isfinite(grad):
+            raise KlongError("domain", NOT_FINITE)
+        return grad
 
     def _real_gradient(self, fn, x):
         """gradient() at the real x, as _accurate_gradient computes it on a 0-d array."""
@@ -202,18 +225,43 @@ class NumericAutograd:
         return contextlib.nullcontext()
 
 
-def _derivative(loss_near, xi):
+def _derivative(loss_near, xi, failed=None):
     """d loss / d x_i by four evaluations, loss_near(offset) being the loss with x_i moved
     by offset. Near the edge of the function's domain (sqrt close to 0) the step shrinks
-    until the evaluations stay inside it."""
-    h = 1e-3 * max(1.0, abs(xi))
-    for _ in range(8):
+    until the evaluations stay inside it. `failed`: the error of a first try the caller
+    made itself (this one goes on from the second)."""
+    h, tries, error = _first_step(xi), 8, failed
+    if failed is not None:
+        h, tries = _smaller_step(h, xi), 7
+    for _ in range(tries):
         try:
-            return (8 * (loss_near(h) - loss_near(-h))
-                    - (loss_near(2 * h) - loss_near(-2 * h))) / (12 * h)
+            return _five_point(loss_near(h), loss_near(-h), loss_near(2 * h),
+                               loss_near(-2 * h), h)
         except KlongError as e:         # well inside the domain, if there is room
-            h, error = min(h / 10, abs(xi) / 100) or h / 10, e
+            h, error = _smaller_step(h, xi), e
     raise _undefined_around(error)
+
+
+def _variable_loss(run, G, name, x, host_loss):
+    """loss_near(offset) for _derivative: run at x + offset, the global `name` bound to it."""
+    def loss_near(offset):
+        G[name] = q = x + offset
+        y = run(q)
+        return y if type(y) is float else host_loss(y)
+    return loss_near
+
+
+def _first_step(xi):
+    return 1e-3 * max(1.0, abs(xi))
+
+
+def _smaller_step(h, xi):
+    return min(h / 10, abs(xi) / 100) or h / 10
+
+
+def _five_point(at_h, at_minus_h, at_2h, at_minus_2h, h):
+    """The five-point central difference from the losses at x+h, x-h, x+2h and x-2h."""
+    return (8 * (at_h - at_minus_h) - (at_2h - at_minus_2h)) / (12 * h)
 
 
 def _undefined_around(error):

@@ -109,6 +109,28 @@ class Differentiation:
         except KeyError:
             raise KlongError("undefined", f"{name} is not defined") from None
 
+    def gradient_operator(self, name):
+        """`f:>p` as code calls it: gradient(f, p), `name` the global that p names (variable
+        mode) or None."""
+        if name is None:
+            return self.gradient
+        g = self.interp.globals
+
+        def gradient(f, p):
+            if type(p) is float and type(f) is Lambda and f.arity == 1 and g.get(name) is p \
+                    and not self.anomaly:
+                # a descent step's `f:>p` of a real variable: straight to the differences
+                b = self.backend.autograd
+                if b.differences_reals:
+                    self.order += 1
+                    try:
+                        return b.variable_real_gradient(f.run, g, name, p)
+                    finally:
+                        self.order -= 1
+                        g[name] = p
+            return self.gradient(f, p, name)
+        return gradient
+
     # f:>p
     def gradient(self, f, p, name=None):
         p = general(p)                      # the points are in their ordinary form
@@ -118,15 +140,6 @@ class Differentiation:
         if name is not None:
             point = self._value_of(name)        # defined, so restoring is one store
             g = self.interp.globals
-            if type(point) is float and type(f) is Lambda and f.arity == 1 \
-                    and not self.anomaly and b.differences_reals:
-                # a descent step's `f:>p` on a real: straight to the differences
-                self.order += 1
-                try:
-                    return b.variable_real_gradient(f.run, g, name, point)
-                finally:
-                    self.order -= 1
-                    g[name] = point
             fn = self._with_variable(f, name)
             try:
                 return self._run(b.gradient, fn, point)

@@ -193,7 +193,7 @@ VERBS = _table(
     Verb(":^", None, "reshape"),
     # the differentiation operators: f:>p, ∇f and p∇f, p∂f, ˙x
     Verb(":>", None, "autograd",
-         host_dyad=HostForm(lambda d, var: lambda f, p: d.gradient(f, p, var), point="right")),
+         host_dyad=HostForm(lambda d, var: d.gradient_operator(var), point="right")),
     Verb("\u2207", "gradient", "numeric-gradient",
          host_monad=HostForm(lambda d, var: d.gradient_function),
          host_dyad=HostForm(lambda d, var: lambda p, f: d.numeric(p, f, var), point="left")),

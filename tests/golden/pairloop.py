@@ -16,7 +16,7 @@ def chunk(_):
                         t5 = (t3.item(0)) if (type(t3) is ARRAY_TYPE and type(0) is int and t3.ndim == 1 and 0 <= 0 < t3.shape[0]) else V6(t3, 0)
                         if not ((t5 < t4) if (type(t5) is int or type(t5) is float) and (type(t4) is int or type(t4) is float) else TRUTH(V7(t5, t4))): break
                         t6 = D8(t3)
-                        t7 = (t6 // 2) if (type(t6) is int or type(t6) is float) and (type(t6) is int and type(2) is int and t6 >= 0 and 2 > 0) else V9(t6, 2)
+                        t7 = (t6 // 2) if (type(t6) is int or type(t6) is float) and (type(t6) is int and t6 >= 0) else V9(t6, 2)
                         v2_m = t7
                         if HOOKS: HOOKS.fire('m', v2_m)
                         t9 = v1_k

@@ -8,13 +8,13 @@ def chunk(_):
                     while True:
                         if not ((t1 > 1) if (type(t1) is int or type(t1) is float) else TRUTH(V3(t1, 1))): break
                         t3(t1)
-                        t5 = (t1 % 2) if (type(t1) is int or type(t1) is float) and (type(t1) is int and type(2) is int and t1 >= 0 and 2 > 0) else V4(t1, 2)
+                        t5 = (t1 % 2) if (type(t1) is int or type(t1) is float) and (type(t1) is int and t1 >= 0) else V4(t1, 2)
                         if ((t5 != 0) if type(t5) is int else TRUTH(t5)):
-                            t6 = (3 * t1) if (type(t1) is int or type(t1) is float) and (type(3) is float and type(t1) is float or -0x80000000 < 3 < 0x80000000 and -0x80000000 < t1 < 0x80000000) else V5(3, t1)
+                            t6 = (3 * t1) if (type(t1) is int or type(t1) is float) and (-2147483648 < t1 < 2147483648) else V5(3, t1)
                             t7 = (1 + t6) if (type(t6) is int or type(t6) is float) else V6(1, t6)
                             t4 = t7
                         else:
-                            t8 = (t1 // 2) if (type(t1) is int or type(t1) is float) and (type(t1) is int and type(2) is int and t1 >= 0 and 2 > 0) else V7(t1, 2)
+                            t8 = (t1 // 2) if (type(t1) is int or type(t1) is float) and (type(t1) is int and t1 >= 0) else V7(t1, 2)
                             t4 = t8
                         t1 = t4
                     t9 = MAKE_LIST(t2)

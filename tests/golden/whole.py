@@ -3,25 +3,31 @@ def chunk(_):
         def make2():
             def run(x):
                 try:
-                    if ((x > 0) if (type(x) is int or type(x) is float) else TRUTH(V3(x, 0))):
-                        t1 = (x * 2) if (type(x) is int or type(x) is float) and (type(x) is float and type(2) is float or -0x80000000 < x < 0x80000000 and -0x80000000 < 2 < 0x80000000) else V4(x, 2)
-                        return t1
+                    if type(x) is float:
+                        if x > 0:
+                            t1 = (x * 2) if (-2147483648 < x < 2147483648) else V5(x, 2)
+                            return t1
+                        else:
+                            return 0
+                    if ((x > 0) if (type(x) is int or type(x) is float) else TRUTH(V6(x, 0))):
+                        t2 = (x * 2) if (type(x) is int or type(x) is float) and (-2147483648 < x < 2147483648) else V7(x, 2)
+                        return t2
                     else:
                         return 0
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            def whole5(x):
+            def whole8(x):
                 try:
-                    t1 = V6(x, 0)
+                    t1 = V9(x, 0)
                     t2 = MASK(t1, x)
                     if t2 is None: return None
-                    t3 = V7(x, 2)
+                    t3 = V10(x, 2)
                     t4 = SELECT(t2, t3, 0)
                     if t4 is None: return None
                     return WHOLE_RESULT(t4, x)
                 except Exception:
                     return None
-            self_ = LAMBDA(run, FACTS1, whole5, BACKEND)
+            self_ = LAMBDA(run, FACTS1, whole8, BACKEND)
             return self_
         t1 = make2()
         G['clip'] = t1

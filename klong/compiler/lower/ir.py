@@ -197,6 +197,8 @@ class Lambda(Node):
     integer_key   the global the body's calls of itself read (None: only .f): it holds this
                   function for the whole call, as the function has no effects and reads
                   nothing else, once the entry has checked it does
+    real_body     the body again, for arguments that are all Python floats (None where it
+                  would spare fewer than two type tests)
     """
     facts: LambdaFacts
     locals: List[str]
@@ -206,6 +208,7 @@ class Lambda(Node):
     whole: Optional[Node] = None
     integer_body: Optional[List[Node]] = None
     integer_key: Optional[str] = None
+    real_body: Optional[List[Node]] = None
 
     @property
     def arity(self):

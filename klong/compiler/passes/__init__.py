@@ -25,4 +25,5 @@ def run(chunk, batch=True):
     numbers.settle(chunk)
     for fn in chunk.lambdas:      # nested ones first: a copy keeps what they got
         numbers.integer_entry(fn)
+        numbers.real_entry(fn)
     return chunk

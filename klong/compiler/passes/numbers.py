@@ -12,6 +12,10 @@ arguments (`integer_entry`, Lambda.integer_body): there its parameters are known
 and a call of itself with integers (through `.f`, or the global it is defined under when
 it has no effects and reads no other global) gives what that body gives, an integer when
 every branch does. `fib::{:[x<2;x;fib(x-1)+fib(x-2)]}` then runs without a type test.
+
+Likewise a literal whose parameters feed two or more scalar forms gets a body for real
+arguments (`real_entry`, Lambda.real_body): a loss like `{((x-3)^2)+1}`, called with a
+Python float at each step of a numeric descent, then tests its argument's type once.
 """
 from ..lower import ir
 from ...verbs import VERBS
@@ -25,7 +29,18 @@ _RESULT = {
     ("+", 2): _SAME, ("-", 2): _SAME, ("*", 2): _SAME, ("|", 2): _SAME, ("&", 2): _SAME,
     ("<", 2): lambda kinds: INT, (">", 2): lambda kinds: INT, ("=", 2): lambda kinds: INT,
     ("-", 1): _SAME, ("~", 1): lambda kinds: INT,
+    ("^", 2): "power",
 }
+_POWER = _RESULT[("^", 2)]
+
+
+def _power_rule(operands):
+    """x^n is a real for a real x and a constant integer n > 0, in the scalar form's range
+    or not (x^0 is the integer 1, 0.0^-1 undefined): the rule where n is such a constant."""
+    exponent = operands[0]              # (a dyad's operands come right one first)
+    if isinstance(exponent, ir.Const) and type(exponent.value) is int and exponent.value > 0:
+        return lambda kinds: REAL if kinds[1] == REAL else None
+    return None
 
 
 def settle(chunk):
@@ -67,6 +82,19 @@ def integer_entry(fn):
     if calls:
         fn.integer_body = body
         fn.integer_key = key if any(isinstance(c.fn, ir.Global) for c in calls) else None
+
+
+def real_entry(fn):
+    """Give the literal `fn` its body for real arguments where that spares at least two
+    tests of an operand's type (one is what the entry's own test costs), and where no
+    literal inside it would be written out twice."""
+    if fn.arity == 0 or any(isinstance(n, ir.Lambda) for s in fn.body for n in ir.walk(s)):
+        return                  # (a literal inside would be written out twice)
+    body = [copied(s) for s in fn.body]
+    marker = _Counted({p: REAL for p in fn.params})
+    marker.statements(body)
+    if marker.marked >= 2:
+        fn.real_body = body
 
 
 def _assigned(fn):
@@ -146,6 +174,8 @@ class _Kinds:
         self.kind(node.verb)
         kinds = [self.kind(o) for o in operands]
         rule = _RESULT.get((node.verb.op, len(operands))) if node.verb.primitive else None
+        if rule is _POWER:
+            rule = _power_rule(operands)
         if rule is None or None in kinds or not _scalar_form(node):
             return None
         self.mark_numbers(node)
@@ -200,6 +230,19 @@ class _Kinds:
     def inline(self, fn, kind):
         known = {"x": kind} if kind is not None and "x" not in _assigned(fn) else {}
         _Kinds(known, self.itself).body(fn)
+
+
+class _Counted(_Kinds):
+    """Marks, counting the verbs marked (nested literals' not included: their own bodies
+    are marked apart)."""
+
+    def __init__(self, known):
+        super().__init__(known)
+        self.marked = 0
+
+    def mark_numbers(self, node):
+        node.numbers = True
+        self.marked += 1
 
 
 class _Probe(_Kinds):

@@ -86,6 +86,33 @@ def _are_numbers(a, b):
     return " and ".join(tests) if tests else None
 
 
+def _folded(test):
+    """The Python test `test` with the parts that read no variable worked out now: a
+    guard's tests of a literal operand (`type(2) is int and 0 < 2 < 64`) cost nothing."""
+    import ast                  # (only code with a guarded verb on a literal needs it)
+
+    def fold(node):
+        if isinstance(node, ast.BoolOp):
+            stop = isinstance(node.op, ast.Or)  # the value that decides an `or`: true
+            parts = []
+            for part in map(fold, node.values):
+                if isinstance(part, ast.Constant):
+                    if bool(part.value) == stop:
+                        return ast.Constant(stop)
+                else:
+                    parts.append(part)
+            if not parts:
+                return ast.Constant(not stop)
+            return parts[0] if len(parts) == 1 else ast.BoolOp(node.op, parts)
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        if names <= {"type", "int", "float"}:
+            return ast.Constant(eval(compile(ast.Expression(node), "<guard>", "eval"),
+                                     {"__builtins__": {}, "type": type, "int": int,
+                                      "float": float}))
+        return node
+    return f"({ast.unparse(fold(ast.parse(test, mode='eval').body))})"
+
+
 def _truth(v):
     return f"(({v} != 0) if type({v}) is int else TRUTH({v}))"
 
@@ -350,6 +377,8 @@ class Renderer:
             fast = entry.scalar_dyad.format(a=a, b=b)
             if entry.scalar_guard:
                 extra = entry.scalar_guard.format(a=a, b=b)
+                if LITERAL in (a.kind, b.kind):
+                    extra = _folded(extra)
                 guard = extra if guard is None else f"{guard} and {extra}"
             if guard is None:
                 return self.assign(fast, where)
@@ -498,7 +527,7 @@ class Renderer:
             self.python_names[python] = name
         body = self.function_body(fn, level, fn.body)
         params = ", ".join(fn.params)
-        integers = fn.integer_body
+        integers, reals = fn.integer_body, fn.real_body
         self.emit(f"def {factory}():")
         with self.indented():
             if integers is not None:
@@ -514,15 +543,20 @@ class Renderer:
                     if fn.integer_key is not None:
                         test += f" and G.get({fn.integer_key!r}) is self_"
                     self.emit(f"if {test}: return run_integers({params})")
+                if reals is not None:
+                    # and for real ones (passes/numbers.py): a branch, not a call of its own
+                    test = " and ".join(f"type({p}) is float" for p in fn.params)
+                    body = self.function_body(fn, level, fn.body, reals=(test, reals))
                 self.guarded(body, "self_")     # (which makes self_ a local the frame shows)
             whole = pywhole.write(self, fn) if fn.whole is not None else None
             self.emit(f"self_ = LAMBDA(run, {facts}, {whole or 'None'}, BACKEND)")
             self.emit("return self_")
         return self.assign(f"{factory}()")
 
-    def function_body(self, fn, level, statements):
+    def function_body(self, fn, level, statements, reals=None):
         """The block of a Python function running the literal `fn`'s `statements` (its
-        body, or its integer body) at `level`."""
+        body, or its integer body) at `level`. reals: (test, statements) run instead
+        where the Python test holds."""
         body = []
         with self.at_level(level), self.writing(body):
             declared = nonlocals(fn, level)
@@ -530,10 +564,19 @@ class Renderer:
                 self.emit("nonlocal " + ", ".join(declared))
             if fn.locals:       # makes them locals: inner defs may assign them as nonlocals
                 self.emit(f"if 0: {' = '.join(level.names[n].text for n in fn.locals)} = None")
-            for s in statements[:-1]:
-                self.effect(s)
-            self.tail(statements[-1])
+            if reals is not None:
+                test, real_statements = reals
+                self.emit(f"if {test}:")
+                with self.indented(), self.at_level(level.again()):
+                    self.statements(real_statements)
+            self.statements(statements)
         return body
+
+    def statements(self, statements):
+        """A function's statements, the last one's value returned."""
+        for s in statements[:-1]:
+            self.effect(s)
+        self.tail(statements[-1])
 
     # -- loops of function literals, inline
     def inline_body(self, fn, args, as_condition=False):
