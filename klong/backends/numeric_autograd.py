@@ -7,6 +7,7 @@ Every engine takes `fn`, a Python function from Klong values to a Klong value, a
 that are Klong values (numbers, numeric arrays, lists of them). The differentiation
 operators in klong/runtime/autograd.py decide what fn is (a variable rebound, a function called)."""
 import contextlib
+import functools
 import math
 
 import numpy as np
@@ -125,7 +126,7 @@ class NumericAutograd:
             return self._real_gradient(fn, point)    # gradients' arithmetic, without arrays
         return self.gradients(lambda xs: fn(xs[0]), [point], keep_graph)[0]
 
-    @property
+    @functools.cached_property
     def differences_reals(self):
         """Whether gradient() of a real point is _real_gradient's central differences (not
         where a subclass differentiates otherwise)."""
