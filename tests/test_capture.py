@@ -387,6 +387,22 @@ def test_a_zero_divisor_falls_back():
     assert torch.Tensor.all in namespace.values()
 
 
+def test_the_tests_one_test_replaced_are_not_replayed():
+    """A softmax step: the rows divided by their sums, then a result freed early (a
+    `del` before a copy of its own is taken, which names the tests too): the tests for
+    zero divisors that the one test of the divisor replaced are not computed again at
+    each replay."""
+    k = steps_both(".bkf(\"exp\")\nX::[[0.5 -0.25] [1.0 0.0] [0.25 0.75]]\nXT::+X\n"
+                   "Y::[[1 0] [0 1] [1 0]]\nW::[[0.1 0.2] [0.3 -0.1]]\n"
+                   "f::{[p];p::{x%+/x}'exp({x{+/x*y}:/W}'X);"
+                   "W::W-0.1*({x{+/x*y}:/XT}'+p-Y)%3}", ["f()"] * 5)
+    source = replay_source(k, "f")
+    namespace = k.capture.records[k.globals["f"].facts].variants[0].replay.__globals__
+    unused = [name for name, value in namespace.items()
+              if value is torch.Tensor.any or value is torch.Tensor.__eq__]
+    assert unused and not any(name + "(" in source for name in unused)
+
+
 SIEVE = ("sieve::{[s n];n::x;s::n#,1;s::s:=0,0,1;"
          "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s}")
 

@@ -937,13 +937,21 @@ class Recorder(TorchFunctionMode):
         nothing else uses them. (Not any operation whose result is unused: one indexing
         with data, say, may fail with other data, as it does in the ordinary evaluation.)"""
         tests = set(self.zero_where) | set(self.zero_any)
-        while True:
-            uses = collections.Counter(_SLOT_NAME.findall("\n".join([*lines, outputs])))
-            kept = [line for line in lines
-                    if not ((m := _ASSIGNMENT.match(line)) is not None and uses[m.group(1)] == 1
-                            and m.group(1) in tests and m.group(1) in self.pure)]
+        dropped = set()
+        while True:     # (a `del` of a slot, _owned's, is no use of it)
+            uses = collections.Counter(_SLOT_NAME.findall("\n".join(
+                [*(line for line in lines if not line.startswith("del ")), outputs])))
+            kept = []
+            for line in lines:
+                m = _ASSIGNMENT.match(line)
+                if m is not None and uses[m.group(1)] == 1 and m.group(1) in tests \
+                        and m.group(1) in self.pure:
+                    dropped.add(m.group(1))
+                else:
+                    kept.append(line)
             if len(kept) == len(lines):
-                return lines
+                return [_deleting(line, dropped) for line in lines
+                        if _deleting(line, dropped) is not None]
             lines = kept
 
     def _held(self, outputs, written, lines):
@@ -1025,6 +1033,14 @@ class Recorder(TorchFunctionMode):
 
 # a slot of a tensor or number the replay function made
 _SLOT = re.compile(r"\bs\d+\b")
+
+
+def _deleting(line, dropped):
+    """`line`, a `del` of slots without those `dropped` (None: it deletes nothing then)."""
+    if not line.startswith("del ") or not dropped:
+        return line
+    names = [n for n in line[4:].split(", ") if n not in dropped]
+    return f"del {', '.join(names)}" if names else None
 
 
 def _function(signature, body):
