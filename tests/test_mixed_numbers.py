@@ -2,6 +2,9 @@
 verbs/mixed.py): these tests say that it is made where it should be, and that every verb,
 the display and Python see the same values as they would in the general list: printed text,
 element kinds, errors. In all four modes (numpy and torch, generated code and closures)."""
+import functools
+import operator
+
 import numpy as np
 import pytest
 
@@ -208,6 +211,22 @@ def test_comparisons_give_integers(k, src, first):
 ])
 def test_the_other_verbs_see_the_general_list(k, src, expected):
     assert shown(k, src) == expected
+
+
+@pytest.mark.parametrize("src", [
+    "0,V", "(0,V),7", "1,2,3,V", "(5,V),-0.0", "(9007199254740991,V),-9007199254740991",
+    "(1,V*1e300),-1", "(-0.0*V),0", "0,(V*1e308)*10", "0,((V*1e308)*10)-(V*1e308)*10",
+    "(V,3),7,V",
+])
+def test_a_sum_adds_from_left_to_right_as_the_general_list(k, src):
+    """+/ of a compact list (one running sum of its reals, after the integers that come
+    first) gives the bits of the general list's numbers added from left to right, as
+    Python adds them and as {x+y}/ does."""
+    compact = value(k, src)
+    assert type(compact) is MixedNumbers
+    in_order = functools.reduce(operator.add, compact.general())
+    assert repr(value(k, "+/" + src)) == repr(in_order)
+    assert shown(k, "+/" + src) == shown(k, "{x+y}/" + src)
 
 
 def test_amend_and_a_second_reference(k):

@@ -10,8 +10,9 @@ results, never different semantics.
 """
 from .. import backends
 from ..backends import arrays
-from . import folds
+from . import folds, mixed
 from ..runtime import kinds, limits, values
+from ..runtime.mixed import MixedNumbers
 from ..errors import KlongError
 from ..runtime.match import match
 from ..runtime.values import Dict, is_atom, is_int, is_seq, is_true, items, list_like, make_list
@@ -150,6 +151,8 @@ def over(f, a, fast=None, fold=None):
         kind = _numbers_kind(a)
         if kind is not None:
             return folds.fold(fast, a, kind)
+    if fast == "+" and type(a) is MixedNumbers:
+        return mixed.plus_over(a)               # (0,+\x: the general list's sum)
     if not _iterable(a):
         return a
     r = _whole(fold, a)

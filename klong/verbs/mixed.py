@@ -1,10 +1,12 @@
 """The verbs that know MixedNumbers (runtime/mixed.py): a long list of reals with a few
 integers, held as one real array and the integers apart. They make one where an integer
 joins reals (0,+\\x) and keep it through what the prefix-sum idiom does with it: join, take
-and drop, tally and shape, and + - * % = < > beside a real, a real vector of its length or
-an integer. Each gives exactly what the general list would give; each returns None where it
+and drop, tally and shape, + - * % = < > beside a real, a real vector of its length or
+an integer, and +/ of it. Each gives exactly what the general list would give; each returns None where it
 does not apply, and the caller goes on with the general list (mixed.general)."""
 import operator
+
+import numpy as np
 
 from .. import backends
 from ..backends import arrays
@@ -128,3 +130,25 @@ def atomic(symbol, array, a, b):
     if not all(-EXACT < v < EXACT for _, v in ints):
         return None                     # beyond what the reals hold exactly
     return MixedNumbers(reals, ints)
+
+
+# ---------------------------------------------------------------- +/
+
+def plus_over(m):
+    """+/ of the MixedNumbers m, as the general list folds it: from left to right, the
+    integers before the first real summed exactly, every addition after it one of reals
+    (an integer converts to its real exactly, below 2^53). A running sum of the reals in
+    that order is the same additions: the last of it, with the integers' sum at the start."""
+    B = backends.current()
+    first = 0
+    head = 0
+    for i, v in m.ints:         # (in position order: the leading integers, if any)
+        if i != first:
+            break
+        head += v
+        first += 1
+    reals = B.to_host(m.reals)[first:]
+    if first:
+        reals = reals.copy()
+        reals[0] = head + float(reals[0])     # (as Python adds an int to a real)
+    return float(np.add.accumulate(reals)[-1])
