@@ -382,9 +382,9 @@ def test_a_lambdas_adverb_forms_are_made_once_and_stay_right(backend, codegen):
     at every call); whether it has effects is still asked at each call: a function it reads
     may be defined again, with effects, and then Each loops (c counts the calls)."""
     k = KlongInterpreter(backend=backend, codegen=codegen)
-    k("sm::{:[@x;x;+/sm'x]};g::{x*2};f::{g(x)}")
-    assert k("sm([[1 2] [3 [4 5]]])") == 15
-    assert list(k.globals["sm"].derived) == [("'",)]
+    k("mx::{:[@x;x;|/mx'x]};g::{x*2};f::{g(x)}")
+    assert k("mx([[1 2] [3 [4 5]]])") == 5
+    assert list(k.globals["mx"].derived) == [("'",)]
     assert write(k.run("f'[1.0 2.0]")) == "[2.0 4.0]"
     k("c::0;g::{c::c+1;x*3}")
     assert write(k.run("f'[1.0 2.0]")) == "[3.0 6.0]" and k("c") == 2

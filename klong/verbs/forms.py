@@ -10,10 +10,13 @@ from itertools import repeat
 from typing import Callable, Optional
 
 from . import adverbs as adv
+from .. import backends
+from ..backends import arrays
+from ..backends.base import SEQUENTIAL_ROWS
 from ..errors import KlongError
 from ..runtime.functions import Lambda, Projection, call_value
 from ..runtime.records import record, replace
-from ..runtime.values import Function
+from ..runtime.values import Function, list_like
 from . import DYADS, VERBS
 from . import batched, batching, wholearray
 
@@ -251,6 +254,35 @@ def derived_caller(adverbs, arity):
             return _each_of
         return lambda fn, a: function_derived(fn, adverbs).monad(a)
     return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)
+
+
+def sum_of_each(fn, a):
+    """fn'a summed (+/fn'a, ir.SumOfEach): for a monadic function literal fn and a short
+    list a that Each would loop over (a node of a tree of lists, {:[@x;x;+/.f'x]}), fn's
+    results added from left to right where they are all integers or all reals, without
+    the list of them made: the sum of so short a list is that fold (of integers exact
+    either way; of reals, Backend.fold_reals adds SEQUENTIAL_ROWS or fewer from left to
+    right). Elsewhere what fn'a gives, for +/ to sum as written: the caller knows it by
+    its type (a sum is a Python int or float; fn'a of a list is a list)."""
+    if type(fn) is Lambda and fn.arity == 1:
+        if type(a) is list:
+            elems = a
+        elif isinstance(a, arrays.ARRAY_TYPES) and a.ndim and fn.whole is None \
+                and wholearray.too_short_to_trace(a):
+            elems = backends.current().items(a)
+        else:
+            elems = ()
+        if 1 < len(elems) <= SEQUENTIAL_ROWS:
+            run = fn.run
+            results = [run(e) for e in elems]
+            kind = type(results[0])
+            if (kind is int or kind is float) and all(type(r) is kind for r in results):
+                total = results[0]
+                for r in results[1:]:
+                    total = total + r
+                return total
+            return list_like(results, a)        # as Each gives them
+    return _each_of(fn, a)
 
 
 def _each_of(fn, a):

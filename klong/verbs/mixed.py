@@ -6,8 +6,6 @@ an integer, and +/ of it. Each gives exactly what the general list would give; e
 does not apply, and the caller goes on with the general list (mixed.general)."""
 import operator
 
-import numpy as np
-
 from .. import backends
 from ..backends import arrays
 from ..runtime import values
@@ -147,8 +145,7 @@ def plus_over(m):
             break
         head += v
         first += 1
-    reals = B.to_host(m.reals)[first:]
-    if first:
-        reals = reals.copy()
-        reals[0] = head + float(reals[0])     # (as Python adds an int to a real)
-    return float(np.add.accumulate(reals)[-1])
+    reals = m.reals[first:]
+    if first:                   # (as Python adds an integer to a real)
+        reals = B.concat((B.asarray([head + float(reals[0])], "f"), reals[1:]))
+    return float(B.accumulate("+", reals)[-1])

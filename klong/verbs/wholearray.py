@@ -187,6 +187,11 @@ TRACED_ROWS = 16
 TRACED_NUMBERS = 64
 
 
+def too_short_to_trace(a):
+    """Whether Each loops over the array a, too short for a trace to pay."""
+    return a.shape[0] < (TRACED_NUMBERS if a.ndim == 1 else TRACED_ROWS)
+
+
 def traced_each(fn):
     """f'a for the Lambda fn by tracing it over the whole array a (Backend.vmap, torch), or
     None when fn may have effects or a is short (TRACED_ROWS): a trace runs the body once,
@@ -197,7 +202,7 @@ def traced_each(fn):
 
     def each(a):
         backend = backends.current()
-        if not backend.traces or a.shape[0] < (TRACED_NUMBERS if a.ndim == 1 else TRACED_ROWS):
+        if not backend.traces or too_short_to_trace(a):
             return None     # (before the guard, which runs fn on the first element)
         key = (a.dtype, tuple(a.shape[1:]))
         if key in untraced or not _effect_free(fn, set()):

@@ -246,6 +246,17 @@ class SumOfProducts(Node):
 
 
 @node
+class SumOfEach(Node):
+    """+/f'x: f's results added as they come, where they are plain numbers of one kind
+    (verbs/forms.py, sum_of_each), else the Each and the sum as written. `each` is the
+    Each's Monad node (its verb's fn is f, its arg x); `over` the verb of +/ and `label`
+    its label (data: they place errors)."""
+    each: Node = child()
+    over: Verb
+    label: str
+
+
+@node
 class JoinEntry(Node):
     """a,k,v where a is a variable: a dictionary in it gets the entry k,v without the pair
     k,v being made (verbs/structural.py, join_entry); any other value gets the two joins as

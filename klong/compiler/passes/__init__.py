@@ -4,7 +4,8 @@
 from . import loops, updates
 from .rewrite import rewrite
 
-REWRITES = (loops.inline_loop, loops.sum_of_products, updates.in_place_update,
+REWRITES = (loops.inline_loop, loops.sum_of_products, loops.sum_of_each,
+            updates.in_place_update,
             updates.join_entry)
 
 

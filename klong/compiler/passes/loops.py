@@ -1,4 +1,4 @@
-"""Rewrites of applications: loops of function literals run inline, and +/a*b."""
+"""Rewrites of applications: loops of function literals run inline, +/a*b and +/f'x."""
 from ..lower import ir
 from .shapes import plus_over_times
 
@@ -64,3 +64,14 @@ def sum_of_products(node):
         return None
     return ir.SumOfProducts(pair[0], pair[1], node.arg.verb, node.verb,
                             line=node.line, column=node.column)
+
+
+def sum_of_each(node):
+    """+/f'x, f a function value, as one node: its results summed as they come."""
+    if isinstance(node, ir.Monad) and node.verb.op == "+" and node.verb.adverbs == ["/"]:
+        each = node.arg
+        if isinstance(each, ir.Monad) and each.verb.fn is not None \
+                and each.verb.adverbs == ["'"]:
+            return ir.SumOfEach(each, node.verb, node.label, line=node.line,
+                                column=node.column)
+    return None

@@ -24,7 +24,8 @@ from ...verbs import VERBS
 from . import common
 from ...verbs import batched, inplace, structural, wholearray
 from ...verbs.compiled import frame_out, shown_as_function, verb_failure
-from ...verbs.forms import derived_caller, derived_forms, function_derived, op_forms
+from ...verbs.forms import derived_caller, derived_forms, function_derived, op_forms, \
+    sum_of_each
 
 
 def render(chunk, interp):
@@ -326,6 +327,29 @@ class Renderer:
                 return plus_over(p) if r is None else r
             except KlongError as e:
                 raise e.at_verb(over.line, over.column, "plus over", p)
+        return run
+
+    def r_SumOfEach(self, node):
+        """+/f'x: f's results summed as they come (verbs/forms.py, sum_of_each), else the
+        list f'x gave summed as written, each failing as itself."""
+        each = node.each
+        arg, fn = self.render(each.arg), self.render(each.verb.fn)
+        plus_over = derived_forms(op_forms("+", self.interp.batch), ["/"]).monad
+        line, column, label = each.verb.line, each.verb.column, each.label
+        over, over_label = node.over, node.label
+
+        def run(fr):
+            a = arg(fr)
+            try:
+                r = sum_of_each(fn(fr), a)
+            except KlongError as e:
+                raise e.at_verb(line, column, label, a)
+            if type(r) is int or type(r) is float:
+                return r
+            try:
+                return plus_over(r)
+            except KlongError as e:
+                raise e.at_verb(over.line, over.column, over_label, r)
         return run
 
     def r_JoinEntry(self, node):

@@ -33,7 +33,7 @@ from ..syntax.cache import TextCache
 from ..lower import ir
 from ...verbs import VERBS
 from . import common, pywhole
-from ...verbs.forms import derived_caller, derived_forms, op_forms
+from ...verbs.forms import derived_caller, derived_forms, op_forms, sum_of_each
 from ...verbs import compiled
 from .pyparts import LITERAL, LOCAL, NAME, TEMP, VARIABLE, Level, Line, Operand, Where
 
@@ -429,6 +429,22 @@ class Renderer:
             over = self.bind(derived_forms(op_forms("+"), ["/"]).monad, "D")
             self.emit(f"{result} = {over}({product})",
                       Where(node.over, verb="plus over", operands=[product]))
+        return result
+
+    def r_SumOfEach(self, node):
+        """+/f'x: f's results summed as they come (verbs/forms.py, sum_of_each), else the
+        list f'x gave summed as written."""
+        each = node.each
+        a = self.expr(each.arg)
+        fn = self.expr(each.verb.fn)
+        summed = self.bind(sum_of_each, "S")
+        result = self.assign(f"{summed}({fn}, {a})",
+                             Where(each.verb, verb=each.label, operands=[a]))
+        self.emit(f"if type({result}) is not int and type({result}) is not float:")
+        with self.indented():
+            over = self.bind(derived_forms(op_forms("+", self.interp.batch), ["/"]).monad, "D")
+            self.emit(f"{result} = {over}({result})",
+                      Where(node.over, verb=node.label, operands=[result]))
         return result
 
     def r_JoinEntry(self, node):
