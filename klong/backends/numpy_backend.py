@@ -148,6 +148,11 @@ class NumpyBackend(Backend):
     def lookup(self, table, codes):
         return lookup(table, codes)
 
+    # the kinds of the usual dtypes, for arrays.DTYPE_KINDS (`kind` decides the others)
+    dtype_kinds = {np.dtype(t): _KINDS[np.dtype(t).kind]
+                   for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                             np.uint32, np.uint64, np.float16, np.float32, np.float64, np.bool_)}
+
     @staticmethod
     def kind(a):
         return _KINDS.get(a.dtype.kind, "o")
@@ -278,6 +283,15 @@ class NumpyBackend(Backend):
 
     def select(self, condition, a, b):
         return np.where(condition, a, b)
+
+    def bounds(self, a):
+        if a.ndim == 1 and a.shape[0] <= 32:    # Python's min and max: a third of the time
+            elems = a.tolist()
+            return min(elems), max(elems)
+        return int(a.min()), int(a.max())
+
+    def occurrences(self, a, size):
+        return np.bincount(a, minlength=size).astype(np.int64, copy=False)
 
     def quiet(self):
         return _Quiet() if _QUIET_STATE is not None else np.errstate(all="ignore")
