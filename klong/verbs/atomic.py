@@ -754,7 +754,7 @@ def _floor_array(a):
     backend = B()
     whole = backend.floor(a)
     # |a| < 1e18 where |floor(a)| < 1e18: the reals near 1e18 are whole (a NaN fails too)
-    if 0 not in a.shape and not (-1e18 < float(whole.min()) and float(whole.max()) < 1e18):
+    if 0 not in a.shape and not bool((whole.min() > -1e18) & (whole.max() < 1e18)):
         return None                  # some stay real: a mixed list
     return backend.astype(whole, "i")
 
