@@ -94,9 +94,44 @@ def test_integer_chains_make_one_vector_without_the_verbs(backend, codegen, monk
     assert made == [(9, 3, 4)]
     assert write(k("{0,(x*x)-x*!y}(3;4)")) == "[0 9 6 3 0]"
     assert made[-1] == (9, -3, 4)
-    assert write(k(SIEVE + ";sieve(30)")) == "[2 3 5 7 11 13 17 19 23 29]"
-    assert made[-3:] == [(4, 2, 13), (9, 3, 7), (25, 5, 1)]
     assert not enumerated
+
+
+@pytest.mark.parametrize("backend, codegen", MODES)
+def test_an_update_at_a_joined_progression_writes_its_places(backend, codegen, monkeypatch):
+    """s::s:=c,p: the number written at the progression's places (a slice, or one place),
+    in place where nothing else holds s, with neither the progression nor the join made;
+    a copy where something does."""
+    from klong.verbs import structural
+    made, stored = [], []
+    vector = progressions.Progression.vector
+    monkeypatch.setattr(progressions.Progression, "vector",
+                        lambda p, remembered=True: made.append(p) or vector(p, remembered))
+    store = structural._store
+    monkeypatch.setattr(structural, "_store",
+                        lambda a, p, v, in_place=False: stored.append((p, v, in_place))
+                        or store(a, p, v, in_place))
+    k = KlongInterpreter(backend=backend, codegen=codegen)
+    assert write(k(SIEVE + ";sieve(30)")) == "[2 3 5 7 11 13 17 19 23 29]"
+    assert not made
+    assert stored == [(slice(0, 2, 1), 0, True), (slice(4, 29, 2), 0, True), (slice(9, 28, 3), 0, True),
+                      (25, 0, True)]
+    stored.clear()
+    assert write(k("{[s t];s::10#,1;t::s;s::s:=0,3+2*!x;s,t}(3)")) == \
+        "[1 1 1 0 1 0 1 0 1 1 1 1 1 1 1 1 1 1 1 1]"
+    assert stored == [(slice(3, 8, 2), 0, False)]
+    stored.clear()
+    assert write(k("g::10#,1;{g::g:=7,x+x*!3;g}(2)")) == "[1 1 7 1 7 1 7 1 1 1]"
+    assert stored == [(slice(2, 7, 2), 7, True)] and not made
+    # where Amend must decide: the joined vector, and Amend's own error
+    with pytest.raises(KlongError) as e:
+        k("{[s];s::10#,1;s::s:=0,3+2*!x;s}(5)")
+    assert str(e.value) == ("range error: amend [[1 1 1 1 1 1 1 1 1 1] [0 3 5 7 9 11]]: "
+                            "index 11 out of range 0..9 (in {[s];s::10#,1;s::s:=...})")
+    assert (e.value.line, e.value.column) == (1, 19)
+    assert write(k("{[s];s::10#,1;s::s:=0,3-2*!x;s}(2)")) == "[1 1 1 0 1 1 1 1 1 1]"
+    assert write(k("{[s];s::10#,1.5;s::s:=0,3+2*!x;s}(3)")) == \
+        "[1.5 1.5 1.5 0 1.5 0 1.5 0 1.5 1.5]"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -11,11 +11,14 @@ a `Progression` (never a Klong value: it only passes to the marked verb above it
 marked dyad of it and a Python integer gives another, where every element stays in int64,
 and the chain's last dyad gives the vector. Anywhere else the progression is made into the
 vector Enumerate gives and the verbs run as written."""
+import sys
+
 from .. import backends
 from ..errors import KlongError, from_python
 from ..runtime.limits import INT64_MAX, INT64_MIN, check_elements
 from ..runtime.limits import current as current_limits
-from . import VERBS
+from ..runtime.values import array_kind
+from . import VERBS, inplace, structural
 from .structural import enumerate_
 
 
@@ -44,15 +47,28 @@ class Progression:
             current_limits().remember(r, self.bound(), (self.first, self.step, 0))
         return r
 
-    def after(self, c):
+    def after(self, c, checked=False):
         """c,p for an integer c that fits int64: as Join makes it (one element more than
-        the size guard has seen), and remembers it (a progression from its second
-        element on)."""
-        check_elements(self.count + 1)
+        the size guard has seen, unless `checked`), and remembers it (a progression from
+        its second element on)."""
+        if not checked:
+            check_elements(self.count + 1)
         backend = backends.current()
         r = backend.concat((backend.asarray([c], "i"), self.vector(False)))
         current_limits().remember(r, max(abs(c), self.bound()), (self.first, self.step, 1))
         return r
+
+
+class Joined:
+    """c,p for an integer c that fits int64, the size guard passed, not made yet: the
+    right operand of an Amend of a variable into itself (`s::s:=0,(x*x)+x*!k`)."""
+    __slots__ = ("value", "progression")
+
+    def __init__(self, value, progression):
+        self.value, self.progression = value, progression
+
+    def vector(self):
+        return self.progression.after(self.value, True)
 
 
 def enumerate_later(k):
@@ -98,7 +114,8 @@ def dyad(op, label, last):
         if type(p) is Progression and type(c) is int:
             if join:
                 if _fits(c):
-                    return p.after(c)
+                    check_elements(p.count + 1)
+                    return p.after(c, True) if last else Joined(c, p)
             else:
                 q = _moved(op, p, c, p_first)
                 if q is not None:
@@ -115,3 +132,41 @@ def dyad(op, label, last):
                 raise
             raise err from None
     return apply
+
+
+def update(label):
+    """The in-place update (verbs/inplace.py's `update`, and the same shape: it counts the
+    references to `a` as that does) of an Amend whose right operand is a marked join: a
+    Joined there is written as Amend writes a progression's indices (a slice), without
+    the joined vector made; anything else, or where Amend must decide (the value does not
+    fit the list, an index out of its range, indices not ascending), the vector and the
+    update as ever, its error naming the vector."""
+    def update_joined(a, b, holders, op):
+        alone = sys.getrefcount(a) == holders + inplace._passing()
+        if type(b) is Joined:
+            r = _written(a, b, alone)
+            if r is not None:
+                return r
+            b = b.vector()
+        try:
+            backend = backends.current()
+            if alone and backend.is_array(a) and backend.writable_alone(a):
+                return structural.amend(a, b, in_place=True)
+            return structural.DYADS[":="](a, b)
+        except KlongError as e:
+            if not e.functions:
+                e.in_verb(label, [a, b])
+            raise
+    return update_joined
+
+
+def _written(a, joined, alone):
+    """a:=c,p for the Joined c,p, as Amend's progression path writes it, or None."""
+    backend = backends.current()
+    p, c = joined.progression, joined.value
+    if not (backend.is_array(a) and a.ndim == 1 and array_kind(a) == "i" and p.step > 0
+            and p.first >= 0 and p.last() < a.shape[0]):
+        return None
+    in_place = alone and backend.writable_alone(a)
+    positions = p.first if p.count == 1 else slice(p.first, p.last() + 1, p.step)
+    return structural._store(a, positions, c, in_place)

@@ -4,7 +4,8 @@ a number joined before one (`v,a+b*!k`: the value and indices of an Amend), mark
 are integers: the renderers apply verbs/progressions.py's functions along the chain, which
 give what the verbs give, by the verbs themselves wherever an operand is anything else. A
 marked dyad rendered where it is not part of a longer chain is the chain's last: it gives
-the vector (a join is always the last)."""
+the vector (a join is always the last, but for the right operand of an update in place,
+`s::s:=0,(x*x)+x*!k`, which is written at the places the progression names)."""
 from ..lower import ir
 
 _STEPS = {"+", "-", "*"}
@@ -45,3 +46,12 @@ def progression(node):
         node.progression = False
         return None
     return node
+
+
+def joined(amend):
+    """Whether the Amend `amend` of an update in place (name::name:=b) has a marked join as
+    its right operand: then the join is not made, its number written at the progression's
+    places (verbs/progressions.py's `update`)."""
+    right = amend.right
+    return amend.verb.op == ":=" and isinstance(right, ir.Dyad) and right.verb.op == "," \
+        and chain_side(right) is not None

@@ -279,15 +279,23 @@ class Renderer:
             return v
         return set_global
 
+    def update_parts(self, dyad):
+        """The right operand's closure, the update function, the op and the label of the
+        Amend of an update: a marked join (passes/progressions.py) is written where it
+        points, by an update of inplace.update's shape."""
+        if progressions.joined(dyad):
+            return (self.progression(dyad.right, False), later.update(dyad.label),
+                    dyad.verb.op, dyad.label)
+        return self.render(dyad.right), inplace.update, dyad.verb.op, dyad.label
+
     # name::name:=b (passes/updates.py): inplace.update writes the variable's array when
     # nothing holds it but the variable's slot and the local `a` here
     def update_local(self, node):
         dyad, name, depth = node.value, node.name, node.depth
-        right, op, label = self.render(dyad.right), dyad.verb.op, dyad.label
+        right, update, op, label = self.update_parts(dyad)
         line, column = dyad.verb.line, dyad.verb.column
         at = (dyad.left.line, dyad.left.column)
         hooks = self.interp.value_hooks
-        update = inplace.update
 
         def update_local(fr):
             b = right(fr)
@@ -308,11 +316,10 @@ class Renderer:
 
     def update_global(self, node):
         dyad, name, key = node.value, node.name, node.keys[0]
-        right, op, label = self.render(dyad.right), dyad.verb.op, dyad.label
+        right, update, op, label = self.update_parts(dyad)
         line, column = dyad.verb.line, dyad.verb.column
         at = (dyad.left.line, dyad.left.column)
         g, hooks = self.interp.globals, self.interp.value_hooks
-        update = inplace.update
 
         def update_global(fr):
             b = right(fr)

@@ -703,16 +703,19 @@ class Renderer:
         when it is held by nothing but the variable's slot (and, for a global, the
         temporary it is read into, which a loop reuses: effect() empties it afterwards)."""
         dyad = node.value
-        b = self.expr(dyad.right)
+        joined = progressions.joined(dyad)
+        # (a marked join: written where it points, by an update of the same shape)
+        b = self.progression(dyad.right, False) if joined else self.expr(dyad.right)
         a = self.expr(dyad.left)
         where = Where(dyad.verb, verb=dyad.label, operands=[a, b])
         op = dyad.verb.op
+        update = self.bind(later.update(dyad.label), "U") if joined else "UPDATE"
         if isinstance(node, ir.SetLocal):
             target = self.level.at(node.depth).names[node.name]
-            self.emit(f"{target} = UPDATE({a}, {b}, 1, {op!r})", where)
+            self.emit(f"{target} = {update}({a}, {b}, 1, {op!r})", where)
         else:
             target = a
-            self.emit(f"{a} = UPDATE({a}, {b}, 2, {op!r})", where)
+            self.emit(f"{a} = {update}({a}, {b}, 2, {op!r})", where)
             self.emit(f"G[{node.keys[0]!r}] = {a}")
         self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {target})")
         return target
