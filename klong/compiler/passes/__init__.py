@@ -1,6 +1,7 @@
 """Passes over the IR, shared by both renderers: facts about each function literal first
 (facts.py, wholes.py, batching.py: read from the IR as lowered), then rewrites by rules
-(loops.py, updates.py), then the verbs applied to values known to be plain numbers (numbers.py)."""
+(loops.py, updates.py, progressions.py), then the verbs applied to values known to be plain
+numbers (numbers.py)."""
 from . import loops, progressions, updates
 from .rewrite import rewrite
 
