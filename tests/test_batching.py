@@ -426,6 +426,43 @@ ROW_INDEX = [
 ]
 
 
+# +/v=x of a row's number x and a plain integer vector v (a histogram): one tally of v's
+# values; keys outside v's values count 0; a span too wide for a tally, reals, a list per row
+# or the vector as the rows: the comparisons and their sums
+TALLY_SETUP = SETUP + """
+hv::[3 -2 5 5 0 3 3 -2 3]
+wv::[0 4611686018427387904 1 1]
+"""
+
+TALLIES = [
+    ("{+/hv=x}'(-4)+!12", True), ("{+/x=hv}'[5 3 99 -7]", True), ("{+/hv=x}'[3]", True),
+    ("{+/hv=x}'[3.0 5.0]", True), ("{+/wv=x}'[1 0 4611686018427387904]", True),
+    ("{+/(hv*1.0)=x}'[3 5]", True), ("{+/hv=x}'i", None), ("{+/x=3}'i", True),
+    ("{+/hv=x}'[-9223372036854775808 3]", True), ("{+/(1_hv)=x}'!3", True),
+    ("b::_(!1000)%50.0;{+/b=x}'!20", True), ("{+/hv=x}'big", False),
+]
+
+
+@pytest.mark.parametrize("program, batched", TALLIES, ids=[p for p, _ in TALLIES])
+def test_counts_of_equal_numbers_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, TALLY_SETUP, program, batched, monkeypatch)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_histogram_counts_each_bin(backend, monkeypatch):
+    k = KlongInterpreter(backend=backend)
+    k("hist::{[b];b::_x*y;{+/b=x}'!y};v::(!40)%40.0")
+    tallied = []
+    tally = evaluation._tally
+    monkeypatch.setattr(evaluation, "_tally", lambda *a: tallied.append(tally(*a)) or tallied[-1])
+    assert write(k("hist(v;8)")) == "[5 5 5 5 5 5 5 5]"
+    assert len(tallied) == 1 and tallied[0] is not None         # one tally, no comparisons
+    assert write(k("{+/[0 99999]=x}'!3")) == "[1 0 0]"
+    assert tallied[-1] is None                                  # too wide a span
+    assert write(k("{+/[3 -2 5 5 0 3 3]=x}'(-3)+!10")) == "[0 1 0 1 0 0 3 0 2 0]"
+    assert write(k("{+/[7 7 1]=x}'[7 100 -100 1]")) == "[2 0 0 1]"
+
+
 @pytest.mark.parametrize("program, batched", ROW_INDEX, ids=[p for p, _ in ROW_INDEX])
 def test_faster_row_idioms_give_the_loops_outcome(mode, program, batched, monkeypatch):
     _batched_beside_the_loop(*mode, GAP_SETUP, program, batched, monkeypatch)

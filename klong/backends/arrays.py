@@ -12,6 +12,9 @@ _ARRAY_BACKENDS = {}
 # types. Rebound (never changed in place) when a backend loads, so read it as
 # arrays.ARRAY_TYPES at each use, never import the name itself.
 ARRAY_TYPES = ()
+# element kind by exact dtype, for the dtypes each loaded backend names (`dtype_kinds`): one
+# lookup where the backend's `kind` takes three (array_kind runs many times in every verb)
+DTYPE_KINDS = {}
 
 
 def add_array_type(backend_class):
@@ -20,6 +23,7 @@ def add_array_type(backend_class):
     if cls not in _ARRAY_BACKENDS:
         _ARRAY_BACKENDS[cls] = backend_class
         ARRAY_TYPES = tuple(_ARRAY_BACKENDS)
+        DTYPE_KINDS.update(getattr(backend_class, "dtype_kinds", {}))
 
 
 def array_backend(a):

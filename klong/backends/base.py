@@ -277,6 +277,11 @@ class Backend:
         non-negative positions, laid out as positions are."""
         return a[positions]
 
+    def occurrences(self, a, size):
+        """How often each of 0 .. size-1 occurs in the integer vector `a` of values in that
+        range, as an int64 vector of `size` counts (numpy's bincount)."""
+        return self.from_host(np.bincount(self.to_host(a), minlength=size).astype(np.int64))
+
     def put(self, a, positions, values):
         """Write values (a number, or an array laid out as the positions) into `a` at an
         integer vector of positions, in place; returns `a`. Only for a fresh array."""

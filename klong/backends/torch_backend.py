@@ -299,6 +299,8 @@ class TorchBackend(Backend):
     def lookup(self, table, codes):
         return lookup(table, self.to_host(codes))
 
+    dtype_kinds = _KINDS         # (arrays.DTYPE_KINDS)
+
     @staticmethod
     def kind(a):
         return _KINDS.get(a.dtype, "o")
@@ -622,6 +624,9 @@ class TorchBackend(Backend):
 
     def where(self, condition):
         return torch.nonzero(condition).reshape(-1)
+
+    def occurrences(self, a, size):
+        return torch.bincount(a, minlength=size)
 
     def select(self, condition, a, b):
         if not isinstance(a, torch.Tensor) and not isinstance(b, torch.Tensor):

@@ -173,7 +173,8 @@ def is_array(v):
 
 def array_kind(a):
     """'i', 'f', 'b' or 'o' for the element type of a backend array."""
-    return _backends.array_backend(a).kind(a)
+    kind = _arrays.DTYPE_KINDS.get(a.dtype)
+    return kind if kind is not None else _backends.array_backend(a).kind(a)
 
 
 def _is_number_array(v):

@@ -752,9 +752,11 @@ def _floor_array(a):
     if array_kind(a) == "i":
         return a
     backend = B()
-    if not backend.all(backend.abs(a) < 1e18):
+    whole = backend.floor(a)
+    # |a| < 1e18 where |floor(a)| < 1e18: the reals near 1e18 are whole (a NaN fails too)
+    if 0 not in a.shape and not bool((whole.min() > -1e18) & (whole.max() < 1e18)):
         return None                  # some stay real: a mixed list
-    return backend.astype(backend.floor(a), "i")
+    return backend.astype(whole, "i")
 
 
 def _not(a):

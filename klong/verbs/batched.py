@@ -221,6 +221,9 @@ def _compiled(plan):
                                 _compiled(times[2]), _compiled(times[3]))
     if what == "adverb" and plan[1:3] == ("/", "+") and plan[3][0] == "dyad" \
             and plan[3][1] in _TRUTHS:
+        if plan[3][1] == "=":
+            return _count_equal(_compiled(plan[:3] + (("x",),)), _compiled(plan[3][2]),
+                                _compiled(plan[3][3]))
         return _count_true(_compiled(plan[:3] + (("x",),)), _compiled(plan[3]))
     if what == "adverb":
         op, entry = plan[2], VERBS[plan[2]]
@@ -346,12 +349,57 @@ _TRUTHS = {"=", "<", ">"}
 def _count_true(plus_over, arg):
     """+/ of a comparison (`+/b=x`): each row's sum of its 0s and 1s, which no row's
     length can take out of int64 (so no pass over them for their magnitude)."""
+    return lambda run: _sum_of_truths(plus_over, arg(run), run)
+
+
+def _sum_of_truths(plus_over, x, run):
+    if type(x) is Rows and x.rank == 1 and values.array_kind(x.a) == "i":
+        return Rows.of(x.a.sum(1))
+    return plus_over(_Run(x, run.reads, run.n))     # (a number, rows of rows, ...)
+
+
+# A tally of a vector's values is made where they span at most this many more values than
+# the vector holds (the counts' vector is then no larger than a few times the vector)
+_TALLY_SPAN = 1024
+
+
+def _count_equal(plus_over, left, right):
+    """+/a=b where one operand is a number in each row (an integer) and the other a plain
+    integer vector, the same for every row (`{+/v=x}'!k`, a histogram): how often each
+    row's number occurs in the vector, from one tally of the vector's values (one pass over
+    it, not one per row); the counts the rows' sums of 0s and 1s give. Anything else: the
+    comparison and _count_true's sums."""
+    entry = VERBS["="]
+
     def count(run):
-        x = arg(run)
-        if type(x) is Rows and x.rank == 1 and values.array_kind(x.a) == "i":
-            return Rows.of(x.a.sum(1))
-        return plus_over(_Run(x, run.reads, run.n))     # (a number, rows of rows, ...)
+        b = right(run)              # (the right operand first, as Klong evaluates them)
+        a = left(run)
+        keys, pool = (a, b) if type(a) is Rows else (b, a)
+        if type(keys) is Rows and type(pool) is not Rows:
+            r = _tally(keys, pool, run.n)
+            if r is not None:
+                return r
+        x = entry.batch_dyad(a, b, run.n) if type(keys) is Rows else entry.dyad(a, b)
+        return _sum_of_truths(plus_over, x, run)
     return count
+
+
+def _tally(keys, pool, n):
+    """Rows of how often each row's number (keys: Rows of integers) occurs in the integer
+    vector pool, or None where the tally does not apply (see _count_equal)."""
+    if not (keys.rank == 0 and values.array_kind(keys.a) == "i" and values.is_array(pool)
+            and pool.ndim == 1 and pool.shape[0] and values.array_kind(pool) == "i"):
+        return None
+    backend = backends.current()
+    lo, hi = backend.bounds(pool)
+    low, high = backend.bounds(keys.a)
+    lo, hi = min(lo, low), max(hi, high)     # counted over the keys' values too
+    span = hi - lo + 1
+    if span > pool.shape[0] + n + _TALLY_SPAN:
+        return None
+    # (within int64: the span is small; every key is a place in the counts)
+    counts = backend.occurrences(pool - lo if lo else pool, span)
+    return Rows.of(backend.take(counts, keys.a - lo if lo else keys.a))
 
 
 def _first_found(found, left, right, largest):

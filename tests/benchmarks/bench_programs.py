@@ -238,8 +238,8 @@ PROGRAMS = {
         "sieve::{[s n];n::x;s::n#,1;s::s:=0,0,1;"
         "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s}",
         "sieve(n)", lambda n: {"n": n}, _sieve_baseline, _equal, (1000, 10000, 100000),
-        note="per prime, five verbs on a few thousand integers at 3-6 us each, and four "
-             "passes over them where numpy makes one (the Amend: a slice)"),
+        note="per number the loop's test and index; per prime the Amend at 0,(x*x)+x*!k "
+             "written as a slice (passes/progressions.py), ~10 us of Klong steps"),
     "life": Program(
         "Game of Life, 10 generations on an n x n torus",
         "life::{[h n];h::x+({1:+x}'x)+{(-1):+x}'x;n::(h+(1:+h)+(-1):+h)-x;(n=3)|x&n=2}",

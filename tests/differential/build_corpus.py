@@ -6,7 +6,8 @@ Four sources, in this order:
     setup and expression as one program, identical programs once;
   - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed; ROW_WISE:
     Each over the rows of a matrix, batched or not; IN_PLACE: Amend into the variable it
-    reads, written in place or not; INDEPENDENT: the shortcuts made for issue 35's programs);
+    reads, written in place or not; INDEPENDENT: the shortcuts made for issue 35's programs;
+    ARRAYS_PROGRAMS: tallies, floors and progressions, issue 35's second round);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -263,6 +264,47 @@ INDEPENDENT = [
     "x::[5 9];x@2",
 ]
 
+# Issue 35's programs at the library's pace: a histogram's counts from one tally (+/v=x over
+# the rows of a number), the floor of reals, chains of + - * around an Enumerate made as one
+# progression (and a number joined before one), with every way out of them: reals, big
+# integers, errors at each verb of the chain, and effects among the operands.
+ARRAYS_PROGRAMS = [
+    "hist::{[b];b::_x*y;{+/b=x}'!y};hist((!40)%40.0;8)",
+    "v::[3 -2 5 5 0 3 3];({+/v=x}'(-3)+!10),({+/x=v}'[5 3 99]),{+/v=x}'[1.0 3.0]",
+    "{+/[0 99999]=x}'!3",
+    "v::[3 -2 5];({+/v=x}'[-9223372036854775808 5]),{+/(v*1.0)=x}'[3 5]",
+    "{+/[1 2]=x}'[[1 2] [2 2]]",
+    "_[0.5 -0.5 1.0e17 -2.5],_[0.5 1.0e18],_[0.5 -1.0e18],_[0.5 -999999999999999872.0]",
+    "_[0.5 1.0e300],_(1.0e308*10)", "_[]",
+    "sieve::{[s n];n::x;s::n#,1;s::s:=0,0,1;"
+    "{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};sieve(200)",
+    "({3+2*!x}(5)),({(!x)-2}(3)),({2-!x}(3)),({0*!x}(4)),({(!x)*2}(1)),(2*!3),(!3)-1",
+    "({0.5*!x}(3)),({x+2*!y}(1.5;3)),{(x*!4)+0.5}(2)",
+    "({(!x)*9223372036854775807}(3)),{(!x)*4611686018427387904}(3)",
+    "({-9223372036854775807-!x}(3)),{(3*!x)-9223372036854775807}(2)",
+    "{x+2*!y}(99999999999999999999;3)",
+    "({(1+!x)*(2+!x)}(3)),({(!x)+!x}(3)),+/3+2*!1000",
+    "{2+!x}(0)", "{2*!x}(2.5)", "{2*!x}(-1)", "{\"a\"*!x}(3)", "{[3 4]+!x}(3)",
+    "{3+x*!4}(:undefined)", "{1+2*!x}(100000000000)",
+    "q::0;r::{q::7;(q::8)+2*!x}(3);r,q",
+    "({s::!10;s::s:=99,3+2*!x;s}(3)),{s::!10;s::s:=99,3+2*!x;s}(4)",
+    "(0,2*!3),(1.5,2*!3),((0,2*!3),1),([1 2],2*!3),((2*!3),0)",
+    "(99999999999999999999,2*!3),\"a\",2*!3",
+    "({s::!10;s::s:=7,x+x*!y;s}(2;4)),{s::!10;s::s:=7.5,x+x*!y;s}(2;4)",
+    "{s::!10;s::s:=7,x+x*!y;s}(2;5)", "{s::!10;s::s:=7,x-x*!y;s}(8;4)",
+    "({x,!y}(3;4)),({x,!y}(3;0)),({x,y*!3}(1;2)),(,2*!3),0,!0",
+    "{(x,y)*!3}(1;2)", "{0,3+!x}(0)", "{d:::{};d,x,2*!3}(1)",
+    # an update in place at a joined progression: written at its places, or Amend decides
+    "({[s];s::10#,1;s::s:=0,3+2*!x;s}(4)),({[s];s::10#,1;s::s:=0,3-2*!x;s}(2)),"
+    "{[s];s::10#,1;s::s:=0,9+2*!x;s}(1)",
+    "{[s];s::10#,1;s::s:=0,3+2*!x;s}(5)", "{[s];s::10#,1;s::s:=0,(-1)+2*!x;s}(2)",
+    "({[s];s::10#,1.5;s::s:=0,3+2*!x;s}(3)),{[s];s::10#,1;s::s:=0.5,3+2*!x;s}(3)",
+    "{[s t];s::10#,1;t::s;s::s:=0,3+2*!x;s,t}(3)", "{[s];s::\"abcdef\";s::s:=0,1+!x;s}(2)",
+    "g::10#,1;h::g;{g::g:=0,x+x*!3;g}(2);g,h", "g::10#,1;{g::g:=0,x+x*!y;g}(2;9)",
+    "{[s];s::[[1 2] [3 4] [5 6]];s::s:=0,!x;s}(2)",
+    "{[s];s::10#,1;s::s:=99999999999999999999,!x;s}(2)", "{[s];s::10#,1;s::s:=0,3+2*!x;s}(-1)",
+]
+
 
 def conformance_programs(directory):
     seen = set()
@@ -321,7 +363,7 @@ def main(argv=None):
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
-                      "mixed-", "indep-"))]
+                      "mixed-", "indep-", "arrsp-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -343,6 +385,8 @@ def main(argv=None):
         entries.append({"id": f"mixed-{i:03d}", "source": source})
     for i, source in enumerate(INDEPENDENT):
         entries.append({"id": f"indep-{i:03d}", "source": source})
+    for i, source in enumerate(ARRAYS_PROGRAMS):
+        entries.append({"id": f"arrsp-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -112,10 +112,13 @@ class Verb(Node):
 class Applied(Node):
     """A verb applied to operands (Monad, Dyad). `label` names the verb in error messages;
     `numbers` (set by passes/numbers.py): the operands are known to be plain Python
-    numbers, so the verb's scalar form applies without a test of their types."""
+    numbers, so the verb's scalar form applies without a test of their types.
+    `progression` (a Dyad, set by passes/progressions.py): the dyad is a chain of + - *
+    around one Enumerate, made as one arithmetic progression (verbs/progressions.py)."""
     verb: Verb = child()
     label: str = field(default="", kw_only=True)
     numbers: bool = field(default=False, kw_only=True)
+    progression: bool = field(default=False, kw_only=True)
 
 
 @node

@@ -1,12 +1,12 @@
 """Passes over the IR, shared by both renderers: facts about each function literal first
 (facts.py, wholes.py, batching.py: read from the IR as lowered), then rewrites by rules
-(loops.py, updates.py), then the verbs applied to values known to be plain numbers (numbers.py)."""
-from . import loops, updates
+(loops.py, updates.py, progressions.py), then the verbs applied to values known to be plain
+numbers (numbers.py)."""
+from . import loops, progressions, updates
 from .rewrite import rewrite
 
 REWRITES = (loops.inline_loop, loops.sum_of_products, loops.sum_of_each,
-            updates.in_place_update,
-            updates.join_entry)
+            updates.in_place_update, updates.join_entry, progressions.progression)
 
 
 def run(chunk, batch=True):

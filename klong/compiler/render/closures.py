@@ -23,6 +23,8 @@ from ...runtime.values import Dict, Function, is_true, make_list
 from ...verbs import VERBS
 from . import common
 from ...verbs import batched, inplace, structural, wholearray
+from ...verbs import progressions as later
+from ..passes import progressions
 from ...verbs.compiled import frame_out, shown_as_function, verb_failure
 from ...verbs.forms import derived_caller, derived_forms, function_derived, op_forms, \
     sum_of_each
@@ -182,6 +184,8 @@ class Renderer:
         return run
 
     def r_Dyad(self, node):
+        if progressions.chain_side(node) is not None:
+            return self.progression(node, True)
         verb, label = node.verb, node.label
         left, right = self.render(node.left), self.render(node.right)
         line, column = verb.line, verb.column
@@ -207,6 +211,29 @@ class Renderer:
                 return _local_dyad_of_constant(f, node.left, node.right.value, line,
                                                column, label)
         return _dyad(f, left, right, line, column, label)
+
+    def progression(self, node, last):
+        """A marked chain of + - * around an Enumerate (passes/progressions.py), as
+        pysource.py's `progression` renders it."""
+        side, enumerate_ = progressions.chain_side(node)
+        chained = node.left if side == "left" else node.right
+        if enumerate_:
+            verb, label = chained.verb, chained.label
+            arg = self.render(chained.arg)
+            line, column = verb.line, verb.column
+
+            def link(fr):
+                a = arg(fr)
+                try:
+                    return later.enumerate_later(a)
+                except KlongError as e:             # (as r_Monad's)
+                    raise e.at_verb(line, column, label, a)
+        else:
+            link = self.progression(chained, False)
+        left = link if side == "left" else self.render(node.left)
+        right = link if side == "right" else self.render(node.right)
+        f = later.dyad(node.verb.op, node.label, last)
+        return _dyad(f, left, right, node.verb.line, node.verb.column, node.label)
 
     def dynamic_forms(self, verb):
         """A closure giving the VerbForms of a function-valued verb at run time."""
@@ -253,15 +280,23 @@ class Renderer:
             return v
         return set_global
 
+    def update_parts(self, dyad):
+        """The right operand's closure, the update function, the op and the label of the
+        Amend of an update: a marked join (passes/progressions.py) is written where it
+        points, by an update of inplace.update's shape."""
+        if progressions.joined(dyad):
+            return (self.progression(dyad.right, False), later.update(dyad.label),
+                    dyad.verb.op, dyad.label)
+        return self.render(dyad.right), inplace.update, dyad.verb.op, dyad.label
+
     # name::name:=b (passes/updates.py): inplace.update writes the variable's array when
     # nothing holds it but the variable's slot and the local `a` here
     def update_local(self, node):
         dyad, name, depth = node.value, node.name, node.depth
-        right, op, label = self.render(dyad.right), dyad.verb.op, dyad.label
+        right, update, op, label = self.update_parts(dyad)
         line, column = dyad.verb.line, dyad.verb.column
         at = (dyad.left.line, dyad.left.column)
         hooks = self.interp.value_hooks
-        update = inplace.update
 
         def update_local(fr):
             b = right(fr)
@@ -282,11 +317,10 @@ class Renderer:
 
     def update_global(self, node):
         dyad, name, key = node.value, node.name, node.keys[0]
-        right, op, label = self.render(dyad.right), dyad.verb.op, dyad.label
+        right, update, op, label = self.update_parts(dyad)
         line, column = dyad.verb.line, dyad.verb.column
         at = (dyad.left.line, dyad.left.column)
         g, hooks = self.interp.globals, self.interp.value_hooks
-        update = inplace.update
 
         def update_global(fr):
             b = right(fr)

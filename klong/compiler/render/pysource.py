@@ -35,6 +35,8 @@ from ...verbs import VERBS
 from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms, sum_of_each
 from ...verbs import compiled
+from ...verbs import progressions as later
+from ..passes import progressions
 from .pyparts import LITERAL, LOCAL, NAME, TEMP, VARIABLE, Level, Line, Operand, Where
 
 
@@ -364,6 +366,8 @@ class Renderer:
         return self.assign(f"{f}({a})", where)
 
     def r_Dyad(self, node):
+        if progressions.chain_side(node) is not None:
+            return self.progression(node, True)
         verb = node.verb
         b = self.stable(node.left, self.expr(node.right))
         a = self.expr(node.left)
@@ -388,6 +392,25 @@ class Renderer:
             fast = entry.element_dyad.format(a=a, b=b, T=array)
             guard = entry.element_guard.format(a=a, b=b, T=array)
             return self.assign(f"({fast}) if {guard} else {f}({a}, {b})", where)
+        return self.assign(f"{f}({a}, {b})", where)
+
+    def progression(self, node, last):
+        """A marked chain of + - * around an Enumerate (passes/progressions.py): its verbs
+        as verbs/progressions.py applies them, in their order and at their places; the
+        chain's `last` dyad gives the vector, the others what the next one takes."""
+        side, enumerate_ = progressions.chain_side(node)
+
+        def link(child):
+            if not enumerate_:
+                return self.progression(child, False)
+            k = self.expr(child.arg)
+            where = Where(child.verb, verb=child.label, operands=[k])
+            return self.assign(f"{self.bind(later.enumerate_later, 'M')}({k})", where)
+        b = self.stable(node.left, link(node.right) if side == "right"
+                        else self.expr(node.right))
+        a = link(node.left) if side == "left" else self.expr(node.left)
+        where = Where(node.verb, verb=node.label, operands=[a, b])
+        f = self.bind(later.dyad(node.verb.op, node.label, last), "V")
         return self.assign(f"{f}({a}, {b})", where)
 
     def array_type(self):
@@ -739,16 +762,19 @@ class Renderer:
         when it is held by nothing but the variable's slot (and, for a global, the
         temporary it is read into, which a loop reuses: effect() empties it afterwards)."""
         dyad = node.value
-        b = self.expr(dyad.right)
+        joined = progressions.joined(dyad)
+        # (a marked join: written where it points, by an update of the same shape)
+        b = self.progression(dyad.right, False) if joined else self.expr(dyad.right)
         a = self.expr(dyad.left)
         where = Where(dyad.verb, verb=dyad.label, operands=[a, b])
         op = dyad.verb.op
+        update = self.bind(later.update(dyad.label), "U") if joined else "UPDATE"
         if isinstance(node, ir.SetLocal):
             target = self.level.at(node.depth).names[node.name]
-            self.emit(f"{target} = UPDATE({a}, {b}, 1, {op!r})", where)
+            self.emit(f"{target} = {update}({a}, {b}, 1, {op!r})", where)
         else:
             target = a
-            self.emit(f"{a} = UPDATE({a}, {b}, 2, {op!r})", where)
+            self.emit(f"{a} = {update}({a}, {b}, 2, {op!r})", where)
             self.emit(f"G[{node.keys[0]!r}] = {a}")
         self.emit(f"if HOOKS: HOOKS.fire({node.name!r}, {target})")
         return target
