@@ -18,7 +18,7 @@ from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..runtime.functions import PARENT, Builtin, Lambda, call_value, project
 from ..runtime.match import match
-from ..runtime.values import Dict, is_true, make_list
+from ..runtime.values import NO_ENTRY, UNDEFINED, Dict, is_true, make_list
 
 _PYTHON_NAME = r"'([A-Za-z_][A-Za-z0-9_]*)'"     # re compiles it on first use
 
@@ -79,7 +79,7 @@ def shown_as_function(arity):
 
 NAMES = {
     "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
-    "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
+    "PROJECT": project, "DICT": Dict, "UNDEFINED": UNDEFINED, "NO_ENTRY": NO_ENTRY, "FAIL": failure, "MATCH": match,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
     "SCAN_START": adv.scan_start, "MAKE_LIST": make_list, "INLINE_MONAD": shown_as_function(1),

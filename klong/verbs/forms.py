@@ -16,6 +16,7 @@ from ..runtime.records import record, replace
 from ..runtime.values import Function
 from . import DYADS, VERBS
 from . import batched, batching, wholearray
+from .structural import each_on_strings
 
 
 @record(slots=True)
@@ -111,7 +112,12 @@ def with_constant_each(op, constant, x_right):
     """For a monad {c OP x} (x_right) or {x OP c} (LambdaFacts.with_constant): the verb
     applied to each of a list of strings (words, lines), an iterator whose calls are the
     library's map's, not the literal's: its body is the verb, and as strings cannot change,
-    the Each that meets an error there runs its loop again to name it as the literal would."""
+    the Each that meets an error there runs its loop again to name it as the literal would.
+    Where the verb makes a string of each string at once (structural.each_on_strings), the
+    list of them."""
+    on_strings = each_on_strings(op, constant, x_right)
+    if on_strings is not None:
+        return on_strings
     verb = VERBS[op].dyad
     if verb is None:
         return None             # (no dyadic form: the literal's call says so)

@@ -456,6 +456,8 @@ def _remember_progression_after(r, x, lst):
 
 def join(a, b):
     ta, tb = type(a), type(b)
+    if ta is str and tb is str:
+        return a + b            # two strings (a word and its separator): the commonest text
     if ta is tb and (ta is int and INT64_MIN <= a <= INT64_MAX and INT64_MIN <= b <= INT64_MAX
                      or ta is float):
         # two numbers of one kind (a key and its count, a point, a pair in a loop): the pair
@@ -487,6 +489,23 @@ def join(a, b):
     if list_a:
         return _attach(a, b, True)
     return _attach(b, a, False)
+
+
+def each_on_strings(op, c, x_right):
+    """{c OP x} (x_right) or {x OP c} applied to each of a list of strings, where the verb
+    gives a string made at once: Join with a text (a character or a string) and Drop of a
+    count from a string (as join and drop give them). A function from the list of strings
+    to the list of results (all strings), or None for any other verb or constant."""
+    if op == "," and type(c) in (str, Char):
+        c = str(c)
+        if x_right:
+            return lambda elems: [c + e for e in elems]
+        return lambda elems: [e + c for e in elems]
+    if op == "_" and x_right and type(c) is int:
+        if c >= 0:
+            return lambda elems: [e[c:] for e in elems]
+        return lambda elems: [e[:c] for e in elems]   # (more than its length: empty)
+    return None
 
 
 _ENTRY_PARTS = (int, float)
@@ -648,8 +667,9 @@ def cut(a, b):
         # one empty piece per index, at least one (the reference's count for empty b)
         return make_list([empty_like(b)] * max(1, len(cuts)))
     bounds = [0] + cuts + [n]
-    if type(b) is str:          # (a text cut into words: its slices, made by the library's map)
-        return make_list(list(map(b.__getitem__, map(slice, bounds, bounds[1:]))))
+    if type(b) is str:
+        # a text cut into words: its slices, all strings (a list as it stands)
+        return [b[i:j] for i, j in zip(bounds, bounds[1:])]
     return make_list([_slice(b, bounds[k], bounds[k + 1]) for k in range(len(bounds) - 1)])
 
 

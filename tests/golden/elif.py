@@ -10,7 +10,7 @@ def chunk(_):
                         return 0
                     else:
                         t2 = M6(x)
-                        t3 = M7(t2)
+                        t3 = (len(t2)) if type(t2) is str else M7(t2)
                         if ((t3 > 2) if (type(t3) is int or type(t3) is float) else TRUTH(V8(t3, 2))):
                             return 100
                         else:
