@@ -202,6 +202,11 @@ def where(a):
 # ---------------------------------------------------------------- First, Reverse, Transpose
 
 def first(a):
+    if isinstance(a, arrays.ARRAY_TYPES) and a.ndim == 1 and a.shape[0]:
+        # a vector of the backend (a group's positions): its element, as At takes it
+        B = backends.current()
+        if isinstance(a, B.array_type):
+            return B.element(a, 0)
     if is_atom(a):
         return a
     return element(a, 0)
@@ -456,8 +461,13 @@ def _remember_progression_after(r, x, lst):
 
 def join(a, b):
     ta, tb = type(a), type(b)
-    if ta is str and tb is str:
-        return a + b            # two strings (a word and its separator): the commonest text
+    if ta is str:
+        if tb is str:
+            return a + b        # two strings (a word and its separator): the commonest text
+        if tb is int or tb is float:
+            return [a, b]       # a word and its count: a pair, as make_list gives it
+    elif tb is str and (ta is int or ta is float):
+        return [a, b]
     if ta is tb and (ta is int and INT64_MIN <= a <= INT64_MAX and INT64_MIN <= b <= INT64_MAX
                      or ta is float):
         # two numbers of one kind (a key and its count, a point, a pair in a loop): the pair
