@@ -660,14 +660,21 @@ def split(a, b):
     return make_list(pieces)
 
 
+def _ascending(a, ints):
+    """Are the integers `ints` of a (a list of them, or an integer vector) in order?"""
+    if is_array(a):
+        return bool((a[1:] >= a[:-1]).all())
+    return all(map(operator.le, ints, ints[1:]))
+
+
 def cut(a, b):
     cuts = _int_list(a, "cut")
     if not _is_seq(b):
         raise _type_error("cut", "list or string expected on the right")
     n = length(b)
     # (in order and inside 0..n, as the pairs of neighbours tell at once: a text's thousands
-    # of word starts; the loop finds the first that is not)
-    if cuts and not (0 <= cuts[0] and cuts[-1] <= n and all(map(operator.le, cuts, cuts[1:]))):
+    # of word starts, compared where the array lives; the loop finds the first that is not)
+    if cuts and not (0 <= cuts[0] and cuts[-1] <= n and _ascending(a, cuts)):
         prev = 0
         for c in cuts:
             if c < prev or c > n:
