@@ -79,7 +79,8 @@ def shown_as_function(arity):
 
 NAMES = {
     "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
-    "PROJECT": project, "DICT": Dict, "UNDEFINED": UNDEFINED, "NO_ENTRY": NO_ENTRY, "FAIL": failure, "MATCH": match,
+    "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
+    "UNDEFINED": UNDEFINED, "NO_ENTRY": NO_ENTRY,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
     "SCAN_START": adv.scan_start, "MAKE_LIST": make_list, "INLINE_MONAD": shown_as_function(1),

@@ -66,7 +66,12 @@ def _is_nonempty_list(v):
 def _slice(v, start, stop):
     """v[start:stop] for a list or string, in canonical form."""
     if type(v) is list:
-        return make_list(v[start:stop])
+        part = v[start:stop]
+        if part and type(part[0]) is str:
+            # a general list's elements are in their ordinary form (values._ordinary), and
+            # a list starting with a string is no array: the part is canonical as it stands
+            return part
+        return make_list(part)
     if type(v) is MixedNumbers:
         return mixed.cut_out(v, start, stop)
     return v[start:stop]
