@@ -6,7 +6,8 @@ strings, Cut of a text, Join over texts, Group of words, First of a vector, a wo
 with its count, and a list of records handed to Python. Every value is the one the general
 verbs give, on both backends, in generated code and in closures; a value held elsewhere
 never changes (a dictionary, which Klong changes in place, changes for every holder)."""
-import numpy as np
+import warnings
+
 import pytest
 
 from klong import KlongError, KlongInterpreter
@@ -57,6 +58,7 @@ CASES = [
     # the undefined test, as a value and as a predicate
     ('f::{:_x};(f(:{}?1)),(f(0)),(f([])),f("")', '[1 0 0 0]'),
     ('f::{:[:_x;"u";"d"]};(f(:{}?1)),f(1)', '"ud"'),
+    ('f::{:[:_1;2;3]};g::{:_5};h::{:[:_"a";1;0]};(f()),(g()),h()', '[3 0 0]'),
     # strings: reverse, size, match, join, and their other operands
     ('f::{|x};(f("abc")),f([1 2 3])', '["cba" 3 2 1]'),
     ('f::{|x};f("")', '""'),
@@ -198,3 +200,12 @@ def test_records_of_other_widths_or_kinds_convert_as_before(k):
     assert r[0][0] == "a" and list(r[1][1]) == [3, 4]
     r = k('(,["a" 1]),(,["b" 2]),,:{[1 2]}')
     assert list(r[0]) == ["a", 1] and r[2] == {1: 2}
+
+
+def test_a_constant_tested_for_undefined_compiles_without_warnings():
+    # (a number's text beside `is` is a SyntaxWarning of Python's compiler)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        k = KlongInterpreter(backend="numpy", codegen=True)
+        assert printed(k, "f::{:[:_12345;2;3]};g::{:_67890};(f()),g()") == "[3 0]"
+    assert [str(w.message) for w in seen] == []

@@ -328,7 +328,7 @@ class Renderer:
         entry = VERBS[verb.op]
         a = self.expr(node.arg)
         where = Where(verb, verb=node.label, operands=[a])
-        if entry.any_monad:
+        if entry.any_monad and a.kind != LITERAL:      # (a number's text: `1 is ...` warns)
             return self.assign(entry.any_monad.format(a=a), where)
         f = self.bind(common.monad(verb.op, self.interp), "M")
         general = f"{f}({a})"
@@ -462,7 +462,8 @@ class Renderer:
             f = self.bind(common.dyad(node.verb.op), "V")
             return (f"(({fast}) if {guard} else TRUTH({f}({a}, {b})))",
                     Where(node.verb, verb=node.label, operands=[a, b]))
-        if isinstance(node, ir.Monad) and node.verb.primitive and VERBS[node.verb.op].test_monad:
+        if isinstance(node, ir.Monad) and node.verb.primitive and VERBS[node.verb.op].test_monad \
+                and not isinstance(node.arg, ir.Const):     # (`1 is ...` warns)
             return VERBS[node.verb.op].test_monad.format(a=self.expr(node.arg)), None
         return _truth(self.expr(node)), None
 
