@@ -48,6 +48,17 @@ CASES = [
      'ERROR type error: find [5 1]: list, string or dictionary expected on the left (in f)'),
     ('f::{x~y};f("ab";:ab)', '0'),
     ('f::{|x};f(:{[1 2]})', ':{[1 2]}'),
+    # Each whose value is not read: the calls alone, in order, over every kind of operand
+    ("f::{[s];s::0;{s::s+x}'x;s};f([1 2 3])", '6'),
+    ("f::{[s];s::0;{s::s+x@1}'x;s};f(:{[1 2] [3 4]})", '6'),
+    ("f::{[s];s::0;{s::s+x}'x;s};f(5)", '5'),
+    ('f::{[s];s::"";{s::s,x}\'x;s};f("abc")', '"abc"'),
+    ("f::{[s];s::[];{s::s,x}'x;s};f([])", '[]'),
+    ('f::{[s];s::0;{s::s+#x}\'x;s};f(["ab" "c"])', '3'),
+    ("f::{[s];s::0;{x*2}'x;{x%0}'x;s};f([1 2 3])", '0'),
+    ("g::{x+y};f::{[s];s::0;g(1;)'x;s};f([1 2 3])", '0'),
+    ("f::{[s];s::0;{x@5}'x;s};f([1 2 3])",
+     'ERROR type error: at [1 5]: list, string or function expected on the left (in {x@5}, from f)'),
     # the same dictionary held twice: both see the entries (dictionaries change in place)
     ("e:::{};f::{[d];d::x;{d,x,1}'y;d};g::f(e;[5 6]);(#e),(e?5),g?6", '[2 1 1]'),
     # At reads a dictionary as Find does; a list still by position
@@ -209,3 +220,10 @@ def test_a_constant_tested_for_undefined_compiles_without_warnings():
         k = KlongInterpreter(backend="numpy", codegen=True)
         assert printed(k, "f::{:[:_12345;2;3]};g::{:_67890};(f()),g()") == "[3 0]"
     assert [str(w.message) for w in seen] == []
+
+
+def test_each_for_its_effects_stops_at_the_failing_element(km):
+    km("s::0;f::{{s::s+x;:[x=2;x@5;0]}'x;0}")
+    assert printed(km, "f([1 2 3])") == ("ERROR type error: at [2 5]: list, string or function "
+                                         "expected on the left (in {s::s+x;:[x=2;x@5;0]}, from f)")
+    assert printed(km, "s") == "3"

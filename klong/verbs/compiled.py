@@ -14,6 +14,7 @@ import re
 
 from . import adverbs as adv
 from . import batched, inplace, structural, wholearray
+from .forms import each_for_effect
 from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..runtime.functions import PARENT, Builtin, Lambda, call_value, project
@@ -84,7 +85,7 @@ NAMES = {
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
     "SCAN_START": adv.scan_start, "MAKE_LIST": make_list, "INLINE_MONAD": shown_as_function(1),
-    "JOIN_ENTRY": structural.join_entry, "BATCH_PAIRS": batched.pairs,
+    "JOIN_ENTRY": structural.join_entry, "EACH_EFFECT": each_for_effect, "BATCH_PAIRS": batched.pairs,
     **wholearray.RUNTIME,
 }
 

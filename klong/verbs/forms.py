@@ -5,6 +5,7 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
+from collections import deque
 from functools import partial
 from itertools import repeat
 from typing import Callable, Optional
@@ -13,7 +14,7 @@ from . import adverbs as adv
 from ..errors import KlongError
 from ..runtime.functions import Lambda, Projection, call_value
 from ..runtime.records import record, replace
-from ..runtime.values import Function
+from ..runtime.values import Dict, Function, is_atom, items
 from . import DYADS, VERBS
 from . import batched, batching, wholearray
 from .structural import each_on_strings
@@ -257,6 +258,19 @@ def derived_caller(adverbs, arity):
             return _each_of
         return lambda fn, a: function_derived(fn, adverbs).monad(a)
     return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)
+
+
+def each_for_effect(fn, a):
+    """fn'a whose value is not read (a statement before the last of a sequence): a lambda's
+    calls over the items of a list, in order, without their results gathered into a list
+    in canonical form. Where Each would try a whole-array form first (the literal's own, an
+    elementwise body, a trace) or `a` is a dictionary or an atom: fn'a itself."""
+    if type(fn) is Lambda and fn.arity == 1 and fn.whole is None and not fn.facts.elementwise \
+            and (fn.backend is None or not fn.backend.traces) \
+            and not isinstance(a, Dict) and not is_atom(a):
+        deque(map(fn.run, items(a)), maxlen=0)
+        return None
+    return _each_of(fn, a)
 
 
 def _each_of(fn, a):

@@ -253,6 +253,12 @@ class Renderer:
         if isinstance(node, ir.Cond):
             self.cond(node, tail=False, effect=True)
             return
+        if isinstance(node, ir.Monad) and node.verb.op is None and list(node.verb.adverbs) == ["'"]:
+            # Each of a function for its calls alone: its results are not gathered
+            a = self.expr(node.arg)
+            fn = self.expr(node.verb.fn)
+            self.emit(f"EACH_EFFECT({fn}, {a})", Where(node.verb, verb=node.label, operands=[a]))
+            return
         value = self.expr(node)
         if value.kind == LOCAL and isinstance(node, ir.Local):
             self.emit(value.text, Where(node, name=node.name))    # an unassigned local fails
