@@ -3,6 +3,7 @@ functions: a Python callable as a Klong function (PyFunction), a Klong function 
 callable (KlongFunction)."""
 import inspect
 import warnings
+from itertools import chain
 
 import numpy as np
 
@@ -230,6 +231,8 @@ def _complex(v):
 
 # Atoms that Python receives as they are: a list of only these fills its array at once.
 _PLAIN_ATOMS = {int, float, str, Char, Symbol}
+_LISTS = {list}
+_SHORT = 8      # a list of plain atoms up to this long fills its array element by element
 
 
 def to_python(v, _converted=None):
@@ -262,13 +265,40 @@ def _container(v, converted):
         return out
     if not v:
         return np.array([], dtype=np.float64)
+    types = set(map(type, v))
+    if types == _LISTS:
+        rows = _rows_of_atoms(v, converted)
+        if rows is not None:
+            converted[id(v)] = rows
+            return rows
     out = converted[id(v)] = np.empty(len(v), dtype=object)
-    if set(map(type, v)) <= _PLAIN_ATOMS:
-        out[:] = v
+    if types <= _PLAIN_ATOMS:
+        if len(v) <= _SHORT:
+            for i, e in enumerate(v):       # (a pair: quicker than the slice's assignment)
+                out[i] = e
+        else:
+            out[:] = v
     else:
         for i, e in enumerate(v):
             out[i] = to_python(e, converted)
     return out
+
+
+def _rows_of_atoms(v, converted):
+    """to_python of a list of lists of one length holding plain atoms only (records: a word
+    and its count), its rows filled as one matrix, whose rows they are; None where a row is
+    held twice, or was converted before (then it is shared, as `to_python` promises)."""
+    width = set(map(len, v))
+    if len(width) != 1 or 0 in width or not set(map(type, chain.from_iterable(v))) <= _PLAIN_ATOMS:
+        return None
+    ids = list(map(id, v))
+    if len(set(ids)) != len(ids) or not converted.keys().isdisjoint(ids):
+        return None
+    matrix = np.empty((len(v), width.pop()), dtype=object)
+    matrix[:] = v
+    rows = np.fromiter(matrix, dtype=object, count=len(v))
+    converted.update(zip(ids, rows))
+    return rows
 
 
 def _key(k):

@@ -98,7 +98,10 @@ class Function:
 
 
 class Dict:
-    """A mutable Klong dictionary. Keys are stored by `key_of` so that arrays can be keys."""
+    """A mutable Klong dictionary. Keys are stored by `key_of` so that arrays can be keys:
+    `table` maps key_of(k) to the entry (k, v). An integer or a string is its own stand-in,
+    so generated code reads and writes the table of such keys directly (verbs/__init__.py's
+    dict_dyad, render/pysource.py's JoinEntry); NO_ENTRY is what it reads for a missing one."""
     __slots__ = ("table",)
 
     def __init__(self, pairs=()):
@@ -132,6 +135,10 @@ class Dict:
 
     def __len__(self):
         return len(self.table)
+
+
+# the entry a missing key reads as (table.get(k, NO_ENTRY)[1]: the undefined value)
+NO_ENTRY = (None, UNDEFINED)
 
 
 def key_of(v):

@@ -31,6 +31,11 @@ POWER_GUARD = ("(type({b}) is int and 0 < {b} < 64 and -1e4 < {a} < 1e4"
 NATURAL_OPERANDS = ("(type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0)")
 
 
+# A key read from a dictionary's table (dict_dyad of Find and At): a missing key's entry,
+# NO_ENTRY, holds the undefined value
+DICT_LOOKUP = "{a}.table.get({b}, NO_ENTRY)[1]"
+
+
 @record(slots=True, eq=False)
 class Verb:
     """One verb's entry in the registry: what is known of the verb symbol.
@@ -54,6 +59,15 @@ class Verb:
                        (Backend.element_is_item): At's commonest case (x@0 of a pair in a
                        loop), which generated code writes inline under element_guard
     element_guard      the Python condition on {a} and {b} for element_dyad
+    dict_dyad          Python expression giving exactly the dyad's result where {a} is a
+                       dictionary (its type is DICT in generated code) and {b} an integer
+                       or a string (their own keys, runtime/values.Dict): the entry read
+    text_monad/dyad    Python expression giving exactly the form's result where its operand
+                       or both operands are strings (type str): a word reversed, compared
+    any_monad          Python expression giving exactly the monad's result for any operand
+                       {a}, which generated code writes inline without a test
+    test_monad         a Python condition on any operand {a}, true exactly where the monad's
+                       result is a true value: a conditional's predicate written inline
     shortcuts          the dyad's shortcuts (atomic.py): each shortcut(a, b) gives what the
                        verb gives, by a shorter way, for the operands it knows, else None;
                        a numeric atomic dyad also takes atomic.differentiated, last
@@ -79,6 +93,11 @@ class Verb:
     scalar_guard: Optional[str] = None
     element_dyad: Optional[str] = None
     element_guard: Optional[str] = None
+    dict_dyad: Optional[str] = None
+    text_monad: Optional[str] = None
+    text_dyad: Optional[str] = None
+    any_monad: Optional[str] = None
+    test_monad: Optional[str] = None
     shortcuts: tuple = ()
     compare: Optional[str] = None
     host_monad: Optional["HostForm"] = None
@@ -137,15 +156,17 @@ def _table(*verbs):
 
 
 VERBS = _table(
-    Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at,
+    Verb("@", "atom", "at", scalar_monad="1", batch_dyad=batching.at, dict_dyad=DICT_LOOKUP,
          # (structural.at's first test)
          element_dyad="{a}.item({b})",
          element_guard="(type({a}) is {T} and type({b}) is int and {a}.ndim == 1"
                        " and 0 <= {b} < {a}.shape[0])"),
-    Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join),
+    Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join,
+         text_dyad="{a} + {b}"),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d", scalar_dyad="{a} % {b}",
          scalar_guard=NATURAL_OPERANDS),
-    Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take),
+    Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take,
+         text_monad="len({a})"),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          batch_monad=batching.grade(False),
          scalar_dyad="1 if {a} < {b} else 0", shortcuts=(mixed_with_reals("<"),)),
@@ -169,19 +190,21 @@ VERBS = _table(
                                              real_arith(operator.sub), mixed_with_reals("-"))),
     Verb("_", "floor", "drop", atomic="m", numeric="m", batch_dyad=batching.drop),
     Verb("~", "not", "match", atomic="m", numeric="m", scalar_monad="0 if {a} else 1",
-         batch_dyad=batching.match),
+         batch_dyad=batching.match, text_dyad="1 if {a} == {b} else 0"),
     Verb("$", "format", "format2", atomic="md"),
-    Verb("?", "range", "find", batch_dyad=batching.find),
+    Verb("?", "range", "find", batch_dyad=batching.find, dict_dyad=DICT_LOOKUP),
     Verb("%", "reciprocal", "divide", atomic="md", numeric="md",
          shortcuts=(mixed_with_reals("%"),)),
     Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
+         text_monad="{a}[::-1]",
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,),
          batch_monad=batching.shape, scalar_dyad="{a} ** {b}", scalar_guard=POWER_GUARD),
     Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&", batch_monad=batching.where,
          scalar_dyad="{a} if {a} < {b} else {b}"),
     Verb(":#", "char", "split", atomic="m"),
-    Verb(":_", "undefined", "cut"),
+    Verb(":_", "undefined", "cut", any_monad="(1 if {a} is UNDEFINED else 0)",
+         test_monad="{a} is UNDEFINED"),
     Verb(":=", None, "amend"),
     Verb(":-", None, "amend-in-depth"),
     Verb("::", None, "define"),

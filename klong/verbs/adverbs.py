@@ -52,7 +52,8 @@ _STRINGS = {str}
 
 def each(f, a, whole=None, strings=None):
     """f'a. `strings(elems)`: the results of f on a list of strings, an iterator (or it
-    raises: the loop then runs and fails as f does)."""
+    raises: the loop then runs and fails as f does), or a list of strings (a list as it
+    stands)."""
     # the whole-array form first: a non-empty array is neither a dictionary nor an atom,
     # and `*'m` over a matrix asks nothing else
     if whole is not None and numeric(a):
@@ -66,7 +67,10 @@ def each(f, a, whole=None, strings=None):
     elems = items(a)
     if strings is not None and type(a) is list and set(map(type, elems)) == _STRINGS:
         try:
-            return list_like(limits.gather(strings(elems), len(elems)), a)
+            results = strings(elems)
+            if type(results) is list:
+                return limits.gather(results, len(elems))
+            return list_like(limits.gather(results, len(elems)), a)
         except Exception:
             pass
     return list_like(limits.gather(map(f, elems), len(elems)), a)
@@ -176,12 +180,17 @@ def join_pairs(a, b):
     return backend.swap01(backend.concat(columns))
 
 
+_TEXTS = {str, values.Char}
+
+
 def join_all(a):
     """,/a in one pass: joining pairwise would copy the growing result at every step. None
     unless every item is a list, or every item is text (the same result then as pairwise)."""
     if values.is_array(a):               # numbers join into themselves; rows into one list
         return a if a.ndim == 1 else a.reshape((-1,) + tuple(a.shape[2:]))
     elems = items(a)
+    if set(map(type, elems)) <= _TEXTS:                 # (words, lines: the commonest)
+        return "".join(elems)
     if all(values.is_list(e) for e in elems):
         first = elems[0]
         if all(values.is_array(e) and values.array_kind(e) == values.array_kind(first)
@@ -191,8 +200,6 @@ def join_all(a):
         for e in elems:
             joined.extend(items(e))
         return make_list(joined)
-    if all(type(e) is str or type(e) is values.Char for e in elems):
-        return "".join(elems)
     return None
 
 

@@ -14,11 +14,12 @@ import re
 
 from . import adverbs as adv
 from . import batched, inplace, structural, wholearray
+from .forms import each_for_effect
 from ..backends import has_math_function
 from ..errors import KlongError, from_python, undefined, undefined_assignment
 from ..runtime.functions import PARENT, Builtin, Lambda, call_value, project
 from ..runtime.match import match
-from ..runtime.values import Dict, is_true, make_list
+from ..runtime.values import NO_ENTRY, UNDEFINED, Dict, is_true, make_list
 
 _PYTHON_NAME = r"'([A-Za-z_][A-Za-z0-9_]*)'"     # re compiles it on first use
 
@@ -80,10 +81,11 @@ def shown_as_function(arity):
 NAMES = {
     "CALL": call_value, "TRUTH": is_true, "LAMBDA": Lambda,
     "PROJECT": project, "DICT": Dict, "FAIL": failure, "MATCH": match,
+    "UNDEFINED": UNDEFINED, "NO_ENTRY": NO_ENTRY,
     "UNDEFINED_ASSIGNMENT": undefined_assignment,
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
     "SCAN_START": adv.scan_start, "MAKE_LIST": make_list, "INLINE_MONAD": shown_as_function(1),
-    "JOIN_ENTRY": structural.join_entry, "BATCH_PAIRS": batched.pairs,
+    "JOIN_ENTRY": structural.join_entry, "EACH_EFFECT": each_for_effect, "BATCH_PAIRS": batched.pairs,
     **wholearray.RUNTIME,
 }
 

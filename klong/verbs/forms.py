@@ -5,6 +5,7 @@ forms, and the shortcuts adverbs.py may take (a reduction of the library, a whol
 rows as a matrix product). `derive` applies an adverb; `function_forms` gives the forms of a
 function value, its literal's facts (LambdaFacts) turned into shortcuts.
 """
+from collections import deque
 from functools import partial
 from itertools import repeat
 from typing import Callable, Optional
@@ -16,9 +17,10 @@ from ..backends.base import SEQUENTIAL_ROWS
 from ..errors import KlongError
 from ..runtime.functions import Lambda, Projection, call_value
 from ..runtime.records import record, replace
-from ..runtime.values import Function, list_like
+from ..runtime.values import Dict, Function, is_atom, items, list_like
 from . import DYADS, VERBS
 from . import batched, batching, wholearray
+from .structural import each_on_strings
 
 
 @record(slots=True)
@@ -114,7 +116,12 @@ def with_constant_each(op, constant, x_right):
     """For a monad {c OP x} (x_right) or {x OP c} (LambdaFacts.with_constant): the verb
     applied to each of a list of strings (words, lines), an iterator whose calls are the
     library's map's, not the literal's: its body is the verb, and as strings cannot change,
-    the Each that meets an error there runs its loop again to name it as the literal would."""
+    the Each that meets an error there runs its loop again to name it as the literal would.
+    Where the verb makes a string of each string at once (structural.each_on_strings), the
+    list of them."""
+    on_strings = each_on_strings(op, constant, x_right)
+    if on_strings is not None:
+        return on_strings
     verb = VERBS[op].dyad
     if verb is None:
         return None             # (no dyadic form: the literal's call says so)
@@ -282,6 +289,19 @@ def sum_of_each(fn, a):
                     total = total + r
                 return total
             return list_like(results, a)        # as Each gives them
+    return _each_of(fn, a)
+
+
+def each_for_effect(fn, a):
+    """fn'a whose value is not read (a statement before the last of a sequence): a lambda's
+    calls over the items of a list, in order, without their results gathered into a list
+    in canonical form. Where Each would try a whole-array form first (the literal's own, an
+    elementwise body, a trace) or `a` is a dictionary or an atom: fn'a itself."""
+    if type(fn) is Lambda and fn.arity == 1 and fn.whole is None and not fn.facts.elementwise \
+            and (fn.backend is None or not fn.backend.traces) \
+            and not isinstance(a, Dict) and not is_atom(a):
+        deque(map(fn.run, items(a)), maxlen=0)
+        return None
     return _each_of(fn, a)
 
 

@@ -209,6 +209,9 @@ def _tolerant(a):
     return is_array(a) and a.ndim == 1 and array_kind(a) == "f"
 
 
+_STRINGS = {str}
+
+
 def _classes(a):
     """The classes of Match among the elements of a non-empty list or string, as
     (order, starts, first): `order` lists the positions class by class, each class in
@@ -219,7 +222,7 @@ def _classes(a):
     if keys is None:
         seen = {}
         elems = items(a)
-        if all(type(e) is str for e in elems):
+        if set(map(type, elems)) == _STRINGS:
             # strings only (the words of a text): each string is its own key
             keys = [seen.setdefault(e, len(seen)) for e in elems]
         else:

@@ -66,7 +66,12 @@ def _is_nonempty_list(v):
 def _slice(v, start, stop):
     """v[start:stop] for a list or string, in canonical form."""
     if type(v) is list:
-        return make_list(v[start:stop])
+        part = v[start:stop]
+        if part and type(part[0]) is str:
+            # a general list's elements are in their ordinary form (values._ordinary), and
+            # a list starting with a string is no array: the part is canonical as it stands
+            return part
+        return make_list(part)
     if type(v) is MixedNumbers:
         return mixed.cut_out(v, start, stop)
     return v[start:stop]
@@ -202,6 +207,11 @@ def where(a):
 # ---------------------------------------------------------------- First, Reverse, Transpose
 
 def first(a):
+    if isinstance(a, arrays.ARRAY_TYPES) and a.ndim == 1 and a.shape[0]:
+        # a vector of the backend (a group's positions): its element, as At takes it
+        B = backends.current()
+        if isinstance(a, B.array_type):
+            return B.element(a, 0)
     if is_atom(a):
         return a
     return element(a, 0)
@@ -456,6 +466,13 @@ def _remember_progression_after(r, x, lst):
 
 def join(a, b):
     ta, tb = type(a), type(b)
+    if ta is str:
+        if tb is str:
+            return a + b        # two strings (a word and its separator): the commonest text
+        if tb is int or tb is float:
+            return [a, b]       # a word and its count: a pair, as make_list gives it
+    elif tb is str and (ta is int or ta is float):
+        return [a, b]
     if ta is tb and (ta is int and INT64_MIN <= a <= INT64_MAX and INT64_MIN <= b <= INT64_MAX
                      or ta is float):
         # two numbers of one kind (a key and its count, a point, a pair in a loop): the pair
@@ -487,6 +504,23 @@ def join(a, b):
     if list_a:
         return _attach(a, b, True)
     return _attach(b, a, False)
+
+
+def each_on_strings(op, c, x_right):
+    """{c OP x} (x_right) or {x OP c} applied to each of a list of strings, where the verb
+    gives a string made at once: Join with a text (a character or a string) and Drop of a
+    count from a string (as join and drop give them). A function from the list of strings
+    to the list of results (all strings), or None for any other verb or constant."""
+    if op == "," and type(c) in (str, Char):
+        c = str(c)
+        if x_right:
+            return lambda elems: [c + e for e in elems]
+        return lambda elems: [e + c for e in elems]
+    if op == "_" and x_right and type(c) is int:
+        if c >= 0:
+            return lambda elems: [e[c:] for e in elems]
+        return lambda elems: [e[:c] for e in elems]   # (more than its length: empty)
+    return None
 
 
 _ENTRY_PARTS = (int, float)
@@ -631,14 +665,21 @@ def split(a, b):
     return make_list(pieces)
 
 
+def _ascending(a, ints):
+    """Are the integers `ints` of a (a list of them, or an integer vector) in order?"""
+    if is_array(a):
+        return bool((a[1:] >= a[:-1]).all())
+    return all(map(operator.le, ints, ints[1:]))
+
+
 def cut(a, b):
     cuts = _int_list(a, "cut")
     if not _is_seq(b):
         raise _type_error("cut", "list or string expected on the right")
     n = length(b)
     # (in order and inside 0..n, as the pairs of neighbours tell at once: a text's thousands
-    # of word starts; the loop finds the first that is not)
-    if cuts and not (0 <= cuts[0] and cuts[-1] <= n and all(map(operator.le, cuts, cuts[1:]))):
+    # of word starts, compared where the array lives; the loop finds the first that is not)
+    if cuts and not (0 <= cuts[0] and cuts[-1] <= n and _ascending(a, cuts)):
         prev = 0
         for c in cuts:
             if c < prev or c > n:
@@ -648,8 +689,9 @@ def cut(a, b):
         # one empty piece per index, at least one (the reference's count for empty b)
         return make_list([empty_like(b)] * max(1, len(cuts)))
     bounds = [0] + cuts + [n]
-    if type(b) is str:          # (a text cut into words: its slices, made by the library's map)
-        return make_list(list(map(b.__getitem__, map(slice, bounds, bounds[1:]))))
+    if type(b) is str:
+        # a text cut into words: its slices, all strings (a list as it stands)
+        return [b[i:j] for i, j in zip(bounds, bounds[1:])]
     return make_list([_slice(b, bounds[k], bounds[k + 1]) for k in range(len(bounds) - 1)])
 
 

@@ -306,6 +306,60 @@ ARRAYS_PROGRAMS = [
 ]
 
 
+# Programs over words and dictionaries (issue 35's count_dict, reverse_words, wordfreq): a
+# dictionary's table read and written by generated code, the undefined test inline, strings
+# reversed, measured, compared and joined inline, Each of a constant joined to or dropped
+# from each string, Cut of a text, Join over texts, Group of words, First of a vector, a
+# word paired with its count; with the operands that take the general verbs beside them.
+STRINGS_PROGRAMS = [
+    "cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}'x;d};c::cnt([3 1 3 2 3 1]);"
+    "(c?3),(c?1),(c?2),(:_c?7),#c",
+    "cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}'x;d};(cnt([1.5 2.5 1.5])),cnt(\"abca\")",
+    "cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}'x;d};(cnt([:a :b :a])),cnt([\"ab\" \"cd\" \"ab\"])",
+    "cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}'x;d};c::cnt([1 2 1]);c,1.0,5;c,(:#1),7;"
+    "(c?1),(c?2),(c?1.0),(c?:#1),{x}'c",
+    "f::{[d];d:::{};{d,x,x*0.5}'x;d};g::{[d];d:::{};{d,x,(x*10000000000)^2}'x;d};"
+    "h::{[d];d:::{};{d,x,\"v\"}'x;d};(f([2 4])?4),(g([2])?2),(h([2 4])?4),f([2 4])",
+    "e:::{};f::{[d];d::x;{d,x,1}'y;d};g::f(e;[5 6]);(#e),(e?5),g?6",
+    "f::{(x@y),x@z};d:::{[1 10] [\"a\" 20]};(f(d;1;\"a\")),(f([7 8 9];0;2)),(f(:{[1 10]};2;5))",
+    "f::{x?y};g::{x@y};(f(:{[1 10]};[1])),g(:{[1 10]};[1])",
+    "f::{x?y};f(5;1)",
+    "f::{:_x};g::{:[:_x;\"u\";\"d\"]};(f(:{}?1)),(f(0)),(f([])),(f(\"\")),(g(:{}?1)),g(1)",
+    "f::{|x};g::{#x};(f(\"abc\")),(f(\"\")),(f([1 2 3])),(f(:{[1 2]})),(g(\"abc\")),(g(\"\")),"
+    "(g([1 2])),g(5)",
+    "f::{x~y};(f(\"ab\";\"ab\")),(f(\"ab\";\"ba\")),(f(\"a\";0ca)),(f([1 2];[1 2])),(f(\"\";[])),"
+    "f(\"ab\";:ab)",
+    "f::{x,y};(,f(\"ab\";\"cd\")),(,f(\"ab\";1)),(,f(1;\"ab\")),(,f(\"ab\";2.5)),(,f(\"ab\";0cc)),"
+    "(,f(\"ab\";:s)),(,f(\"\";\"\")),,f(\"ab\";[1 2])",
+    "pal::{+/{x~|x}'x};(pal([\"aba\" \"ab\" \"c\" \"\"])),{\" \",x}(0cx),{\" \",x}([1 2])",
+    "({\" \",x}'[\"ab\" \"c\" \"\"]),({x,\"!\"}'[\"ab\" \"c\"]),({x,0cx}'[\"ab\" \"c\"]),"
+    "{0cx,x}'[\"ab\" \"c\"]",
+    "({1_x}'[\"abc\" \"d\" \"\"]),({(-1)_x}'[\"abc\" \"d\" \"\"]),({5_x}'[\"abc\" \"d\"]),"
+    "({(-5)_x}'[\"abc\" \"d\"]),{0_x}'[\"abc\" \"d\"]",
+    "({\" \",x}'[\"ab\" :s]),({\" \",x}'[\"ab\" 1]),({x,1}'[\"ab\" \"c\"]),({1,x}'[\"ab\" \"c\"]),"
+    "{\" \",x}'\"abc\"",
+    "{1_x}'[\"abc\" 0cd]",
+    "w::[\"ab\" \"cd\"];v::{\" \",x}'w;u::{1_x}'w;w,v,u",
+    "words::{[t];t::\" \",x;{1_x}'1_(t?0c ):_t};rev::{[w];w::|words(x);(*w),,/{\" \",x}'1_w};"
+    "(,words(\"ab c  def\")),(,rev(\"ab c def\")),(,rev(\"one\")),,rev(\"x  y\")",
+    "f::{x:_y};(f([1 3];\"abcdef\")),(f([0 0 2];\"abc\")),(f([];\"abc\")),(f(3;\"abcdef\")),"
+    "(f([1 6];\"abcdef\")),(f([1 3];[1 2 3 4 5])),f([1 3];[1 \"a\" 2 3 :b])",
+    "f::{x:_y};f([3 1];\"abcdef\")",
+    "f::{x:_y};f([1 7];\"abcdef\")",
+    "f::{,/x};(,f([\"ab\" \"cd\" \"\"])),(,f([\"ab\" 0cx \"c\"])),(,f([\"ab\" 1])),"
+    "(,f([\"ab\" :s])),(,f([[1 2] [3]])),(,f(\"abc\")),,f([\"ab\"])",
+    "wf::{[w g];w::(1+(-1)_x?0c ):_x;g::=w;(w@*'g),'#'g};wf(\"a b a c b a \")",
+    "f::{=x};(f([\"b\" \"a\" \"b\" \"c\"])),(f([1 2 1 3 3])),f([\"b\" 1 \"b\" 1.0])",
+    "f::{*x};(f([[1 2] 3])),(f(\"ab\")),(f(7)),(f(!0)),(f(\"\")),(f([1.5 2])),"
+    "{*'x}([[5 6] [7] [8 9 10]])",
+    "f::{x,'y};(f([\"a\" \"b\"];[1 2])),f([\"a\" \"b\"];[1.5 2.5])",
+    "f::{[s];s::0;{s::s+x}'x;s};g::{[s];s::0;{s::s+x@1}'x;s};h::{[s];s::\"\";{s::s,x}'x;s};"
+    "(f([1 2 3])),(f(5)),(g(:{[1 2] [3 4]})),(h(\"abc\")),f([])",
+    "g::{x+y};f::{[s];s::0;{x*2}'x;{x%0}'x;g(1;)'x;{s::s+#x}'[\"ab\" \"c\"];s};f([1 2 3])",
+    "s::0;f::{{s::s+x;:[x=2;x@5;0]}'x;0};f([1 2 3])",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -363,7 +417,7 @@ def main(argv=None):
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
-                      "mixed-", "indep-", "arrsp-"))]
+                      "mixed-", "indep-", "arrsp-", "strsp-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -387,6 +441,8 @@ def main(argv=None):
         entries.append({"id": f"indep-{i:03d}", "source": source})
     for i, source in enumerate(ARRAYS_PROGRAMS):
         entries.append({"id": f"arrsp-{i:03d}", "source": source})
+    for i, source in enumerate(STRINGS_PROGRAMS):
+        entries.append({"id": f"strsp-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -19,7 +19,7 @@ def chunk(_):
                         self_ = LAMBDA(run, FACTS3, None, BACKEND)
                         return self_
                     t1 = make4()
-                    t2 = A6(t1, x)
+                    EACH_EFFECT(t1, x)
                     return v0_n
                 except BaseException as e:
                     raise FAIL(e, W, self_)

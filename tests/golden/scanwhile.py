@@ -18,7 +18,7 @@ def chunk(_):
                             t4 = t8
                         t1 = t4
                     t9 = MAKE_LIST(t2)
-                    t10 = M8(t9)
+                    t10 = (len(t9)) if type(t9) is str else M8(t9)
                     return t10
                 except BaseException as e:
                     raise FAIL(e, W, self_)

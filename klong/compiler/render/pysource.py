@@ -282,6 +282,12 @@ class Renderer:
         if isinstance(node, ir.Cond):
             self.cond(node, tail=False, effect=True)
             return
+        if isinstance(node, ir.Monad) and node.verb.op is None and list(node.verb.adverbs) == ["'"]:
+            # Each of a function for its calls alone: its results are not gathered
+            a = self.expr(node.arg)
+            fn = self.expr(node.verb.fn)
+            self.emit(f"EACH_EFFECT({fn}, {a})", Where(node.verb, verb=node.label, operands=[a]))
+            return
         value = self.expr(node)
         if value.kind == LOCAL and isinstance(node, ir.Local):
             self.emit(value.text, Where(node, name=node.name))    # an unassigned local fails
@@ -357,13 +363,18 @@ class Renderer:
         entry = VERBS[verb.op]
         a = self.expr(node.arg)
         where = Where(verb, verb=node.label, operands=[a])
+        if entry.any_monad and a.kind != LITERAL:      # (a number's text: `1 is ...` warns)
+            return self.assign(entry.any_monad.format(a=a), where)
         f = self.bind(common.monad(verb.op, self.interp), "M")
+        general = f"{f}({a})"
+        if entry.text_monad and a.kind != LITERAL and not node.numbers:
+            general = f"({entry.text_monad.format(a=a)}) if type({a}) is str else {general}"
         if entry.scalar_monad:
             fast = entry.scalar_monad.format(a=a)
             if node.numbers:                # a known number: no test (passes/numbers.py)
                 return self.assign(fast, where)
-            return self.assign(f"({fast}) if {_number_test(a)} else {f}({a})", where)
-        return self.assign(f"{f}({a})", where)
+            return self.assign(f"({fast}) if {_number_test(a)} else {general}", where)
+        return self.assign(general, where)
 
     def r_Dyad(self, node):
         if progressions.chain_side(node) is not None:
@@ -387,12 +398,28 @@ class Renderer:
             if guard is None:
                 return self.assign(fast, where)
             return self.assign(f"({fast}) if {guard} else {f}({a}, {b})", where)
-        if entry.element_dyad and a.kind != LITERAL and self.interp.backend.element_is_item:
+        # the forms for an operand of one type, each behind its test, the verb for the rest
+        general = f"{f}({a}, {b})"
+        if a.kind == LITERAL:
+            return self.assign(general, where)
+        if entry.text_dyad:
+            fast = entry.text_dyad.format(a=a, b=b)
+            guard = " and ".join(f"type({v}) is str" for v in (a, b) if not self.is_text(v))
+            general = f"({fast}) if {guard} else {general}"
+        if entry.dict_dyad:
+            fast = entry.dict_dyad.format(a=a, b=b)
+            guard = f"type({a}) is DICT and (type({b}) is int or type({b}) is str)"
+            general = f"({fast}) if {guard} else {general}"
+        if entry.element_dyad and self.interp.backend.element_is_item:
             array = self.array_type()
             fast = entry.element_dyad.format(a=a, b=b, T=array)
             guard = entry.element_guard.format(a=a, b=b, T=array)
-            return self.assign(f"({fast}) if {guard} else {f}({a}, {b})", where)
-        return self.assign(f"{f}({a}, {b})", where)
+            general = f"({fast}) if {guard} else {general}"
+        return self.assign(general, where)
+
+    def is_text(self, operand):
+        """Is `operand` a string constant (its type needs no test)?"""
+        return operand.kind == NAME and type(self.namespace.get(operand.text)) is str
 
     def progression(self, node, last):
         """A marked chain of + - * around an Enumerate (passes/progressions.py): its verbs
@@ -475,7 +502,16 @@ class Renderer:
         v = self.stable(node.left, self.stable(node.key, self.expr(node.value)))
         k = self.stable(node.left, self.expr(node.key))
         a = self.expr(node.left)
-        result = self.assign(f"JOIN_ENTRY({a}, {k}, {v})")
+        # an integer key is its own in the table (runtime/values.Dict): the entry written
+        result = self.temp()
+        self.emit(f"if type({a}) is DICT and type({k}) is int"
+                  f" and (type({v}) is int or type({v}) is float):")
+        with self.indented():
+            self.emit(f"{a}.table[{k}] = ({k}, {v})")
+            self.emit(f"{result} = {a}")
+        self.emit("else:")
+        with self.indented():
+            self.emit(f"{result} = JOIN_ENTRY({a}, {k}, {v})")
         self.emit(f"if {result} is None:")
         with self.indented():
             join = self.bind(common.dyad(","), "V")
@@ -500,6 +536,9 @@ class Renderer:
             f = self.bind(common.dyad(node.verb.op), "V")
             return (f"(({fast}) if {guard} else TRUTH({f}({a}, {b})))",
                     Where(node.verb, verb=node.label, operands=[a, b]))
+        if isinstance(node, ir.Monad) and node.verb.primitive and VERBS[node.verb.op].test_monad \
+                and not isinstance(node.arg, ir.Const):     # (`1 is ...` warns)
+            return VERBS[node.verb.op].test_monad.format(a=self.expr(node.arg)), None
         return _truth(self.expr(node)), None
 
     # -- structure
