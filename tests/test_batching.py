@@ -521,3 +521,49 @@ def test_a_batched_result_holds_no_view_of_the_rows(backend):
             assert v.base is None and v.flags.c_contiguous, program
         else:
             assert v._base is None and v.is_contiguous(), program
+
+
+# A While of literals in a batched body (verbs/batched.py _while): every row's loop at once,
+# in lock step, the rows whose predicate is false set aside; rows that end at different
+# steps, a state that is a list, locals of the body around read by the loop's literals
+# (a While inside a While's body reads the one around it), the pairs of a projected dyad
+# (binary search, bs(v;)'keys). The loop runs where a row's result would differ in kind
+# or shape (a mixed list), an integer leaves int64, a row fails, or the predicate is a list.
+WHILE_SETUP = """
+v::[1 3 5 7 9 11 13]
+lim::50
+bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a}
+p::{x<100}
+"""
+
+WHILES = [
+    ("{{x<100}{x*2}:~x}'[1 3 7 50 200]", True), ("{{x<100}{x*2.5}:~x}'[1 3 7 50]", True),
+    ("{{x<100.0}{x+x}:~x}'[0.5 3.0 99.0]", True), ("{{x<lim}{x*3}:~x}'[1 2 4 60]", True),
+    ("bs(v;)'[0 1 2 6 7 13 14 100]", True), ("bs(v;)'[4]", True), ("bs(v;)'[]", None),
+    ("bs(v*1.5;)'[0 1 2 6 7 13 14 100]", True), ("bs(v;)'[1.5 7.0 20.0]", True),
+    ("{[s];s::x*3;{x<s}{x+1}:~0}'[2 5 0]", True), ("[1 2 3]{[t];t::y;{x<t}{x+1}:~x}'[5 6 2]", True),
+    ("{[s];s::x;{(#x)>5}{x,s}:~[0]}'[1 2]", True), ("{[s];s::x;{(#x)<3}{x,s}:~[0]}'[1 2]", True),
+    ("{[s];s::x;{0}{x+s}:~0}'[1 2]", None),         # a nilad predicate ("{{x<100}{x*2}:~x+1}'u", True),
+    ("{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]", True),
+    ("{{(*x)<20}{x+1,2}:~x,0}'[3 8 30]", True), ("{*{(*x)<9}{(x@1),+/x}:~0,x}'[1 2 3]", True),
+    ("{{x<10}{x+0.5}:~x}'[20 3]", False),           # an integer and a real: a mixed list
+    ("{{x<9223372036854775807}{x*2}:~x}'[1 3]", False),     # beyond int64: big integers
+    ("{{x<10}{x@1}:~x}'[1 2]", False),              # a row's error: the loop raises it
+    ("{{x<10}{x+10%x-3}:~x}'[4 3]", False),         # a division by zero in a row
+    ("{{(#x)<3}{x,x}:~x}'[1 2]", False),            # a list as the predicate's value
+    ("{{x<100}{x*2}\\~x}'[1 3]", None), ("{p{x*2}:~x}'[1 3]", None),
+    ("{{x<10}{x+nope}:~x}'[1 2]", False), ("{[s];s::x;{x<s}{x+1}:~s-3}'[5 9 1]", True),
+]
+
+
+@pytest.mark.parametrize("program, batched", WHILES, ids=[p for p, _ in WHILES])
+def test_a_while_in_a_batched_body_gives_the_loops_outcome(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, SETUP + WHILE_SETUP, program, batched, monkeypatch)
+
+
+def test_a_batched_while_gives_each_rows_value(mode):
+    k = interpreter(mode, True)
+    k(WHILE_SETUP)
+    assert write(k("bs(v;)'[0 1 2 6 7 13 14 100]")) == "[0 0 1 3 3 6 7 7]"
+    assert write(k("{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]")) == "[8 16 1]"
+    assert write(k("{{x<100}{x*2.5}:~x}'[1 3 7 50]")) == "[244.140625 117.1875 109.375 125.0]"

@@ -282,8 +282,11 @@ def size(x, n):
 
 def at(a, b, n):
     """x@i: each row indexed by the plain integer i, or a plain vector of them, or by its
-    own integer (or vector of integers) i (as `x@<x` indexes each row by its grade)."""
-    if not isinstance(a, Rows) or a.rank == 0:
+    own integer (or vector of integers) i (as `x@<x` indexes each row by its grade); a
+    plain list of numbers indexed by each row's integer, or vector of them (`v@m`)."""
+    if not isinstance(a, Rows):
+        return _at_plain(a, b)
+    if a.rank == 0:
         raise Declined
     k = a.a.shape[1]
     if isinstance(b, Rows):
@@ -296,6 +299,18 @@ def at(a, b, n):
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
     raise Declined
+
+
+def _at_plain(a, b):
+    """The plain array a (the same for every row) indexed by each row's integers b: its
+    elements (or rows) at them, gathered for all rows at once."""
+    if not (isinstance(b, Rows) and values.is_array(a) and a.ndim and b.rank <= 1
+            and values.array_kind(a) in ("i", "f") and values.array_kind(b.a) == "i"):
+        raise Declined
+    i = b.a
+    if b.rank == 1 and i.shape[1] == 0 or int(i.min()) < 0 or int(i.max()) >= a.shape[0]:
+        raise Declined          # (an index out of range, an empty index: the loop)
+    return Rows(backends.current().take(a, i))
 
 
 def _at_rows(a, b, n, k):
