@@ -153,8 +153,13 @@ def atomic_dyad(op, dyad):
 
 def _arrays(op, dyad):
     real = _REAL_OPS.get(op)
+    direct = _DIRECT.get(op)
 
     def rule(a, b, n):
+        if direct is not None:
+            r = _direct(direct, a, b)
+            if r is not None:
+                return r
         ra = a.rank if isinstance(a, Rows) else _rank(a)
         rb = b.rank if isinstance(b, Rows) else _rank(b)
         if ra == 0 and rb == 0 and op not in _NUMBER_SAFE \
@@ -167,6 +172,89 @@ def _arrays(op, dyad):
                 return Rows.of(real(*pair))
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
+
+
+def _compared(op):
+    def compare(x, y, kind):
+        r = backends.current().astype(op(x, y), "i")
+        limits.current().remember(r, 1)         # (as the verb's: a count needs no scan)
+        return r
+    return compare
+
+
+def _exactly(op, bound):
+    def arith(x, y, kind):
+        if kind != "i":
+            return op(x, y)
+        most = bound(magnitude(x), magnitude(y))
+        if most > limits.INT64_MAX:
+            return None         # (the verb's Python integers: the rule's own path declines)
+        r = op(x, y)
+        limits.current().remember(r, most)
+        return r
+    return arith
+
+
+def _integers(op):
+    """Max and Min of integers (of reals: which zero, which NaN they keep is the verb's)."""
+    return lambda x, y, kind: op(x, y) if kind == "i" else None
+
+
+# the verbs a rule applies straight to operands of one kind (integers or reals), as their
+# array forms do (atomic.py: a comparison's 0s and 1s, + - * exact on integers where the
+# operands' magnitudes allow, the library's operation on reals), without the verb's
+# dispatch: comparisons of an integer and a real (Python's exact comparison), and anything
+# else, take the rule's general path
+_DIRECT = {"<": _compared(lambda x, y: x < y), ">": _compared(lambda x, y: x > y),
+           "=": _compared(lambda x, y: x == y),
+           "+": _exactly(lambda x, y: x + y, lambda p, q: p + q),
+           "-": _exactly(lambda x, y: x - y, lambda p, q: p + q),
+           "*": _exactly(lambda x, y: x * y, lambda p, q: p * q),
+           "|": _integers(lambda x, y: backends.current().maximum(x, y)),
+           "&": _integers(lambda x, y: backends.current().minimum(x, y))}
+
+
+def _direct(fn, a, b):
+    """fn on the operands a and b (Rows, or plain numbers or numeric arrays) of one kind
+    of number, paired as Klong pairs each row's (along the first axes: the lower rank
+    given trailing unit axes; a plain array a unit axis for the batch), or None."""
+    parts = []
+    kind = None
+    ranks = []
+    for v in (a, b):
+        if type(v) is Rows:
+            x = v.a
+            k = values.array_kind(x)
+            ranks.append(x.ndim - 1)
+        elif type(v) is int:
+            if not limits.fits_int64(v):
+                return None
+            x, k = v, "i"
+            ranks.append(0)
+        elif type(v) is float:
+            x, k = v, "f"
+            ranks.append(0)
+        elif values.is_array(v) and v.ndim and values.array_kind(v) in ("i", "f"):
+            x, k = v.reshape((1,) + tuple(v.shape)), values.array_kind(v)
+            ranks.append(v.ndim)
+        else:
+            return None
+        if kind is not None and k != kind:
+            return None
+        kind = k
+        parts.append(x)
+    x, y = parts
+    rx, ry = ranks
+    if rx and ry:
+        common = min(rx, ry)
+        if tuple(x.shape[1:1 + common]) != tuple(y.shape[1:1 + common]):
+            return None         # lists of different lengths: the loop's error
+    if rx < ry and values.is_array(x):
+        x = x.reshape(tuple(x.shape) + (1,) * (ry - rx))
+    elif ry < rx and values.is_array(y):
+        y = y.reshape(tuple(y.shape) + (1,) * (rx - ry))
+    r = fn(x, y, kind)
+    return None if r is None else Rows.of(r)
 
 
 def _divide(x, y):
