@@ -175,7 +175,7 @@ def _arrays(op, dyad):
 
 
 def _compared(op):
-    def compare(x, y, kind):
+    def compare(x, y, kind, given):
         r = backends.current().astype(op(x, y), "i")
         limits.current().remember(r, 1)         # (as the verb's: a count needs no scan)
         return r
@@ -183,10 +183,10 @@ def _compared(op):
 
 
 def _exactly(op, bound):
-    def arith(x, y, kind):
+    def arith(x, y, kind, given):
         if kind != "i":
             return op(x, y)
-        most = bound(magnitude(x), magnitude(y))
+        most = bound(magnitude(given[0]), magnitude(given[1]))
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
@@ -197,7 +197,7 @@ def _exactly(op, bound):
 
 def _integers(op):
     """Max and Min of integers (of reals: which zero, which NaN they keep is the verb's)."""
-    return lambda x, y, kind: op(x, y) if kind == "i" else None
+    return lambda x, y, kind, given: op(x, y) if kind == "i" else None
 
 
 # the verbs a rule applies straight to operands of one kind (integers or reals), as their
@@ -221,7 +221,9 @@ def _direct(fn, a, b):
     parts = []
     kind = None
     ranks = []
+    given = []          # the operands' arrays as they came (a magnitude may be remembered)
     for v in (a, b):
+        given.append(v.a if type(v) is Rows else v)
         if type(v) is Rows:
             x = v.a
             k = values.array_kind(x)
@@ -253,7 +255,7 @@ def _direct(fn, a, b):
         x = x.reshape(tuple(x.shape) + (1,) * (ry - rx))
     elif ry < rx and values.is_array(y):
         y = y.reshape(tuple(y.shape) + (1,) * (rx - ry))
-    r = fn(x, y, kind)
+    r = fn(x, y, kind, given)
     return None if r is None else Rows.of(r)
 
 
