@@ -567,3 +567,43 @@ def test_a_batched_while_gives_each_rows_value(mode):
     assert write(k("bs(v;)'[0 1 2 6 7 13 14 100]")) == "[0 0 1 3 3 6 7 7]"
     assert write(k("{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]")) == "[8 16 1]"
     assert write(k("{{x<100}{x*2.5}:~x}'[1 3 7 50]")) == "[244.140625 117.1875 109.375 125.0]"
+
+
+# The rules of atomic dyads applied straight to operands of one kind (batching._direct):
+# comparisons, + - * exact on integers within int64, Integer-Divide and Remainder of
+# naturals, integer Max and Min; where they do not apply (a negative dividend, a real beside
+# an integer, a real Max), the rule's general path; and Each of a projection of a dyad
+# with a batched form of pairs, tried before its forms are made (safe(x;)'!n), the loop
+# where it declines
+DIRECT_SETUP = """
+safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d}
+at::{x@y}
+"""
+
+DIRECT = [
+    ("{(x:%2),*|x}'[[4 7] [9 0]]", True), ("{(x!3),*|x}'[[4 7] [9 0]]", True),
+    ("{(x:%2),*|x}'[[4 -7] [9 0]]", True), ("{(x!-3),*|x}'[[4 7] [9 0]]", True), ("{x:%0}'[[4 7] [9 0]]", False), ("{x!0}'[[4 7] [9 0]]", False),
+    ("{(x<[3 1]),(x=[4 0]),(x>2),x|[5 1]}'[[4 7] [9 0]]", True),
+    ("{(x&[5 1]),(x|-1),x&9}'[[4 7] [9 0]]", True), ("{(x<2.5),*|x}'[[4 7] [9 0]]", True),
+    ("{(x+x),(x*3),(x-9223372036854775799),*|x}'[[4 7] [-8 0]]", True),
+    ("{(x+x),(x-9223372036854775807),*|x}'[[4 7] [-9 0]]", False),     # beyond int64
+    ("{x*4611686018427387904}'[[1 2] [3 4]]", False), ("{x+[1 2 3]}'[[4 7] [9 0]]", False),
+    ("{((x+0.5)*x-1.5),*|x}'[[4.0 7.0] [9.0 0.0]]", True), ("{x|0.5}'[[4.0 -0.0] [9.0 0.0]]", None),
+    ("{x<[[1 2] [3 4]]}'[[4 7] [9 0]]", True), ("{x=[1 2]}'[1 2 3]", True),
+    ("safe([0 2];)'!5", True), ("safe([1 3 0];)'!4", True), ("at([1 2 3];)'[0 2 1]", True),
+    ("at([1 2 3];)'[0 5]", False), ("at(;1)'[[1 2] [3 4]]", True), ("at(;5)'[[1 2] [3 4]]", False),
+]
+
+
+@pytest.mark.parametrize("program, batched", DIRECT, ids=[p for p, _ in DIRECT])
+def test_direct_rules_and_projections_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, SETUP + DIRECT_SETUP, program, batched, monkeypatch)
+
+
+def test_direct_rules_give_each_rows_value(mode):
+    k = interpreter(mode, True)
+    k(DIRECT_SETUP)
+    assert write(k("{(x:%2),(x!3),(x<[5 1]),x|[5 1]}'[[4 7] [9 0]]")) == \
+        "[[2 3 1 1 1 0 5 7] [4 0 0 0 0 1 9 1]]"
+    assert write(k("safe([0 2];)'!5")) == "[0 0 0 0 1]"
+    assert write(k("{(x+x),x*3}'[[4 7] [-9 0]]")) == "[[8 14 12 21] [-18 0 -27 0]]"

@@ -200,6 +200,20 @@ def _integers(op):
     return lambda x, y, kind, given: op(x, y) if kind == "i" else None
 
 
+def _naturals(op):
+    """Integer-Divide and Remainder of integers none negative, by divisors none zero:
+    truncated is floored there, and C's remainder Python's (else the verb's own steps)."""
+    def natural(x, y, kind, given):
+        if kind != "i" or _least(given[0]) < 0 or _least(given[1]) <= 0:
+            return None
+        return op(x, y)
+    return natural
+
+
+def _least(v):
+    return int(v.min()) if values.is_array(v) else v
+
+
 # the verbs a rule applies straight to operands of one kind (integers or reals), as their
 # array forms do (atomic.py: a comparison's 0s and 1s, + - * exact on integers where the
 # operands' magnitudes allow, the library's operation on reals), without the verb's
@@ -210,6 +224,7 @@ _DIRECT = {"<": _compared(lambda x, y: x < y), ">": _compared(lambda x, y: x > y
            "+": _exactly(lambda x, y: x + y, lambda p, q: p + q),
            "-": _exactly(lambda x, y: x - y, lambda p, q: p + q),
            "*": _exactly(lambda x, y: x * y, lambda p, q: p * q),
+           ":%": _naturals(lambda x, y: x // y), "!": _naturals(lambda x, y: x % y),
            "|": _integers(lambda x, y: backends.current().maximum(x, y)),
            "&": _integers(lambda x, y: backends.current().minimum(x, y))}
 
