@@ -4,8 +4,10 @@ a monad's body once for all rows, decided here once, from the verbs in it.
 A body batches when it is made of nothing but x, numbers, names read around the literal,
 its own locals assigned (at the top of a statement) before they are read, conditionals, and
 verbs whose registry entry has a batching rule for the form applied (batch_monad,
-batch_dyad; Over and Scan of the verbs in batching.ADVERBS), and monads without one applied
-to a value the same for every row (`!n`: the verb itself, once). Such a body has no effects and
+batch_dyad; Over and Scan of the verbs in batching.ADVERBS), monads without one applied
+to a value the same for every row (`!n`: the verb itself, once), and While of two literal
+monads made of the same (p f:~s: every row's loop at once, the literals reading the locals
+of the body around them that it assigned before; verbs/batched.py _while). Such a body has no effects and
 calls nothing, so evaluating it once on all rows does nothing the loop would not; what it
 gives is the loop's value or nothing (verbs/batching.py: the rules decline at run time
 wherever a row's result could differ, and then the loop runs).
