@@ -553,6 +553,9 @@ WHILES = [
     ("{{(#x)<3}{x,x}:~x}'[1 2]", False),            # a list as the predicate's value
     ("{{x<100}{x*2}\\~x}'[1 3]", None), ("{p{x*2}:~x}'[1 3]", None),
     ("{{x<10}{x+nope}:~x}'[1 2]", False), ("{[s];s::x;{x<s}{x+1}:~s-3}'[5 9 1]", True),
+    # a row whose loop never ends, where its own run never gets to it (a branch not taken;
+    # an earlier row's error after its loop): past batched.WHILE_STEPS, the loop decides
+    ("{:[x>10;{x<100}{x*2}:~x;x]}'[20 0]", False), ("{[r];r::{x<100}{x*2}:~x;r@5}'[1 0]", False),
 ]
 
 

@@ -268,6 +268,13 @@ def _each(body, arg):
     return each
 
 
+# the most steps a batched While takes before the loop runs instead: the batch runs every
+# row's loop, also of rows whose own run would have ended before it (an error in a later
+# statement of an earlier row, a branch of a conditional not taken) and whose loop might
+# not end; past this the loop decides, as it would have
+WHILE_STEPS = 4096
+
+
 def _while(predicate, body, start, names):
     """p f:~s in a batched body, p and f literal monads: every row's loop at once, in lock
     step. Each step evaluates p on the rows still looping; those where it is false are done
@@ -284,7 +291,7 @@ def _while(predicate, body, start, names):
         up = {name: run.locals[name] for name in names}
         lanes = None            # the rows still looping (None: all, in order)
         done = []               # (rows, their values) of the rows done
-        while True:
+        for _ in range(WHILE_STEPS + 1):
             m = a.shape[0]
             x = Rows.of(a)
             p = predicate(_Run(x, run.reads, m, up=up))
@@ -309,6 +316,8 @@ def _while(predicate, body, start, names):
                 break
             r = body(_Run(x, run.reads, x.a.shape[0], up=up))
             a = r.a if type(r) is Rows else _repeated(r, x.a.shape[0])
+        else:
+            raise Declined
         return Rows(_gathered(backend, done, n))
     return loop
 

@@ -157,7 +157,7 @@ def _arrays(op, dyad):
 
     def rule(a, b, n):
         if direct is not None:
-            r = _direct(direct, a, b)
+            r = _direct(direct, a, b, n)
             if r is not None:
                 return r
         ra = a.rank if isinstance(a, Rows) else _rank(a)
@@ -229,7 +229,7 @@ _DIRECT = {"<": _compared(lambda x, y: x < y), ">": _compared(lambda x, y: x > y
            "&": _integers(lambda x, y: backends.current().minimum(x, y))}
 
 
-def _direct(fn, a, b):
+def _direct(fn, a, b, n):
     """fn on the operands a and b (Rows, or plain numbers or numeric arrays) of one kind
     of number, paired as Klong pairs each row's (along the first axes: the lower rank
     given trailing unit axes; a plain array a unit axis for the batch), or None."""
@@ -252,6 +252,8 @@ def _direct(fn, a, b):
             x, k = v, "f"
             ranks.append(0)
         elif values.is_array(v) and v.ndim and values.array_kind(v) in ("i", "f"):
+            # (paired with every row: the result's size against the guard, as _stacked)
+            limits.check_elements(n * limits.elements_of(v))
             x, k = v.reshape((1,) + tuple(v.shape)), values.array_kind(v)
             ranks.append(v.ndim)
         else:
@@ -415,6 +417,8 @@ def _at_plain(a, b):
     i = b.a
     if b.rank == 1 and i.shape[1] == 0 or int(i.min()) < 0 or int(i.max()) >= a.shape[0]:
         raise Declined          # (an index out of range, an empty index: the loop)
+    if a.ndim > 1:              # (rows of a matrix for each index: the size guard)
+        limits.check_elements(limits.elements_of(i) * limits.elements_of(a[0]))
     return Rows(backends.current().take(a, i))
 
 
