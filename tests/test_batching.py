@@ -558,3 +558,92 @@ def test_a_batched_result_holds_no_view_of_the_rows(backend):
             assert v.base is None and v.flags.c_contiguous, program
         else:
             assert v._base is None and v.is_contiguous(), program
+
+
+# A While of literals in a batched body (verbs/batched.py _while): every row's loop at once,
+# in lock step, the rows whose predicate is false set aside; rows that end at different
+# steps, a state that is a list, locals of the body around read by the loop's literals
+# (a While inside a While's body reads the one around it), the pairs of a projected dyad
+# (binary search, bs(v;)'keys). The loop runs where a row's result would differ in kind
+# or shape (a mixed list), an integer leaves int64, a row fails, or the predicate is a list.
+WHILE_SETUP = """
+v::[1 3 5 7 9 11 13]
+lim::50
+bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a}
+p::{x<100}
+"""
+
+WHILES = [
+    ("{{x<100}{x*2}:~x}'[1 3 7 50 200]", True), ("{{x<100}{x*2.5}:~x}'[1 3 7 50]", True),
+    ("{{x<100.0}{x+x}:~x}'[0.5 3.0 99.0]", True), ("{{x<lim}{x*3}:~x}'[1 2 4 60]", True),
+    ("bs(v;)'[0 1 2 6 7 13 14 100]", True), ("bs(v;)'[4]", True), ("bs(v;)'[]", None),
+    ("bs(v*1.5;)'[0 1 2 6 7 13 14 100]", True), ("bs(v;)'[1.5 7.0 20.0]", True),
+    ("{[s];s::x*3;{x<s}{x+1}:~0}'[2 5 0]", True), ("[1 2 3]{[t];t::y;{x<t}{x+1}:~x}'[5 6 2]", True),
+    ("{[s];s::x;{(#x)>5}{x,s}:~[0]}'[1 2]", True), ("{[s];s::x;{(#x)<3}{x,s}:~[0]}'[1 2]", True),
+    ("{[s];s::x;{0}{x+s}:~0}'[1 2]", None),         # a nilad predicate ("{{x<100}{x*2}:~x+1}'u", True),
+    ("{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]", True),
+    ("{{(*x)<20}{x+1,2}:~x,0}'[3 8 30]", True), ("{*{(*x)<9}{(x@1),+/x}:~0,x}'[1 2 3]", True),
+    ("{{x<10}{x+0.5}:~x}'[20 3]", False),           # an integer and a real: a mixed list
+    ("{{x<9223372036854775807}{x*2}:~x}'[1 3]", False),     # beyond int64: big integers
+    ("{{x<10}{x@1}:~x}'[1 2]", False),              # a row's error: the loop raises it
+    ("{{x<10}{x+10%x-3}:~x}'[4 3]", False),         # a division by zero in a row
+    ("{{(#x)<3}{x,x}:~x}'[1 2]", False),            # a list as the predicate's value
+    ("{{x<100}{x*2}\\~x}'[1 3]", None), ("{p{x*2}:~x}'[1 3]", None),
+    ("{{x<10}{x+nope}:~x}'[1 2]", False), ("{[s];s::x;{x<s}{x+1}:~s-3}'[5 9 1]", True),
+    # a row whose loop never ends, where its own run never gets to it (a branch not taken;
+    # an earlier row's error after its loop): past batched.WHILE_STEPS, the loop decides
+    ("{:[x>10;{x<100}{x*2}:~x;x]}'[20 0]", False), ("{[r];r::{x<100}{x*2}:~x;r@5}'[1 0]", False),
+]
+
+
+@pytest.mark.parametrize("program, batched", WHILES, ids=[p for p, _ in WHILES])
+def test_a_while_in_a_batched_body_gives_the_loops_outcome(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, SETUP + WHILE_SETUP, program, batched, monkeypatch)
+
+
+def test_a_batched_while_gives_each_rows_value(mode):
+    k = interpreter(mode, True)
+    k(WHILE_SETUP)
+    assert write(k("bs(v;)'[0 1 2 6 7 13 14 100]")) == "[0 0 1 3 3 6 7 7]"
+    assert write(k("{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]")) == "[8 16 1]"
+    assert write(k("{{x<100}{x*2.5}:~x}'[1 3 7 50]")) == "[244.140625 117.1875 109.375 125.0]"
+
+
+# The rules of atomic dyads applied straight to operands of one kind (batching._direct):
+# comparisons, + - * exact on integers within int64, Integer-Divide and Remainder of
+# naturals, integer Max and Min; where they do not apply (a negative dividend, a real beside
+# an integer, a real Max), the rule's general path; and Each of a projection of a dyad
+# with a batched form of pairs, tried before its forms are made (safe(x;)'!n), the loop
+# where it declines
+DIRECT_SETUP = """
+safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d}
+at::{x@y}
+"""
+
+DIRECT = [
+    ("{(x:%2),*|x}'[[4 7] [9 0]]", True), ("{(x!3),*|x}'[[4 7] [9 0]]", True),
+    ("{(x:%2),*|x}'[[4 -7] [9 0]]", True), ("{(x!-3),*|x}'[[4 7] [9 0]]", True), ("{x:%0}'[[4 7] [9 0]]", False), ("{x!0}'[[4 7] [9 0]]", False),
+    ("{(x<[3 1]),(x=[4 0]),(x>2),x|[5 1]}'[[4 7] [9 0]]", True),
+    ("{(x&[5 1]),(x|-1),x&9}'[[4 7] [9 0]]", True), ("{(x<2.5),*|x}'[[4 7] [9 0]]", True),
+    ("{(x+x),(x*3),(x-9223372036854775799),*|x}'[[4 7] [-8 0]]", True),
+    ("{(x+x),(x-9223372036854775807),*|x}'[[4 7] [-9 0]]", False),     # beyond int64
+    ("{x*4611686018427387904}'[[1 2] [3 4]]", False), ("{x+[1 2 3]}'[[4 7] [9 0]]", False),
+    ("{((x+0.5)*x-1.5),*|x}'[[4.0 7.0] [9.0 0.0]]", True), ("{x|0.5}'[[4.0 -0.0] [9.0 0.0]]", None),
+    ("{x<[[1 2] [3 4]]}'[[4 7] [9 0]]", True), ("{x=[1 2]}'[1 2 3]", True),
+    ("safe([0 2];)'!5", True), ("safe([1 3 0];)'!4", True), ("at([1 2 3];)'[0 2 1]", True),
+    ("at([1 2 3];)'[0 5]", False), ("at(;1)'[[1 2] [3 4]]", True), ("at(;5)'[[1 2] [3 4]]", False),
+]
+
+
+@pytest.mark.parametrize("program, batched", DIRECT, ids=[p for p, _ in DIRECT])
+def test_direct_rules_and_projections_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, SETUP + DIRECT_SETUP, program, batched, monkeypatch)
+
+
+def test_direct_rules_give_each_rows_value(mode):
+    k = interpreter(mode, True)
+    k(DIRECT_SETUP)
+    assert write(k("{(x:%2),(x!3),(x<[5 1]),x|[5 1]}'[[4 7] [9 0]]")) == \
+        "[[2 3 1 1 1 0 5 7] [4 0 0 0 0 1 9 1]]"
+    assert write(k("safe([0 2];)'!5")) == "[0 0 0 0 1]"
+    assert write(k("{(x+x),x*3}'[[4 7] [-9 0]]")) == "[[8 14 12 21] [-18 0 -27 0]]"

@@ -26,7 +26,8 @@ UPDATE = os.environ.get("KLONG_GOLDEN_UPDATE") == "1"
 CHUNKS = {
     # recursion: scalar fast paths, the condition fast path, the direct self-call
     "fib": ("fib::{:[x<2;x;fib(x-1)+fib(x-2)]}", "fib(15)", "610"),
-    # a While of two literals inside a function: a Python loop with both bodies inline
+    # a While of two literals inside a function: a Python loop with both bodies inline, and
+    # beside it the batched form Each runs (every row's loop at once, verbs/batched.py)
     "while": ("upto::{{x<10}{x+1}:~x}", "upto'[3 12]", "[10 12]"),
     # x=0 needs no statement of its own (an elif), (#$x)>2 does (a nested if)
     "elif": ("sign::{:[x<0;-1:|x=0;0:|(#$x)>2;100;1]}", "sign'[-5 0 7 1234]", "[-1 0 1 100]"),
@@ -36,7 +37,8 @@ CHUNKS = {
     "nonlocal": ("total::{[n];n::0;{n::n+x}'x;n}", "total(!5)", "10"),
     # a projection of a literal
     "projection": ("less::{x-y}(;1)", "less'[1 2 3]", "[0 1 2]"),
-    # While of a literal with a local set before read, inline; At of the pair inline (numpy)
+    # While of a literal with a local set before read, inline; At of the pair inline (numpy);
+    # the batched form of pairs beside it (bs(a;)'keys)
     "pairloop": ("bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;"
                  ":[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a}", "bs(2*!50;)'[31 0 99]", "[16 0 50]"),
     # Scan-While inline: its values gathered; Remainder and Integer-Divide inline

@@ -99,14 +99,15 @@ def _results(r, n):
 class _Run:
     """One batched evaluation: the rows (x, and y of a dyad), the names read around the
     literal, its locals."""
-    __slots__ = ("x", "y", "reads", "n", "locals")
+    __slots__ = ("x", "y", "reads", "n", "locals", "up")
 
-    def __init__(self, x, reads, n, y=None):
+    def __init__(self, x, reads, n, y=None, up=None):
         self.x = x
         self.y = y
         self.reads = reads
         self.n = n
         self.locals = {}
+        self.up = up            # a loop's literal's: the locals of the body around it
 
 
 # the rules that only move elements (no arithmetic: no warning of the library to silence):
@@ -163,6 +164,9 @@ def _compiled(plan):
     if what == "get":
         name = plan[1]
         return lambda run: run.locals[name]
+    if what == "up":
+        name = plan[1]
+        return lambda run: run.up[name]
     if what == "set":
         name, value = plan[1], _compiled(plan[2])
 
@@ -240,6 +244,8 @@ def _compiled(plan):
         return adverb
     if what == "each":
         return _each(_compiled(plan[1]), _compiled(plan[2]))
+    if what == "while":
+        return _while(_compiled(plan[1]), _compiled(plan[2]), _compiled(plan[3]), plan[4])
     if what == "cond":
         clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
         return _conditional(clauses, _compiled(plan[2]))
@@ -263,6 +269,73 @@ def _each(body, arg):
         r = _results(r, n * k)
         return Rows(r.reshape((n, k) + tuple(r.shape[1:])))
     return each
+
+
+# the most steps a batched While takes before the loop runs instead: the batch runs every
+# row's loop, also of rows whose own run would have ended before it (an error in a later
+# statement of an earlier row, a branch of a conditional not taken) and whose loop might
+# not end; past this the loop decides, as it would have
+WHILE_STEPS = 4096
+
+
+def _while(predicate, body, start, names):
+    """p f:~s in a batched body, p and f literal monads: every row's loop at once, in lock
+    step. Each step evaluates p on the rows still looping; those where it is false are done
+    (their value is kept aside), f runs on the others, and the loop ends when none is left.
+    A row's value goes through the same steps as in its own loop, so its result is the
+    same; p must give one number per row (or the same value for all), and the rows' results
+    must be of one kind and shape (else the loop: a mixed or ragged list). `names`: the
+    locals of the body around that p and f read (("up", name)), taken row by row along."""
+    def loop(run):
+        backend = backends.current()
+        s = start(run)
+        n = run.n
+        a = s.a if type(s) is Rows else _repeated(s, n)
+        up = {name: run.locals[name] for name in names}
+        lanes = None            # the rows still looping (None: all, in order)
+        done = []               # (rows, their values) of the rows done
+        for _ in range(WHILE_STEPS + 1):
+            m = a.shape[0]
+            x = Rows.of(a)
+            p = predicate(_Run(x, run.reads, m, up=up))
+            if type(p) is Rows:
+                if p.rank != 0:
+                    raise Declined      # (a list as a predicate: its length decides)
+                go = p.a != 0
+                if not backend.all(go):
+                    stop = backend.where(p.a == 0)
+                    done.append((stop if lanes is None else backend.take(lanes, stop),
+                                 backend.take(a, stop)))
+                    if stop.shape[0] == m:
+                        break
+                    keep = backend.where(go)
+                    lanes = keep if lanes is None else backend.take(lanes, keep)
+                    a = backend.take(a, keep)
+                    x = Rows.of(a)
+                    up = {k: Rows.of(backend.take(v.a, keep)) if type(v) is Rows else v
+                          for k, v in up.items()}
+            elif not values.is_true(p):
+                done.append((lanes, a))
+                break
+            r = body(_Run(x, run.reads, x.a.shape[0], up=up))
+            a = r.a if type(r) is Rows else _repeated(r, x.a.shape[0])
+        else:
+            raise Declined
+        return Rows(_gathered(backend, done, n))
+    return loop
+
+
+def _gathered(backend, done, n):
+    """The rows' values from the parts kept aside as they were done, each back in its
+    row's place; the parts must hold numbers of one kind, rows of one shape."""
+    if len(done) == 1 and done[0][0] is None:
+        return done[0][1]
+    kind, shape = values.array_kind(done[0][1]), tuple(done[0][1].shape[1:])
+    if any(values.array_kind(v) != kind or tuple(v.shape[1:]) != shape for _, v in done):
+        raise Declined          # a mixed or ragged list in the loop
+    rows = backend.concat([backend.arange(n) if r is None else r for r, _ in done])
+    parts = backend.concat([v for _, v in done])
+    return backend.put(backend.copy(parts), rows, parts)
 
 
 def _take_reversed(reversed_, count, arg):

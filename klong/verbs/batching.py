@@ -153,8 +153,13 @@ def atomic_dyad(op, dyad):
 
 def _arrays(op, dyad):
     real = _REAL_OPS.get(op)
+    direct = _DIRECT.get(op)
 
     def rule(a, b, n):
+        if direct is not None:
+            r = _direct(direct, a, b, n)
+            if r is not None:
+                return r
         ra = a.rank if isinstance(a, Rows) else _rank(a)
         rb = b.rank if isinstance(b, Rows) else _rank(b)
         if ra == 0 and rb == 0 and op not in _NUMBER_SAFE \
@@ -167,6 +172,108 @@ def _arrays(op, dyad):
                 return Rows.of(real(*pair))
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
+
+
+def _compared(op):
+    def compare(x, y, kind, given):
+        r = backends.current().astype(op(x, y), "i")
+        limits.current().remember(r, 1)         # (as the verb's: a count needs no scan)
+        return r
+    return compare
+
+
+def _exactly(op, bound):
+    def arith(x, y, kind, given):
+        if kind != "i":
+            return op(x, y)
+        most = bound(magnitude(given[0]), magnitude(given[1]))
+        if most > limits.INT64_MAX:
+            return None         # (the verb's Python integers: the rule's own path declines)
+        r = op(x, y)
+        limits.current().remember(r, most)
+        return r
+    return arith
+
+
+def _integers(op):
+    """Max and Min of integers (of reals: which zero, which NaN they keep is the verb's)."""
+    return lambda x, y, kind, given: op(x, y) if kind == "i" else None
+
+
+def _naturals(op):
+    """Integer-Divide and Remainder of integers none negative, by divisors none zero:
+    truncated is floored there, and C's remainder Python's (else the verb's own steps)."""
+    def natural(x, y, kind, given):
+        if kind != "i" or _least(given[0]) < 0 or _least(given[1]) <= 0:
+            return None
+        return op(x, y)
+    return natural
+
+
+def _least(v):
+    return int(v.min()) if values.is_array(v) else v
+
+
+# the verbs a rule applies straight to operands of one kind (integers or reals), as their
+# array forms do (atomic.py: a comparison's 0s and 1s, + - * exact on integers where the
+# operands' magnitudes allow, the library's operation on reals), without the verb's
+# dispatch: comparisons of an integer and a real (Python's exact comparison), and anything
+# else, take the rule's general path
+_DIRECT = {"<": _compared(lambda x, y: x < y), ">": _compared(lambda x, y: x > y),
+           "=": _compared(lambda x, y: x == y),
+           "+": _exactly(lambda x, y: x + y, lambda p, q: p + q),
+           "-": _exactly(lambda x, y: x - y, lambda p, q: p + q),
+           "*": _exactly(lambda x, y: x * y, lambda p, q: p * q),
+           ":%": _naturals(lambda x, y: x // y), "!": _naturals(lambda x, y: x % y),
+           "|": _integers(lambda x, y: backends.current().maximum(x, y)),
+           "&": _integers(lambda x, y: backends.current().minimum(x, y))}
+
+
+def _direct(fn, a, b, n):
+    """fn on the operands a and b (Rows, or plain numbers or numeric arrays) of one kind
+    of number, paired as Klong pairs each row's (along the first axes: the lower rank
+    given trailing unit axes; a plain array a unit axis for the batch), or None."""
+    parts = []
+    kind = None
+    ranks = []
+    given = []          # the operands' arrays as they came (a magnitude may be remembered)
+    for v in (a, b):
+        given.append(v.a if type(v) is Rows else v)
+        if type(v) is Rows:
+            x = v.a
+            k = values.array_kind(x)
+            ranks.append(x.ndim - 1)
+        elif type(v) is int:
+            if not limits.fits_int64(v):
+                return None
+            x, k = v, "i"
+            ranks.append(0)
+        elif type(v) is float:
+            x, k = v, "f"
+            ranks.append(0)
+        elif values.is_array(v) and v.ndim and values.array_kind(v) in ("i", "f"):
+            # (paired with every row: the result's size against the guard, as _stacked)
+            limits.check_elements(n * limits.elements_of(v))
+            x, k = v.reshape((1,) + tuple(v.shape)), values.array_kind(v)
+            ranks.append(v.ndim)
+        else:
+            return None
+        if kind is not None and k != kind:
+            return None
+        kind = k
+        parts.append(x)
+    x, y = parts
+    rx, ry = ranks
+    if rx and ry:
+        common = min(rx, ry)
+        if tuple(x.shape[1:1 + common]) != tuple(y.shape[1:1 + common]):
+            return None         # lists of different lengths: the loop's error
+    if rx < ry and values.is_array(x):
+        x = x.reshape(tuple(x.shape) + (1,) * (ry - rx))
+    elif ry < rx and values.is_array(y):
+        y = y.reshape(tuple(y.shape) + (1,) * (rx - ry))
+    r = fn(x, y, kind, given)
+    return None if r is None else Rows.of(r)
 
 
 def _divide(x, y):
@@ -282,8 +389,11 @@ def size(x, n):
 
 def at(a, b, n):
     """x@i: each row indexed by the plain integer i, or a plain vector of them, or by its
-    own integer (or vector of integers) i (as `x@<x` indexes each row by its grade)."""
-    if not isinstance(a, Rows) or a.rank == 0:
+    own integer (or vector of integers) i (as `x@<x` indexes each row by its grade); a
+    plain list of numbers indexed by each row's integer, or vector of them (`v@m`)."""
+    if not isinstance(a, Rows):
+        return _at_plain(a, b)
+    if a.rank == 0:
         raise Declined
     k = a.a.shape[1]
     if isinstance(b, Rows):
@@ -296,6 +406,20 @@ def at(a, b, n):
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
     raise Declined
+
+
+def _at_plain(a, b):
+    """The plain array a (the same for every row) indexed by each row's integers b: its
+    elements (or rows) at them, gathered for all rows at once."""
+    if not (isinstance(b, Rows) and values.is_array(a) and a.ndim and b.rank <= 1
+            and values.array_kind(a) in ("i", "f") and values.array_kind(b.a) == "i"):
+        raise Declined
+    i = b.a
+    if b.rank == 1 and i.shape[1] == 0 or int(i.min()) < 0 or int(i.max()) >= a.shape[0]:
+        raise Declined          # (an index out of range, an empty index: the loop)
+    if a.ndim > 1:              # (rows of a matrix for each index: the size guard)
+        limits.check_elements(limits.elements_of(i) * limits.elements_of(a[0]))
+    return Rows(backends.current().take(a, i))
 
 
 def _at_rows(a, b, n, k):

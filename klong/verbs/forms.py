@@ -315,4 +315,11 @@ def _each_of(fn, a):
         if r is not None:
             return r
         return adv.each(fn.run, a, wholearray.traced_each(fn))
+    if type(fn) is Projection and adv.numeric(a):
+        # a projection is made anew each time its expression runs (safe(x;)'!n): its
+        # batched form of pairs first, the forms made only where it declines
+        whole = _projected_whole(fn)
+        if whole is not None:
+            r = whole(a)
+            return r if r is not None else adv.each(_projected_monad(fn), a)
     return function_derived(fn, ("'",)).monad(a)

@@ -360,6 +360,40 @@ STRINGS_PROGRAMS = [
 ]
 
 
+# Loops at the library's pace (issue 35): Each of a body holding a While of literals, every
+# row's loop at once in lock step (a binary search of many keys, rows ending at different
+# steps, a list as the state, locals of the body around read by the loop, a While in a
+# While), and where the loop must run (a mixed or ragged result, int64 left, a row's error);
+# the batching rules of comparisons, + - * and integer Max/Min on one kind of number; a
+# projection's Each (n-queens)
+LOOPS_PROGRAMS = [
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+    "v::1+2*!40;(bs(v;)'[0 1 2 40 41 79 80 200]),bs(v*0.5;)'[0.0 3.3 19.5 40.0]",
+    "{{x<100}{x*2}:~x}'[1 3 7 50 200]",
+    "{{x<100}{x*2.5}:~x}'[1 3 7 50]",
+    "{[s];s::x*3;{x<s}{x+1}:~0}'[2 5 0 9]",
+    "[1 2 3]{[t];t::y;{x<t}{x+1}:~x}'[5 6 2]",
+    "{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]",
+    "{{(*x)<20}{x+1,2}:~x,0}'[3 8 30]",
+    "{*{(*x)<9}{(x@1),+/x}:~0,x}'[1 2 3]",
+    "{[s];s::x;{(#x)<3}{x,s}:~[0]}'[1 2]",
+    "{{x<10}{x+0.5}:~x}'[20 3]",
+    "{{x<9223372036854775807}{x*2}:~x}'[1 3]",
+    "{{x<10}{x+10%x-3}:~x}'[4 3]",
+    "{{x<10}{x@1}:~x}'[1 2]",
+    "{{(#x)<3}{x,x}:~x}'[1 2]",
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]};"
+    "nq::{n::x;+/{q(,x)}'!n};(nq'!6),safe([0 2 4];)'!5",
+    "{(x<[3 1 2]),(x=[1 1 1]),(x>2.5),x|[0 5 1]}'[[1 2 3] [3 2 1]]",
+    "{(x+[1 2 3]),(x*x),x-9223372036854775807}'[[1 2 3] [-3 -2 -1]]",
+    "{x*4611686018427387904}'[[1 2] [3 4]]",
+    "{(x<2.5),(x&[0.5 -0.0 2.0])}'[[1.0 2.0 3.0] [0.0 -0.0 4.0]]",
+    "{x<[1 2]}'[[1 2 3] [3 2 1]]",
+    "{:[x>10;{x<100}{x*2}:~x;x]}'[20 0]",
+    "{[r];r::{x<100}{x*2}:~x;r@5}'[1 0]",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -417,7 +451,7 @@ def main(argv=None):
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
-                      "mixed-", "indep-", "arrsp-", "strsp-"))]
+                      "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -443,6 +477,8 @@ def main(argv=None):
         entries.append({"id": f"arrsp-{i:03d}", "source": source})
     for i, source in enumerate(STRINGS_PROGRAMS):
         entries.append({"id": f"strsp-{i:03d}", "source": source})
+    for i, source in enumerate(LOOPS_PROGRAMS):
+        entries.append({"id": f"loopsp-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

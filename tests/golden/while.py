@@ -11,7 +11,12 @@ def chunk(_):
                     return t1
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            self_ = LAMBDA(run, FACTS1, None, BACKEND)
+            def whole5(x):
+                try:
+                    return BATCH_EACH(K0, x, [])
+                except Exception:
+                    return None
+            self_ = LAMBDA(run, FACTS1, whole5, BACKEND)
             return self_
         t1 = make2()
         G['upto'] = t1

@@ -4,8 +4,10 @@ a monad's body once for all rows, decided here once, from the verbs in it.
 A body batches when it is made of nothing but x, numbers, names read around the literal,
 its own locals assigned (at the top of a statement) before they are read, conditionals, and
 verbs whose registry entry has a batching rule for the form applied (batch_monad,
-batch_dyad; Over and Scan of the verbs in batching.ADVERBS), and monads without one applied
-to a value the same for every row (`!n`: the verb itself, once). Such a body has no effects and
+batch_dyad; Over and Scan of the verbs in batching.ADVERBS), monads without one applied
+to a value the same for every row (`!n`: the verb itself, once), and While of two literal
+monads made of the same (p f:~s: every row's loop at once, the literals reading the locals
+of the body around them that it assigned before; verbs/batched.py _while). Such a body has no effects and
 calls nothing, so evaluating it once on all rows does nothing the loop would not; what it
 gives is the loop's value or nothing (verbs/batching.py: the rules decline at run time
 wherever a row's result could differ, and then the loop runs).
@@ -52,11 +54,14 @@ class _Plan:
     it, for a literal inside the body (an Each of it: ("each", its plan, operand)), which
     then may read globals only (the names it reads are read where the outer one is)."""
 
-    def __init__(self, fn, reads=None):
+    def __init__(self, fn, reads=None, up=None):
         self.fn = fn
         self.nested = reads is not None
         self.reads = [] if reads is None else reads
         self.assigned = set()
+        # the plan of the literal around, for a loop's literal (While): it reads the locals
+        # that one has assigned before the loop, one value per row of the rows it runs on
+        self.up = up
 
     def body(self):
         statements = []
@@ -88,6 +93,8 @@ class _Plan:
             if node.name == "y" and self.fn.arity == 2:
                 return ("y",)
             return ("get", node.name) if node.name in self.assigned else None
+        if isinstance(node, ir.Local) and node.depth == 1 and self.up is not None:
+            return ("up", node.name) if node.name in self.up.assigned else None
         if isinstance(node, (ir.Global, ir.Local)):
             if self.nested and not isinstance(node, ir.Global):
                 return None     # a local of a literal around: not readable where it runs
@@ -111,6 +118,8 @@ class _Plan:
             inner = self._each(verb)
             arg = None if inner is None else self.expr(operands[0])
             return None if arg is None else ("each", inner, arg)
+        if len(operands) == 2 and tuple(verb.adverbs) == (":~",):
+            return self._while(verb.fn, operands[0], operands[1])
         if verb.op is None or verb.fn is not None:
             return None
         entry = VERBS.get(verb.op)
@@ -134,6 +143,22 @@ class _Plan:
                 return None
         return head + tuple(args)
 
+    def _while(self, fn, predicate, start):
+        """p f:~s of literal monads p and f (verbs/batched.py runs both on the rows still
+        looping until none is), or None."""
+        plans = []
+        for literal in (predicate, fn):
+            if not _loop_literal(literal):
+                return None
+            found = _Plan(literal, self.reads, self).body()
+            if found is None:
+                return None
+            plans.append(found[0])
+        init = self.expr(start)
+        if init is None:
+            return None
+        return ("while", plans[0], plans[1], init, tuple(sorted(_ups(plans))))
+
     def _each(self, verb):
         """The plan of the monad that Each applies in the body (f of f'v), or None: a
         primitive with a batching rule, or Over or Scan of one, or a literal monad."""
@@ -155,11 +180,31 @@ class _Plan:
         return None
 
 
+def _loop_literal(fn):
+    """A literal monad a batched loop may run: its x its own."""
+    return isinstance(fn, ir.Lambda) and fn.arity == 1 and not fn.outer_params \
+        and "x" not in fn.locals
+
+
+def _ups(plan):
+    """The names of the literal around that the plans read (("up", name))."""
+    if type(plan) is not tuple and type(plan) is not list:
+        return set()
+    if len(plan) == 2 and plan[0] == "up":
+        return {plan[1]}
+    if plan and plan[0] == "while":
+        return _ups(plan[3])        # (its literals read the locals of the body it is in)
+    found = set()
+    for p in plan:
+        found |= _ups(p)
+    return found
+
+
 def _plain(plan):
     """Whether a plan's value is the same for every row: it reads neither x, y nor a local."""
     if type(plan) is not tuple:
         return True             # a constant's value, an index, a name
-    if plan and plan[0] in ("x", "y", "get"):
+    if plan and plan[0] in ("x", "y", "get", "up"):
         return False
     return all(_plain(p) for p in plan)
 
