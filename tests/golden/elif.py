@@ -11,7 +11,7 @@ def chunk(_):
                             return 0
                         else:
                             t2 = M10(x)
-                            t3 = M11(t2)
+                            t3 = (len(t2)) if type(t2) is str else M11(t2)
                             if ((t3 > 2) if (type(t3) is int or type(t3) is float) else TRUTH(V12(t3, 2))):
                                 return 100
                             else:
@@ -23,7 +23,7 @@ def chunk(_):
                         return 0
                     else:
                         t5 = M16(x)
-                        t6 = M17(t5)
+                        t6 = (len(t5)) if type(t5) is str else M17(t5)
                         if ((t6 > 2) if (type(t6) is int or type(t6) is float) else TRUTH(V18(t6, 2))):
                             return 100
                         else:
