@@ -3,6 +3,7 @@ verbs/mixed.py): these tests say that it is made where it should be, and that ev
 the display and Python see the same values as they would in the general list: printed text,
 element kinds, errors. In all four modes (numpy and torch, generated code and closures)."""
 import functools
+import itertools
 import operator
 
 import numpy as np
@@ -227,6 +228,26 @@ def test_a_sum_adds_from_left_to_right_as_the_general_list(k, src):
     in_order = functools.reduce(operator.add, compact.general())
     assert repr(value(k, "+/" + src)) == repr(in_order)
     assert shown(k, "+/" + src) == shown(k, "{x+y}/" + src)
+
+
+@pytest.mark.parametrize("src", [
+    "0,V", "1,2,3,V", "(5,V),-0.0", "(V,3),7,V", "(0,V*1e300),-1",
+    "4503599627370496,4503599627370496,V",        # a running sum of integers reaches 2^53
+])
+def test_a_running_sum_adds_from_left_to_right_as_the_general_list(k, src):
+    """+\\ of a compact list gives the general list's running sums: integers while only
+    integers have been added, exactly, then reals, bit for bit."""
+    compact = value(k, src)
+    assert type(compact) is MixedNumbers
+    running = list(itertools.accumulate(compact.general(), operator.add))
+    assert shown(k, "+\\" + src) == write(k.run("[" + " ".join(map(repr, running)) + "]")) \
+        == shown(k, "{x+y}\\" + src)
+    assert [type(v) for v in running] == [type(v) for v in _numbers(value(k, "+\\" + src))]
+
+
+def _numbers(v):
+    return v.general() if type(v) is MixedNumbers else host(v).tolist() \
+        if not isinstance(v, list) else v
 
 
 def test_amend_and_a_second_reference(k):

@@ -215,6 +215,10 @@ def over_neutral(f, a, b, fast=None):
 
 
 def scan(f, a, fast=None, fold=None):
+    if fast == "+" and type(a) is MixedNumbers:
+        r = mixed.plus_scan(a)                  # (the general list's running sums)
+        if r is not None:
+            return r
     if not _iterable(a):
         return a if is_seq(a) else make_list([a])
     if fast is not None and numeric(a) and a.ndim == 1:

@@ -130,22 +130,39 @@ def atomic(symbol, array, a, b):
     return MixedNumbers(reals, ints)
 
 
-# ---------------------------------------------------------------- +/
+# ---------------------------------------------------------------- +/ and +\
+
+def _running_sums(m):
+    """The general list's running sums of the MixedNumbers m, from left to right: those of
+    the integers before the first real, exact ((position, sum) pairs), and those from the
+    first real on, all reals (an integer converts to its real exactly, below 2^53): one
+    running sum of the reals, the integers' sum added to the first (as Python adds an
+    integer to a real)."""
+    B = backends.current()
+    heads, total = [], 0
+    for i, v in m.ints:         # (in position order: the leading integers, if any)
+        if i != len(heads):
+            break
+        total += v
+        heads.append((i, total))
+    reals = m.reals[len(heads):]
+    if heads:
+        reals = B.concat((B.asarray([total + float(reals[0])], "f"), reals[1:]))
+    return heads, B.accumulate("+", reals)
+
 
 def plus_over(m):
-    """+/ of the MixedNumbers m, as the general list folds it: from left to right, the
-    integers before the first real summed exactly, every addition after it one of reals
-    (an integer converts to its real exactly, below 2^53). A running sum of the reals in
-    that order is the same additions: the last of it, with the integers' sum at the start."""
+    """+/ of the MixedNumbers m, as the general list folds it: the last running sum."""
+    return float(_running_sums(m)[1][-1])
+
+
+def plus_scan(m):
+    """+\\ of the MixedNumbers m, as the general list's scan gives it; None where a running
+    sum of the leading integers is past what the reals hold exactly."""
+    heads, running = _running_sums(m)
+    if not heads:
+        return running
+    if not all(-EXACT < v < EXACT for _, v in heads):
+        return None
     B = backends.current()
-    first = 0
-    head = 0
-    for i, v in m.ints:         # (in position order: the leading integers, if any)
-        if i != first:
-            break
-        head += v
-        first += 1
-    reals = m.reals[first:]
-    if first:                   # (as Python adds an integer to a real)
-        reals = B.concat((B.asarray([head + float(reals[0])], "f"), reals[1:]))
-    return float(B.accumulate("+", reals)[-1])
+    return make(B.concat((B.asarray([float(v) for _, v in heads], "f"), running)), tuple(heads))
