@@ -53,6 +53,23 @@ def test_each(kw, src, printed):
     assert kw(src) == printed
 
 
+@pytest.mark.parametrize("data", [
+    "=[3 1 3 2 1 3]",                       # the groups of = (integer vectors)
+    "[[1.5 2] [3 4 5] [0.0]]",              # reals, and integers
+    "[[1 2] [3.5] [4 5 6]]",                # vectors of both kinds in one list
+    "[[1 2] [] [3]]",                       # an empty one: the loop
+    "[[1 2] [[3]] [4]]",                    # a general list among them: the loop
+    "[[1 2] \"ab\" [3]]",                   # a string among them: the loop
+    "(=(70#[1 2 3]),[5 6 7])",              # long groups
+])
+def test_first_and_size_of_each_vector_as_the_loop(kw, data):
+    """*'g and #'g over a list of vectors (the groups of =) take the items' first elements
+    and lengths at once: as the loop of *'s and #'s does, element kinds included."""
+    assert kw(f"*'{data}") == kw(f"{{*x}}'{data}")
+    assert kw(f"#'{data}") == kw(f"{{#x}}'{data}")
+    assert kw(f"(*'{data})~{{*x}}'{data}") == "1"
+
+
 def test_each_does_not_call_on_empty(kw):
     assert kw("n::0;{x;n::n+1}'[];n") == "0"
     assert kw("n::0;{x;n::n+1}'\"\";n") == "0"

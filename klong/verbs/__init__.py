@@ -74,6 +74,9 @@ class Verb:
     compare            the Python comparison operator that the dyad is, on two numbers
     host_monad/dyad    a form the interpreter applies (the differentiation operators): how,
                        as a HostForm
+    each_of_vectors    Each of the monad over a list whose every item is a non-empty vector
+                       of the backend (the groups of =): the list of its results, as the
+                       monad gives each one, from the list of items
     batch_monad/dyad   the batching rule (batching.py): the form applied to the rows of a
                        matrix at once, rule(x, n) or rule(x, y, n), an operand being
                        batching.Rows (one value per row) or a value the same for every row;
@@ -104,6 +107,7 @@ class Verb:
     host_dyad: Optional["HostForm"] = None
     batch_monad: Optional[Callable] = None
     batch_dyad: Optional[Callable] = None
+    each_of_vectors: Optional[Callable] = None
     # made from the above
     monad: Optional[Callable] = field(init=False)
     dyad: Optional[Callable] = field(init=False)
@@ -166,7 +170,7 @@ VERBS = _table(
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d", scalar_dyad="{a} % {b}",
          scalar_guard=NATURAL_OPERANDS),
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take,
-         text_monad="len({a})"),
+         text_monad="len({a})", each_of_vectors=structural.sizes_of_vectors),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          batch_monad=batching.grade(False),
          scalar_dyad="1 if {a} < {b} else 0", shortcuts=(mixed_with_reals("<"),)),
@@ -176,7 +180,7 @@ VERBS = _table(
     Verb("=", "group", "equal", atomic="d", numeric="d", compare="==",
          scalar_dyad="1 if {a} == {b} else 0", shortcuts=(mixed_with_reals("="),)),
     Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
-         batch_monad=batching.first,
+         batch_monad=batching.first, each_of_vectors=structural.firsts_of_vectors,
          scalar_guard=f"(type({{a}}) is float and type({{b}}) is float"
                       f" or -{INLINE_FACTOR:#x} < {{a}} < {INLINE_FACTOR:#x}"
                       f" and -{INLINE_FACTOR:#x} < {{b}} < {INLINE_FACTOR:#x})",

@@ -50,10 +50,11 @@ def _iterable(a):
 _STRINGS = {str}
 
 
-def each(f, a, whole=None, strings=None):
+def each(f, a, whole=None, strings=None, vectors=None):
     """f'a. `strings(elems)`: the results of f on a list of strings, an iterator (or it
     raises: the loop then runs and fails as f does), or a list of strings (a list as it
-    stands)."""
+    stands); `vectors(elems)`: the results of f on a list of non-empty vectors of the
+    backend."""
     # the whole-array form first: a non-empty array is neither a dictionary nor an atom,
     # and `*'m` over a matrix asks nothing else
     if whole is not None and numeric(a):
@@ -65,6 +66,8 @@ def each(f, a, whole=None, strings=None):
     if not _iterable(a):
         return a if is_seq(a) else f(a)
     elems = items(a)
+    if vectors is not None and type(a) is list and _nonempty_vectors(elems):
+        return list_like(vectors(elems), a)
     if strings is not None and type(a) is list and set(map(type, elems)) == _STRINGS:
         try:
             results = strings(elems)
@@ -74,6 +77,12 @@ def each(f, a, whole=None, strings=None):
         except Exception:
             pass
     return list_like(limits.gather(map(f, elems), len(elems)), a)
+
+
+def _nonempty_vectors(elems):
+    """Whether every item is a non-empty vector of the backend (the groups of =)."""
+    array = backends.current().array_type
+    return all(type(e) is array and e.ndim == 1 and e.shape[0] for e in elems)
 
 
 def each2(f, a, b, whole=None):

@@ -41,6 +41,8 @@ class VerbForms:
                                         # passes/batching.py
     strings: Optional[Callable] = None  # the monad over a list of strings, as an iterator
                                         # (with_constant_each)
+    vectors: Optional[Callable] = None  # the monad over a list of non-empty vectors
+                                        # (Verb.each_of_vectors)
 
 
 def _no_monad(op):
@@ -65,7 +67,7 @@ def op_forms(op, batch=False):
                      whole_monad=entry.monad if entry.atomic_monad else None,
                      whole_dyad=entry.dyad if entry.atomic_dyad else entry.each,
                      batch=("monad", op, ("x",)) if batch and entry.batch_monad else None,
-                     batch_op=op if batch else None)
+                     batch_op=op if batch else None, vectors=entry.each_of_vectors)
 
 
 def function_forms(fn):
@@ -156,7 +158,7 @@ def _predicate(p):
 
 
 MONADIC_ADVERBS = {
-    "'": lambda v, a: adv.each(v.monad, a, v.whole_monad, v.strings),
+    "'": lambda v, a: adv.each(v.monad, a, v.whole_monad, v.strings, v.vectors),
     "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
     "\\": lambda v, a: adv.scan(v.dyad, a, v.fast, v.scan_fold),
     ":'": lambda v, a: adv.each_pair(v.dyad, a, v.whole_dyad),

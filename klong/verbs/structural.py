@@ -217,6 +217,18 @@ def first(a):
     return element(a, 0)
 
 
+def firsts_of_vectors(vectors):
+    """*'g for the items of g, non-empty vectors of the backend: their first elements, as
+    First takes each."""
+    element = backends.current().element
+    return [element(v, 0) for v in vectors]
+
+
+def sizes_of_vectors(vectors):
+    """#'g for the items of g, vectors of the backend: their lengths."""
+    return [v.shape[0] for v in vectors]
+
+
 def reverse(a):
     if type(a) is str:          # (a word, a line: the commonest list reversed in a loop)
         return a[::-1]
