@@ -220,14 +220,13 @@ def _classes(a):
     B = backends.current()
     keys = _device_keys(a)
     if keys is None:
-        seen = {}
         elems = items(a)
-        if set(map(type, elems)) == _STRINGS:
-            # strings only (the words of a text): each string is its own key
-            keys = [seen.setdefault(e, len(seen)) for e in elems]
-        else:
-            keys = [seen.setdefault(_group_key(e), len(seen)) for e in elems]
-        keys = B.asarray(keys, "i")
+        if set(map(type, elems)) != _STRINGS:
+            elems = list(map(_group_key, elems))
+        # (strings only, the words of a text, are their own keys) each key numbered by its
+        # first occurrence, by the dictionary's own loops
+        numbers = {key: i for i, key in enumerate(dict.fromkeys(elems))}
+        keys = B.asarray(list(map(numbers.__getitem__, elems)), "i")
     s, order = B.sort_order(keys, stable=True)
     if _tolerant(a):
         with B.quiet():
