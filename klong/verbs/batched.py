@@ -64,8 +64,11 @@ def pairs(body, a, b, reads, rows):
     if reads and any(backend.is_tracked(v) for v in reads):
         return None
     try:
-        with backend.quiet():
+        if body.calm:
             r = body(_Run(operands[0], reads, n, operands[1]))
+        else:
+            with backend.quiet():
+                r = body(_Run(operands[0], reads, n, operands[1]))
         return _own(backend, _results(r, n), (a, b, *reads))
     except Exception:
         return None
