@@ -25,7 +25,7 @@ def each(body, a, reads):
     backend = backends.current()
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
-    if _tracked(backend, a, reads):
+    if _tracked(backend, (a,), reads):
         return None         # differentiated: the loop's steps are the graph's
     n = a.shape[0]
     try:
@@ -57,7 +57,7 @@ def pairs(body, a, b, reads, rows):
         if not _numbers(b) or n not in (None, b.shape[0]):
             return None
         n = b.shape[0]
-    if backend.is_tracked(a) or backend.is_tracked(b) or _tracked(backend, None, reads):
+    if _tracked(backend, (a, b), reads):
         return None
     run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b)
     try:
@@ -79,14 +79,13 @@ def _numbers(v):
     return False
 
 
-def _tracked(backend, a, reads):
-    """Whether a or one of the names read is being differentiated (never on numpy)."""
+def _tracked(backend, operands, reads):
+    """Whether an operand or a name read is being differentiated (never on numpy)."""
     if backend.differentiates:
-        if a is not None and backend.is_tracked(a):
-            return True
-        for v in reads:
-            if backend.is_tracked(v):
-                return True
+        for group in (operands, reads):
+            for v in group:
+                if backend.is_tracked(v):
+                    return True
     return False
 
 

@@ -186,11 +186,12 @@ def _exactly(op, bound):
     def arith(x, y, kind, given):
         if kind != "i":
             return op(x, y)
-        most = bound(magnitude(given[0]), magnitude(given[1]))
+        known = limits.current()
+        most = bound(known.magnitude(given[0]), known.magnitude(given[1]))
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
-        limits.current().remember(r, most)
+        known.remember(r, most)
         return r
     return arith
 
