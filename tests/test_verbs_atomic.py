@@ -412,6 +412,14 @@ def test_every_shortcut_agrees_with_the_general_path(verb):
     (1, I(1, 0), "[1.0 :undefined]"), (I(1, 2), 0, "[:undefined :undefined]"),
     (np.array([[1, 2], [3, 4]]), I(1, 0), "[[1.0 2.0] [:undefined :undefined]]"),
     (1, 3, "0.333333333333333"),
+    # reals (the shortcut's operands): by a real, of a real, pairwise, a matrix by a vector
+    # of its length; a zero divisor among them gives :undefined
+    (np.array([1.5, -3.0]), 2.0, "[0.75 -1.5]"), (2.0, np.array([4.0, -0.5]), "[0.5 -4.0]"),
+    (np.array([1.0, 2.0]), np.array([4.0, -8.0]), "[0.25 -0.25]"),
+    (np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, -4.0]), "[[0.5 1.0] [-0.75 -1.0]]"),
+    (np.array([1.0, 2.0]), 0.0, "[:undefined :undefined]"),
+    (np.array([1.0, 2.0]), np.array([-0.0, 2.0]), "[:undefined 1.0]"),
+    (np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([0.0, 1.0]), "[[:undefined :undefined] [3.0 4.0]]"),
 ])
 def test_divide(a, b, expected):
     assert dyad("%", a, b) == expected
