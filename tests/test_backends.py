@@ -551,3 +551,17 @@ def test_only_the_backends_name_the_array_libraries():
             if pattern.search(code) and not code.strip().startswith(('"', "'")):
                 offenders.append(f"{rel}:{n}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+@pytest.mark.parametrize("name", [b for b in ("numpy", "torch") if b in kb.list_backends()])
+def test_may_share_tells_views_and_owners_apart(name):
+    """Backend.may_share (batched Each copies a result that may share memory with an
+    operand): an array with itself, a view with its base and with another view of it may
+    share; two arrays that own their memory may not, nor a copy with its original."""
+    b = kb.get_backend(name)
+    a = b.asarray([[1.0, 2.0], [3.0, 4.0]], "f")
+    other = b.asarray([5.0, 6.0], "f")
+    assert b.may_share(a, a) and b.may_share(a[1], a) and b.may_share(a, a[:, 0])
+    assert b.may_share(a[0], a[:, 0])
+    assert not b.may_share(a, other) and not b.may_share(b.copy(a), a)
+    assert not b.may_share(a[1:] * 2.0, a)

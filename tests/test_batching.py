@@ -186,6 +186,11 @@ PROGRAMS = [
     ("+/'rag", None), ("{#x}'rag", None), ("+/'[]", None), ("{+/x}'[]", None),
     ("+/'[[] [] []]", None), ("{+/x}'[[] []]", None), ("+/'one", True),
     ("{x-(+/x)%#x}'one", True), ("{x,\"a\"}'i", None), ("{?x}'i", None), ("+/'!3", None), ("{+/x}'[1.5 2.5]", None),
+    # a vector read around the literal, times each number (an outer product), and Each of a
+    # projection (a column, a row's element plus a fixed vector), as Gauss-Jordan's pivot
+    ("{[w];w::x@1;{x*w}'x@0}'[[[1.0 -2.0] [0.5 3.0 4.0]]]", None), ("{x*u}'[1.0 -2.5 0.5]", True),
+    ("{x*u}'[1 -2 4611686018427387904]", False), ("{y@x}(2;)'r", True), ("{y@x}(4;)'i", False),
+    ("{(y@x)+u}(0;)'i", True), ("{y%x}(0.0;)'r", False), ("{y%x}(2.0;)'r", True),
 ]
 
 
@@ -289,6 +294,8 @@ def test_differentiated_rows_run_the_loop():
     assert batched == write(loop("{+/+/{x*w}'m}:>w")) == "[5.0 7.0 9.0]"
     program = "{+/,/(w{(x*y)-+/y}:\\m),m{x*(+/y)}'w}:>w"
     assert write(k(program)) == write(loop(program)) == "[11.0 22.0 9.0]"
+    program = "{+/,/{x*y}(w;)'m}:>w"      # a projection's fixed argument differentiated
+    assert write(k(program)) == write(loop(program)) == "[5.0 7.0 9.0]"
 
 
 

@@ -350,11 +350,11 @@ def _by_the_general_path(verb, a, b):
 
 def test_the_registry_declares_the_shortcuts():
     """Every numeric atomic dyad takes numbers being differentiated (last); + - * and ^ have
-    their own shortcut besides (+ - * two: integers, reals), and + - * % < > = one for a
-    list of integers and reals beside reals; the other dyads none (they are the general
-    path itself)."""
+    their own shortcut besides (+ - * two: integers, reals; % one: reals), and + - * % < > =
+    one for a list of integers and reals beside reals; the other dyads none (they are the
+    general path itself)."""
     declared = {s: len(v.shortcuts) for s, v in VERBS.items() if v.shortcuts}
-    assert declared == {"+": 4, "-": 4, "*": 4, "^": 2, "%": 2, ":%": 1, "!": 1, "|": 1,
+    assert declared == {"+": 4, "-": 4, "*": 4, "^": 2, "%": 3, ":%": 1, "!": 1, "|": 1,
                         "&": 1, "<": 2, ">": 2, "=": 2}
     assert all(VERBS[s].dyad is not GENERAL[s] for s in declared)
     assert VERBS["$"].dyad is GENERAL["$"] and VERBS["~"].dyad is GENERAL["~"]
@@ -368,11 +368,15 @@ def _operands():
     m = B().asarray(np.arange(8.0).reshape(4, 2) / 7 - 0.5, "f")
     zero_i, zero_r = B().asarray(5, "i").reshape(()), B().asarray(-2.5, "f").reshape(())
     empty = B().asarray(np.zeros(0), "f")
+    # reals with a zero (a divisor giving :undefined), and a matrix of 4 rows of reals (paired
+    # with r, a vector of its length) with a zero in it
+    zeros = B().asarray([2.0, 0.0, -0.0, 1.5], "f")
+    m0 = B().asarray(np.array([[1.0, 0.0], [2.0, 3.0], [-1.0, 4.0], [0.5, 0.25]]), "f")
     # lists of integers and reals (general lists), as long as r: with a zero, with an
     # integer past 2^53, with inf
     mixed = [[0, 0.5, -3, 2.0], [7, 0.0, 2, -1.25], [2**53 + 1, 0.5, 1, 2.0],
              [1, float("inf"), 2, 0.5], [1, 2.5]]
-    return [3, -2, 0, 2.5, -0.5, 2**70, zero_i, zero_r, i, r, m, empty,
+    return [3, -2, 0, 0.0, 2.5, -0.5, 2**70, zero_i, zero_r, i, r, m, empty, zeros, m0,
             [1, r[:2]], [2.5, 3], "ab", C("x"), []] + mixed
 
 
@@ -408,6 +412,14 @@ def test_every_shortcut_agrees_with_the_general_path(verb):
     (1, I(1, 0), "[1.0 :undefined]"), (I(1, 2), 0, "[:undefined :undefined]"),
     (np.array([[1, 2], [3, 4]]), I(1, 0), "[[1.0 2.0] [:undefined :undefined]]"),
     (1, 3, "0.333333333333333"),
+    # reals (the shortcut's operands): by a real, of a real, pairwise, a matrix by a vector
+    # of its length; a zero divisor among them gives :undefined
+    (np.array([1.5, -3.0]), 2.0, "[0.75 -1.5]"), (2.0, np.array([4.0, -0.5]), "[0.5 -4.0]"),
+    (np.array([1.0, 2.0]), np.array([4.0, -8.0]), "[0.25 -0.25]"),
+    (np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, -4.0]), "[[0.5 1.0] [-0.75 -1.0]]"),
+    (np.array([1.0, 2.0]), 0.0, "[:undefined :undefined]"),
+    (np.array([1.0, 2.0]), np.array([-0.0, 2.0]), "[:undefined 1.0]"),
+    (np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([0.0, 1.0]), "[[:undefined :undefined] [3.0 4.0]]"),
 ])
 def test_divide(a, b, expected):
     assert dyad("%", a, b) == expected

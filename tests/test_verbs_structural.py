@@ -952,3 +952,46 @@ def test_cut_of_a_text_and_at_fail_naming_the_index(backend, src, message):
     with pytest.raises(KlongError) as info:
         KlongInterpreter(backend=backend.name)(src)
     assert str(info.value) == message
+
+
+# ---------------------------------------------------------------- List and Join of arrays
+# (the array-to-array paths a step of a loop takes: ,r and (x#a),(,r),(x+1)_a)
+
+@pytest.mark.parametrize("src, printed, kind", [
+    (",[1.5 2.0]", "[[1.5 2.0]]", "float64"),
+    (",[[1 2] [3 4]]", "[[[1 2] [3 4]]]", "int64"),
+    (",[]", "[[]]", None),
+    ("[[1 2] [3 4]],[[5 6]]", "[[1 2] [3 4] [5 6]]", "int64"),
+    ("[[1.0 2.0]],[[3.5 4.0] [5.0 6.0]]", "[[1.0 2.0] [3.5 4.0] [5.0 6.0]]", "float64"),
+    ("[1 2],[3.5 4.0]", "[1 2 3.5 4.0]", None),
+    ("[[1 2]],[[5.0 6.0]]", "[[1 2] [5.0 6.0]]", None),
+    ("[[1 2]],[[5 6 7]]", "[[1 2] [5 6 7]]", None),
+    ("[[1 2]],[5 6 7]", "[[1 2] 5 6 7]", None),
+    ("[],[1 2]", "[1 2]", "int64"),
+])
+def test_list_and_join_of_arrays(backend, src, printed, kind):
+    k = KlongInterpreter(backend=backend.name)
+    r = k.run(src)
+    assert write(r) == printed
+    assert (str(r.dtype).replace("torch.", "") if values.is_array(r) else None) == kind
+
+
+def test_list_and_join_of_arrays_keep_the_size_guard(backend):
+    k = KlongInterpreter(backend=backend.name, max_elements=12)
+    k("a::[[1 2 3] [4 5 6]];b::2#,[1 2 3]")
+    assert write(k.run("a,b")) == "[[1 2 3] [4 5 6] [1 2 3] [1 2 3]]"
+    assert write(k.run(",a,b")) == "[[[1 2 3] [4 5 6] [1 2 3] [1 2 3]]]"
+    with pytest.raises(KlongError) as info:
+        k("(a,b),[[7 8 9]]")
+    assert (info.value.kind, info.value.message) == (
+        "range", "too many elements: 15 (the limit is 12, set by KLONG_MAX_ELEMENTS)")
+
+
+def test_a_joined_array_is_a_new_array(backend):
+    """v,w and ,v hold no view of their operands: writing into them leaves v and w as
+    they were."""
+    B = backends.current()
+    v, w = A([1.0, 2.0]), A([3.0])
+    joined, listed = structural.join(v, w), structural.list_(v)
+    assert not B.may_share(joined, v) and not B.may_share(listed, v)
+    assert write(joined) == "[1.0 2.0 3.0]" and write(listed) == "[[1.0 2.0]]"

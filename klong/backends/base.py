@@ -94,6 +94,7 @@ class Backend:
     array_type = None        # the class of this backend's arrays
     float_dtype = None       # the library's dtype object for reals
     traces = False           # whether vmap can trace a function (else it gives None)
+    differentiates = False   # whether is_tracked may be true of an array (autograd)
     element_is_item = False  # element(a, i) is a.item(i) for every vector of array_type
                              # (generated code then writes At of one inline)
     dtype = "float64"        # its name: one of DTYPES that the backend supports

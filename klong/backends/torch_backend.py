@@ -192,6 +192,7 @@ def ordered_sum(t, dim=0):
 class TorchBackend(Backend):
     name = "torch"
     traces = True
+    differentiates = True
     array_type = torch.Tensor
     Autograd = TorchAutograd
     Compiler = TorchCompiler

@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
-from .atomic import DYAD_PARTS, atomic_dyad, differentiated, int_arith, mixed_with_reals, real_arith, real_power
+from .atomic import DYAD_PARTS, atomic_dyad, differentiated, int_arith, mixed_with_reals, real_arith, real_divide, real_power
 from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
@@ -198,7 +198,7 @@ VERBS = _table(
     Verb("$", "format", "format2", atomic="md"),
     Verb("?", "range", "find", batch_dyad=batching.find, dict_dyad=DICT_LOOKUP),
     Verb("%", "reciprocal", "divide", atomic="md", numeric="md",
-         shortcuts=(mixed_with_reals("%"),)),
+         shortcuts=(real_divide, mixed_with_reals("%"))),
     Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
          text_monad="{a}[::-1]",
          scalar_dyad="{a} if {a} >= {b} else {b}"),

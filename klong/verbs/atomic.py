@@ -383,6 +383,24 @@ def real_arith(op):
     return shortcut
 
 
+def real_divide(a, b):
+    """The shortcut of %: on operands that pass _plain_reals or _ranked_reals and a divisor
+    with no zero, the library's division, as _divide_array does it (a zero divisor gives
+    :undefined there: the general path)."""
+    ranked = False
+    if not _plain_reals(a, b):
+        if not _ranked_reals(a, b):
+            return None
+        ranked = True
+    backend = B()
+    if (b == 0 if type(b) is float else backend.any(b == 0)):
+        return None
+    if ranked:
+        a, b = _align(a, b)
+    with backend.quiet():
+        return backend.divide(a, b)
+
+
 # integers below this in magnitude are reals exactly
 _EXACT_REAL = 2 ** 53
 

@@ -6,6 +6,7 @@ value per row (`Rows`), and `each` runs them on a matrix, or gives None when the
 run instead. A module apart from the rules because it reads the registry the rules are
 part of."""
 from .. import backends
+from ..backends import arrays
 from . import VERBS, adverbs, batching
 from ..runtime import kinds, limits, values
 from ..runtime.values import MAX_DIMS
@@ -19,23 +20,21 @@ def each(body, a, reads):
     of numbers a (or an array of more axes), or a vector of numbers (its rows are numbers, as
     a row's sum is: the rules take both): the stacked results of every row, or None (the loop
     runs)."""
-    if not (values.is_array(a) and a.ndim and a.shape[0] and (a.ndim == 1 or a.shape[1])
-            and values.array_kind(a) in ("i", "f")):
+    if not (_numbers(a) and (a.ndim == 1 or a.shape[1])):
         return None
     backend = backends.current()
-    if backend.is_tracked(a) or reads and any(backend.is_tracked(v) for v in reads):
-        return None         # differentiated: the loop's steps are the graph's
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
+    if _tracked(backend, (a,), reads):
+        return None         # differentiated: the loop's steps are the graph's
     n = a.shape[0]
-    x = Rows.of(a)
     try:
         if body.calm:
-            r = body(_Run(x, reads, n))
+            r = body(_Run(Rows.of(a), reads, n))
         else:
             with backend.quiet():
-                r = body(_Run(x, reads, n))
-        return _own(backend, _results(r, n), (a, *reads))
+                r = body(_Run(Rows.of(a), reads, n))
+        return _own(backend, _results(r, n), a, reads)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
 
@@ -49,35 +48,54 @@ def pairs(body, a, b, reads, rows):
     backend = backends.current()
     if backend.dtype != "float64":
         return None
-    operands = []
     n = None
-    for v, bit in ((a, 1), (b, 2)):
-        if backend.is_tracked(v):
+    if rows & 1:
+        if not _numbers(a):
             return None
-        if rows & bit:
-            if not (values.is_array(v) and v.ndim and v.shape[0]
-                    and values.array_kind(v) in ("i", "f")) or n not in (None, v.shape[0]):
-                return None
-            n = v.shape[0]
-            v = Rows.of(v)
-        operands.append(v)
-    if reads and any(backend.is_tracked(v) for v in reads):
+        n = a.shape[0]
+    if rows & 2:
+        if not _numbers(b) or n not in (None, b.shape[0]):
+            return None
+        n = b.shape[0]
+    if _tracked(backend, (a, b), reads):
         return None
+    run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b)
     try:
-        with backend.quiet():
-            r = body(_Run(operands[0], reads, n, operands[1]))
-        return _own(backend, _results(r, n), (a, b, *reads))
+        if body.calm:
+            r = body(run)
+        else:
+            with backend.quiet():
+                r = body(run)
+        return _own(backend, _results(r, n), a, reads, b)
     except Exception:
         return None
 
 
-def _own(backend, r, operands):
-    """The result r, copied where it may share memory with one of the operands or names
-    read (the rules give views of their operands: a row's first element, its first few),
-    and laid out row by row (a view of the rules' own arrays may not be): a result holds
-    no view."""
-    for v in operands:
-        if values.is_array(v) and backend.may_share(r, v):
+def _numbers(v):
+    """Whether v is an array of integers or reals with at least one row."""
+    if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and v.shape[0]:
+        kind = values.array_kind(v)
+        return kind == "i" or kind == "f"
+    return False
+
+
+def _tracked(backend, operands, reads):
+    """Whether an operand or a name read is being differentiated (never on numpy)."""
+    if backend.differentiates:
+        for group in (operands, reads):
+            for v in group:
+                if backend.is_tracked(v):
+                    return True
+    return False
+
+
+def _own(backend, r, a, reads, b=None):
+    """The result r, copied where it may share memory with an operand (a, b) or a name read
+    (the rules give views of their operands: a row's first element, its first few), and
+    laid out row by row (a view of the rules' own arrays may not be): a result holds no
+    view."""
+    for v in (a, b, *reads) if reads else (a, b):
+        if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and backend.may_share(r, v):
             r = backend.copy(r)
             break
     return backend.laid_out(r)
@@ -85,7 +103,7 @@ def _own(backend, r, operands):
 
 def _results(r, n):
     """The list the loop would make of every row's result r."""
-    if isinstance(r, Rows):
+    if type(r) is Rows:
         a = r.a
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
             raise Declined

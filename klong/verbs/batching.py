@@ -186,11 +186,12 @@ def _exactly(op, bound):
     def arith(x, y, kind, given):
         if kind != "i":
             return op(x, y)
-        most = bound(magnitude(given[0]), magnitude(given[1]))
+        known = limits.current()
+        most = bound(known.magnitude(given[0]), known.magnitude(given[1]))
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
-        limits.current().remember(r, most)
+        known.remember(r, most)
         return r
     return arith
 
@@ -233,37 +234,16 @@ def _direct(fn, a, b, n):
     """fn on the operands a and b (Rows, or plain numbers or numeric arrays) of one kind
     of number, paired as Klong pairs each row's (along the first axes: the lower rank
     given trailing unit axes; a plain array a unit axis for the batch), or None."""
-    parts = []
-    kind = None
-    ranks = []
-    given = []          # the operands' arrays as they came (a magnitude may be remembered)
-    for v in (a, b):
-        given.append(v.a if type(v) is Rows else v)
-        if type(v) is Rows:
-            x = v.a
-            k = values.array_kind(x)
-            ranks.append(x.ndim - 1)
-        elif type(v) is int:
-            if not limits.fits_int64(v):
-                return None
-            x, k = v, "i"
-            ranks.append(0)
-        elif type(v) is float:
-            x, k = v, "f"
-            ranks.append(0)
-        elif values.is_array(v) and v.ndim and values.array_kind(v) in ("i", "f"):
-            # (paired with every row: the result's size against the guard, as _stacked)
-            limits.check_elements(n * limits.elements_of(v))
-            x, k = v.reshape((1,) + tuple(v.shape)), values.array_kind(v)
-            ranks.append(v.ndim)
-        else:
-            return None
-        if kind is not None and k != kind:
-            return None
-        kind = k
-        parts.append(x)
-    x, y = parts
-    rx, ry = ranks
+    pa = _direct_operand(a, n)
+    if pa is None:
+        return None
+    pb = _direct_operand(b, n)
+    if pb is None:
+        return None
+    x, kind, rx = pa
+    y, k, ry = pb
+    if k != kind:
+        return None
     if rx and ry:
         common = min(rx, ry)
         if tuple(x.shape[1:1 + common]) != tuple(y.shape[1:1 + common]):
@@ -272,8 +252,30 @@ def _direct(fn, a, b, n):
         x = x.reshape(tuple(x.shape) + (1,) * (ry - rx))
     elif ry < rx and values.is_array(y):
         y = y.reshape(tuple(y.shape) + (1,) * (rx - ry))
+    # the operands' arrays as they came (a magnitude may be remembered)
+    given = (a.a if type(a) is Rows else a, b.a if type(b) is Rows else b)
     r = fn(x, y, kind, given)
     return None if r is None else Rows.of(r)
+
+
+def _direct_operand(v, n):
+    """For _direct: (the operand as the library combines it, its kind, the rank of each
+    row's value), or None where it is not a number or numeric array of int64 or reals."""
+    t = type(v)
+    if t is Rows:
+        x = v.a
+        return x, values.array_kind(x), x.ndim - 1
+    if t is int:
+        return (v, "i", 0) if limits.fits_int64(v) else None
+    if t is float:
+        return v, "f", 0
+    if values.is_array(v):
+        k = values.array_kind(v)
+        if k == "i" or k == "f":
+            # (paired with every row: the result's size against the guard, as _stacked)
+            limits.check_elements(n * limits.elements_of(v))
+            return v.reshape((1,) + tuple(v.shape)), k, v.ndim
+    return None
 
 
 def _divide(x, y):

@@ -209,8 +209,7 @@ def _projected_monad(fn):
     lambda's Python function directly: what the projection's call does, without making the
     list of arguments at every element of an Each (Gauss-Jordan's {y@x}(i;)'a). None for any
     other function."""
-    if not (isinstance(fn, Projection) and isinstance(fn.fn, Lambda) and fn.arity == 1
-            and len(fn.slots) == 2 == fn.fn.arity):
+    if not _projected_dyad(fn):
         return None
     run = fn.fn.run
     first, second = fn.slots
@@ -219,12 +218,18 @@ def _projected_monad(fn):
     return lambda a: run(first, a)
 
 
+def _projected_dyad(fn):
+    """Whether fn is a lambda of two arguments with one fixed (f(a;), f(;b))."""
+    return isinstance(fn, Projection) and isinstance(fn.fn, Lambda) and fn.arity == 1 \
+        and len(fn.slots) == 2 == fn.fn.arity
+
+
 def _projected_whole(fn):
     """The whole-array form of a projection that _projected_monad calls directly, when its
     lambda has a batched form of pairs (forms.pairs of a lambda): Each of it over the rows
     of a matrix is that form with the fixed argument the same for every row, as Each-Left
     and Each-Right apply it ({y@x}(i;)'a, a column). None for any other function."""
-    if _projected_monad(fn) is None or fn.fn.whole is None or fn.fn.facts.fold_op is not None:
+    if not _projected_dyad(fn) or fn.fn.whole is None or fn.fn.facts.fold_op is not None:
         return None
     pairs = fn.fn.whole
     first, second = fn.slots

@@ -141,6 +141,10 @@ def list_(a):
     # A character becomes a one-character string rather than a list holding it.
     if type(a) is Char:
         return str(a)
+    if type(a) in arrays.ARRAY_TYPES and a.ndim and a.shape[0] and a.ndim < values.MAX_DIMS:
+        # a non-empty array (,r: a row made a matrix of one row): what make_list gives it
+        check_elements(elements_of(a))
+        return backends.current().stack([a])
     return make_list([a])
 
 
@@ -491,6 +495,12 @@ def join(a, b):
         # as an array
         check_elements(2)
         return backends.running.backend.asarray([a, b], "i" if ta is int else "f")
+    # two arrays of one kind whose items have one shape (rows joined to a matrix): what
+    # _concat gives them, at once
+    if ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES and a.ndim and b.ndim \
+            and a.shape[1:] == b.shape[1:] and array_kind(a) == array_kind(b):
+        check_elements(elements_of(a) + elements_of(b))
+        return backends.current().concat((a, b))
     # a number joined to a list held as an array (0,v or v,0 in a loop): where the tests
     # below would lead it, at once
     if tb in arrays.ARRAY_TYPES and (ta is int or ta is float) and b.ndim:

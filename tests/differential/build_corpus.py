@@ -399,6 +399,31 @@ LOOPS_PROGRAMS = [
     "{[r];r::{x<100}{x*2}:~x;r@5}'[1 0]",
 ]
 
+# the verbs and batched forms on small arrays that issue 35's programs call per step
+# (Gauss-Jordan's pivot, the queens' rules): real Divide, List and Join of arrays, Each of
+# a lambda reading a vector, Each of a projection
+COST_PROGRAMS = [
+    "gj::{[a n];n::#x;a::x,'{1.0*x=!n}'!n;{[r];r::a@x;r::r%r@x;a::a-{x*r}'{y@x}(x;)'a;"
+    "a::(x#a),(,r),(x+1)_a}'!n;{n_x}'a};gj([[4.0 1.0 2.0] [1.0 5.0 1.0] [2.0 1.0 6.0]])",
+    "([1.5 -3.0 0.25]%2.0),(2.0%[4.0 -0.5 8.0]),([1.0 2.0]%[4.0 -8.0])",
+    "([1.5 -3.0]%0.0),(1.0%[2.0 0.0 -0.0]),([3.0 0.0]%[0.0 2.0])",
+    "([[1.0 2.0] [3.0 4.0]]%[2.0 -4.0]),([[1.0 2.0] [3.0 4.0]]%[0.0 1.0])",
+    "([2.0 4.0]%[[1.0 2.0] [4.0 0.5]]),([6 3]%[2.0 4.0]),([1.0 2.0]%[2 0])",
+    "(,[1.0 2.0]),(,[1 2]),(,[[1 2] [3 4]]),(,[]),(,\"ab\"),,0c1",
+    "#,[[1 2] [3 4]]",
+    "([[1 2] [3 4]],[[5 6]]),([[1.0 2.0]],[[3.5 4.0]]),([1 2],[3.5 4.0])",
+    "([[1 2] [3 4]],[[5.0 6.0]]),([[1 2]],[5 6 7]),([[1 2]],[[5 6 7]])",
+    "([],[1 2]),([1 2],[]),([[1 2]],[]),([1 0],[1.5])",
+    "r::[1.0 2.0 3.0];{x*r}'[1.0 -2.0 0.5]",
+    "r::[1 2 3];({x*r}'[1 -2 5]),{x*r}'[4611686018427387904 2]",
+    "r::[1 2 3];{x*r}'[1.0 2.0]",
+    "a::[[1.0 2.0 3.0] [4.0 5.0 6.0]];({y@x}(2;)'a),({y@x}(0;)'a),{x@y}(;1)'a",
+    "a::[[1 2 3] [4 5 6]];({y@x}(1;)'a),{y@x}(3;)'a",
+    "{y+x}(2;)'[[1 2] [3 4]]",
+    "{y%x}(0.0;)'[[1.0 2.0] [3.0 4.0]]",
+    "f::{[r];r::x;{x*r}'[1.0 2.0]};f'[[1.0 2.0] [3.0 4.0]]",
+]
+
 
 def conformance_programs(directory):
     seen = set()
@@ -457,7 +482,7 @@ def main(argv=None):
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
-                      "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-"))]
+                      "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -485,6 +510,8 @@ def main(argv=None):
         entries.append({"id": f"strsp-{i:03d}", "source": source})
     for i, source in enumerate(LOOPS_PROGRAMS):
         entries.append({"id": f"loopsp-{i:03d}", "source": source})
+    for i, source in enumerate(COST_PROGRAMS):
+        entries.append({"id": f"costp-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
