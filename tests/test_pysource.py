@@ -101,6 +101,16 @@ def test_rendered_functions_are_recognised_as_lambdas_running():
     assert seen == [k.globals["f"]]
 
 
+def shown_by(codegen, program, expr):
+    """What expr prints after program, or its error, in a fresh interpreter."""
+    k = KlongInterpreter(codegen=codegen)
+    k(program)
+    try:
+        return write(k(expr))
+    except KlongError as e:
+        return str(e)
+
+
 @pytest.mark.parametrize("program, expr", [
     ("f::{((x-3)^2)+1}", "f(0.5),f(1e5),f(-1e5),f(3),f(2.5),f(1e300)"),
     ("g::{(x*y)-x+y}", "g(1.5;2.5),g(1e300;1e300),g(2;3),g(2.0;3)"),
@@ -111,14 +121,7 @@ def test_rendered_functions_are_recognised_as_lambdas_running():
     ("e::{((x*2)-1)+\"a\"}", "e(1.5)"),
 ])
 def test_a_real_branch_gives_what_the_general_body_gives(program, expr):
-    shown = []
-    for codegen in (True, False):
-        k = KlongInterpreter(codegen=codegen)
-        k(program)
-        try:
-            shown.append(write(k(expr)))
-        except KlongError as e:
-            shown.append(str(e))
+    shown = [shown_by(codegen, program, expr) for codegen in (True, False)]
     assert shown[0] == shown[1]
     assert "if type(x) is float" in rendered(KlongInterpreter(codegen=True), program)
 
@@ -150,12 +153,5 @@ def test_a_guard_of_a_literal_is_worked_out_when_written(test, folded):
     ("bad::{:[x<1;x+\"a\";bad(x-1)]}", "bad(3.0)"),
 ])
 def test_an_integer_body_gives_what_the_general_one_gives(program, expr):
-    shown = []
-    for codegen in (True, False):
-        k = KlongInterpreter(codegen=codegen)
-        k(program)
-        try:
-            shown.append(write(k(expr)))
-        except KlongError as e:
-            shown.append(str(e))
+    shown = [shown_by(codegen, program, expr) for codegen in (True, False)]
     assert shown[0] == shown[1]
