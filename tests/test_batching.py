@@ -283,9 +283,10 @@ def test_a_batched_body_names_its_rows_failure_like_the_loop(mode):
 
 
 @pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
-def test_differentiated_rows_run_the_loop():
-    """Under :> the rows are tracked: the batched form declines and the loop's gradient
-    is the result."""
+def test_differentiated_rows_give_the_loops_values():
+    """Under :> the rows are tracked: a body of the rules that only take torch's steps on
+    them batches (the gradient flows through those steps), any other declines and the
+    loop's gradient is the result; the same gradients either way."""
     k = KlongInterpreter(backend="torch", batch=True)
     k("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
     batched = write(k("{+/+/{x*w}'m}:>w"))
@@ -654,3 +655,63 @@ def test_direct_rules_give_each_rows_value(mode):
         "[[2 3 1 1 1 0 5 7] [4 0 0 0 0 1 9 1]]"
     assert write(k("safe([0 2];)'!5")) == "[0 0 0 0 1]"
     assert write(k("{(x+x),x*3}'[[4 7] [-9 0]]")) == "[[8 14 12 21] [-18 0 -27 0]]"
+
+
+# A global holding one of the backend's element-wise math functions (.bkf) called in the
+# body: all rows at once; a Klong function, or a draw of random numbers, the loop calls
+CALL_SETUP = SETUP + """
+.bkf(["tanh" "exp" "sqrt"])
+sq::{x*x}
+W::[4 3]:^(!12)%12.0
+B::[0.5 -0.25 1.0]
+"""
+
+CALLS = [
+    ("{tanh(x)}'r", True), ("{exp(+/x)}'r", True), ("{+/exp(x*w)}'r", True),
+    ("{tanh(B++/x*W)}'r", True), ("{tanh(x)}'i", True), ("{sqrt(x*x)}'r", True),
+    ("{sq(x)}'r", False), ("{normal(x)}'r", False), ("{tanh(x)}'rag", None),
+]
+
+
+@pytest.mark.parametrize("program, batched", CALLS, ids=[p for p, _ in CALLS])
+def test_element_wise_functions_batch(mode, program, batched, monkeypatch):
+    setup = CALL_SETUP
+    if "normal" in program:
+        if mode[0] != "torch":
+            pytest.skip("numpy has no normal of x")
+        setup += '.bkf("normal");.srn(5)'
+    _batched_beside_the_loop(*mode, setup, program, batched, monkeypatch)
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+@pytest.mark.parametrize("program", [
+    "{(+/+/{tanh(B++/x*W)}'r)}:>B", "{+/+/{(x*w)-+/x}'r}:>w", "{+/{+/(x*w)-x}'r}:>w",
+    "{+/+/{exp(B++/x*W)%3}'r}:>W", "{+/{|/x*w}'r}:>w",
+])
+def test_differentiated_rows_batch_through_the_graph(program, monkeypatch):
+    """A tracked body of sums of products, + - * %, Max and Min and element-wise functions
+    runs batched under :> (the library's product is the step of the graph, holding Klong's
+    sums): the loop's loss to the bit, its gradient to rounding, and capture's replay of
+    the same steps the same bits as the evaluation it recorded."""
+    def run(batch, capture=True):
+        k = KlongInterpreter(backend="torch", batch=batch, capture=capture)
+        k(CALL_SETUP)
+        return k
+    loss = program[1:program.index("}:>")]
+    looped, batched = run(False), run(True)
+    assert write(batched(loss)) == write(looped(loss))
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    got = batched(program)
+    assert gave, "the batched evaluation gave no result"
+    want = looped(program)
+    assert got.shape == want.shape
+    assert abs(got - want).max() <= 1e-12 * max(1.0, float(abs(want).max()))
+    step = f"g::0;s::{{g::{program};0}}"
+    on, off = run(True), run(True, capture=False)
+    for k in (on, off):
+        k(step)
+        for _ in range(4):
+            k("s()")
+    assert write(on("g")) == write(off("g"))

@@ -207,6 +207,13 @@ class Backend:
         """Whether v carries an autograd graph (is being differentiated exactly)."""
         return False
 
+    def graph_holding(self, graph, compute, *operands):
+        """compute(*operands), Klong's steps; where an operand is being differentiated, as
+        the result of graph(*operands), the same values by the library's cheaper steps (a
+        product for sums of products), which the gradient then flows through, holding
+        compute's values made outside the graph. Here (no gradients) compute's."""
+        return compute(*operands)
+
     @staticmethod
     def kind(a):
         """'i' integer, 'f' real, 'b' boolean, 'o' anything else."""

@@ -319,6 +319,14 @@ class TorchBackend(Backend):
     def is_tracked(self, v):
         return isinstance(v, torch.Tensor) and v.requires_grad
 
+    def graph_holding(self, graph, compute, *operands):
+        tensors = [v for v in operands if isinstance(v, torch.Tensor)]
+        if not any(t.requires_grad for t in tensors) or any(_wrapped(t) for t in tensors) \
+                or self.amp_dtype is not None or torch.compiler.is_compiling():
+            return compute(*operands)
+        values = compute(*(v.detach() if isinstance(v, torch.Tensor) else v for v in operands))
+        return _with_values(graph(*operands), values)
+
     def item(self, a):
         # a number being differentiated, traced or batched by a transform stays a tensor
         return a if a.requires_grad or self.keep_tensors or _wrapped(a) else a.item()
@@ -476,6 +484,13 @@ class TorchBackend(Backend):
         return None
 
     def fold_rows(self, op, a):
+        if op == "+" and isinstance(a, torch.Tensor) and a.requires_grad and not _wrapped(a) \
+                and not torch.compiler.is_compiling():
+            # differentiated (as reduce): torch's sum is the step of the graph, whose
+            # backward is one broadcast of the gradient, holding the left-to-right fold's
+            # value taken outside the graph (the fold's own steps would each be a step of
+            # the backward: a running sum's is a reversed running sum and two flips)
+            return _with_values(a.sum(0), self.fold_rows(op, a.detach()))
         host = self.hand_over(a, 0) if isinstance(a, torch.Tensor) else None
         if host is not None:
             a = host

@@ -7,6 +7,8 @@ import os
 import sys
 import types
 
+import numpy as np
+
 from ..backends import arrays
 from ..runtime import values
 from ..errors import KlongError
@@ -236,12 +238,18 @@ def start(interp):
 class BackendFunction(Function):
     """A math function of the backend's array library as a Klong monad. On torch it works on
     tensors, so gradients flow through it."""
-    __slots__ = ("name", "fn", "backend")
+    __slots__ = ("name", "fn", "backend", "elementwise")
     arity = 1
     pure = True         # no effects: Each may trace it over a whole array (verbs/wholearray.py)
 
     def __init__(self, name, fn, backend):
         self.name, self.fn, self.backend = name, fn, backend
+        # one element's result from that element alone (numpy has a ufunc of one operand
+        # and one result of the name: tanh, exp, log ...): a batched Each applies it to all
+        # rows at once (verbs/batched.py)
+        ufunc = getattr(np, name, None)
+        self.elementwise = self.pure and isinstance(ufunc, np.ufunc) \
+            and ufunc.nin == 1 and ufunc.nout == 1
 
     def call(self, args):
         if len(args) != 1:

@@ -25,7 +25,7 @@ def each(body, a, reads):
     backend = backends.current()
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
-    if _tracked(backend, (a,), reads):
+    if not body.differentiable and _tracked(backend, (a,), reads):
         return None         # differentiated: the loop's steps are the graph's
     n = a.shape[0]
     try:
@@ -57,7 +57,7 @@ def pairs(body, a, b, reads, rows):
         if not _numbers(b) or n not in (None, b.shape[0]):
             return None
         n = b.shape[0]
-    if _tracked(backend, (a, b), reads):
+    if not body.differentiable and _tracked(backend, (a, b), reads):
         return None
     run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b)
     try:
@@ -149,6 +149,7 @@ def compiled(plan):
     `calm`: whether the plan only moves elements, so that the run needs no Backend.quiet."""
     body = _compiled(plan)
     body.calm = _calm(plan)
+    body.differentiable = _differentiable(plan)
     return body
 
 
@@ -164,6 +165,33 @@ def _calm(plan):
         return _calm(plan[2])
     if what == "dyad" and plan[1] in _CALM_DYADS:
         return _calm(plan[2]) and _calm(plan[3])
+    return False
+
+
+# the nodes of a plan whose rules, on operands being differentiated, take only steps of the
+# library on them (torch's, which autograd records; a sum's values folded outside the graph,
+# Backend.fold_rows), never a value read out of them: + - * % of reals, -x, +/ |/ &/, the
+# element-wise math functions
+_GRAPH_DYADS = {"+", "-", "*", "%"}
+_GRAPH_FOLDS = {"+", "|", "&"}
+
+
+def _differentiable(plan):
+    """Whether a plan's batched run may take operands being differentiated (the gradient
+    then flows through the rules' steps, as through the loop's)."""
+    what = plan[0]
+    if what in ("x", "y", "const", "read", "get", "up"):
+        return True
+    if what == "set":
+        return _differentiable(plan[2])
+    if what in ("seq", "call"):
+        return all(_differentiable(p) for p in (plan[1] if what == "seq" else plan[1:]))
+    if what == "monad":
+        return plan[1] == "-" and _differentiable(plan[2])
+    if what == "dyad":
+        return plan[1] in _GRAPH_DYADS and _differentiable(plan[2]) and _differentiable(plan[3])
+    if what == "adverb":
+        return plan[1] == "/" and plan[2] in _GRAPH_FOLDS and _differentiable(plan[3])
     return False
 
 
@@ -260,6 +288,8 @@ def _compiled(plan):
                 return adverbs.scan(entry.dyad, x, entry.reduce, None)
             return rule(x, run.n)
         return adverb
+    if what == "call":
+        return _call(_compiled(plan[1]), _compiled(plan[2]))
     if what == "each":
         return _each(_compiled(plan[1]), _compiled(plan[2]))
     if what == "while":
@@ -268,6 +298,23 @@ def _compiled(plan):
         clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
         return _conditional(clauses, _compiled(plan[2]))
     raise ValueError(f"no such plan node: {what}")
+
+
+def _call(fn, arg):
+    """f(a) in a batched body, f a global: where it holds an element-wise math function of
+    the backend (sysfns/python.py BackendFunction.elementwise), f of all rows' numbers at
+    once, which are the loop's numbers of each row; anything else declines."""
+    def call(run):
+        f = fn(run)
+        if getattr(f, "elementwise", False) is not True:
+            raise Declined      # (a function of Klong's, say: the loop calls it)
+        x = arg(run)
+        if type(x) is not Rows:
+            return f.call([x])  # the same for every row: called once
+        if _kind(x) not in ("i", "f"):
+            raise Declined
+        return Rows(f.call([x.a]))
+    return call
 
 
 def _each(body, arg):
@@ -413,19 +460,32 @@ def _sum_of_products(plus_over, times, left, right):
                 and {_kind(row), _kind(w)} <= {"i", "f"} and 0 not in tuple(w.shape)):
             # (the operands again: the body has no effects)
             return plus_over(_Run(times(run), run.reads, run.n))
-        backend = backends.current()
         n, k = row.a.shape
         limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
-        if w.ndim == 1:         # the products of each row where they are: one per element
-            return Rows(backend.fold_each_row("+", _reals(row.a) * _reals(w)))
-        rest = tuple(w.shape[1:])
-        # (as the loop's reals; the columns of x, each laid out as one row)
-        x = backend.laid_out(backend.swap01(_reals(row.a)))
-        w = _reals(w)
-        products = w.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
-        sums = backend.fold_columns("+", products.reshape(k, -1))
-        return Rows(backend.laid_out(backend.swap01(sums.reshape(rest + (n,)))))
+        # differentiated: the library's product of the matrix of rows and w is the step of
+        # the graph (its backward two products, not a product and a sum over every one of
+        # the rows' products), holding the loop's sums
+        return Rows(backends.current().graph_holding(_product, _products_summed, row.a, w))
     return fold
+
+
+def _product(a, w):
+    return _reals(a) @ _reals(w)
+
+
+def _products_summed(a, w):
+    """The rows of a (n x k) each times w (k, or k x p) and summed as the loop sums them."""
+    backend = backends.current()
+    if w.ndim == 1:         # the products of each row where they are: one per element
+        return backend.fold_each_row("+", _reals(a) * _reals(w))
+    n, k = a.shape
+    rest = tuple(w.shape[1:])
+    # (as the loop's reals; the columns of x, each laid out as one row)
+    x = backend.laid_out(backend.swap01(_reals(a)))
+    w = _reals(w)
+    products = w.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+    sums = backend.fold_columns("+", products.reshape(k, -1))
+    return backend.laid_out(backend.swap01(sums.reshape(rest + (n,))))
 
 
 def _reals(a):

@@ -120,7 +120,11 @@ _NUMBER_SAFE = {"+", "-", "*", "<", ">", "=", "|", "&", "!", ":%", "_", "~"}
 
 def _numbers(v, n):
     """The Python numbers of one number per row (Rows of rank 0, or a plain number)."""
-    return v.a.tolist() if isinstance(v, Rows) else [v] * n
+    if isinstance(v, Rows):
+        if backends.current().is_tracked(v.a):
+            raise Declined      # (numbers read out would leave the gradient's graph)
+        return v.a.tolist()
+    return [v] * n
 
 
 def _per_number(results):

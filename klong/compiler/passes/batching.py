@@ -4,13 +4,14 @@ a monad's body once for all rows, decided here once, from the verbs in it.
 A body batches when it is made of nothing but x, numbers, names read around the literal,
 its own locals assigned (at the top of a statement) before they are read, conditionals, and
 verbs whose registry entry has a batching rule for the form applied (batch_monad,
-batch_dyad; Over and Scan of the verbs in batching.ADVERBS), monads without one applied
+batch_dyad; Over and Scan of the verbs in batching.ADVERBS), calls of a global that holds
+one of the backend's element-wise math functions as the body runs, monads without one applied
 to a value the same for every row (`!n`: the verb itself, once), and While of two literal
 monads made of the same (p f:~s: every row's loop at once, the literals reading the locals
-of the body around them that it assigned before; verbs/batched.py _while). Such a body has no effects and
-calls nothing, so evaluating it once on all rows does nothing the loop would not; what it
-gives is the loop's value or nothing (verbs/batching.py: the rules decline at run time
-wherever a row's result could differ, and then the loop runs).
+of the body around them that it assigned before; verbs/batched.py _while). Such a body has
+no effects and calls nothing but pure math functions, so evaluating it once on all rows does
+nothing the loop would not; what it gives is the loop's value or nothing (verbs/batching.py:
+the rules decline at run time wherever a row's result could differ, and then the loop runs).
 
 A literal whose other whole form is a product (passes/wholes.py) keeps it, and so does an
 element-wise one (ir.Whole) of x and numbers only; one that reads names around the literal
@@ -104,6 +105,11 @@ class _Plan:
             return self._applied(node, [node.arg])
         if isinstance(node, ir.Dyad):
             return self._applied(node, [node.left, node.right])
+        if isinstance(node, ir.Call) and len(node.args) == 1 and isinstance(node.fn, ir.Global):
+            # f(a) of a global f: batched where f is, as the body runs, one of the backend's
+            # element-wise math functions (.bkf("tanh")), else declined (verbs/batched.py)
+            fn, arg = self.expr(node.fn), self.expr(node.args[0])
+            return None if fn is None or arg is None else ("call", fn, arg)
         if isinstance(node, ir.Cond):
             clauses = tuple((self.expr(p), self.expr(c)) for p, c in node.clauses)
             otherwise = self.expr(node.otherwise)
