@@ -712,6 +712,7 @@ def test_differentiated_rows_batch_through_the_graph(program, monkeypatch):
     on, off = run(True), run(True, capture=False)
     for k in (on, off):
         k(step)
-        for _ in range(4):
+        for _ in range(7):
             k("s()")
+    assert " 3 replays" in on.capture.explain()
     assert write(on("g")) == write(off("g"))
