@@ -245,6 +245,12 @@ class Backend:
     def stack(self, arrays):
         raise NotImplementedError
 
+    def concat_each_row(self, arrays):
+        """The matrices `arrays` (of as many rows, of one dtype) joined along their second
+        axis: each row of the result the rows of the parts, one after another. Here by
+        concat of their columns."""
+        return self.swap01(self.concat([self.swap01(a) for a in arrays]))
+
     def repeat(self, a, counts):
         """Element i of `a` repeated counts[i] times (along the first axis)."""
         raise NotImplementedError
@@ -453,6 +459,12 @@ class Backend:
     def accumulate(self, op, a):
         """The running fold of `a` along its first axis (op as for reduce)."""
         raise NotImplementedError
+
+    def accumulate_each_row(self, op, a):
+        """The running fold of each row of the matrix a (along its second axis), as
+        accumulate gives it along the first axis of a's columns (the same steps, the same
+        bits); a backend overrides it where its library scans along the rows in place."""
+        return self.swap01(self.accumulate(op, self.swap01(a)))
 
     def maximum(self, a, b):
         raise NotImplementedError

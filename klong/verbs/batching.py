@@ -476,8 +476,9 @@ def rotate(a, b, n):
     r = a % b.a.shape[1]
     if r == 0:
         return b
-    backend = backends.current()
-    return Rows(backend.copy(_columns(b.a, lambda c: backend.roll(c, r))))
+    # the last r elements of each row, then the others (a new array)
+    k = b.a.shape[1]
+    return Rows(backends.current().concat_each_row((b.a[:, k - r:], b.a[:, :k - r])))
 
 
 def where(x, n):
@@ -720,7 +721,7 @@ def join(a, b, n):
             parts.append(backend.full((n, 1), v, _kind(v)))
         else:
             raise Declined
-    return Rows(backend.swap01(backend.concat([backend.swap01(p) for p in parts])))
+    return Rows(backend.concat_each_row(parts))
 
 
 def match(a, b, n):
@@ -812,12 +813,14 @@ def scan(op, dyad):
             raise Declined          # the loop makes a one-element list of a number
         if x.rank != 1 or x.a.shape[1] == 0:
             raise Declined
-        a = backends.current().swap01(x.a)
-        if op in ("+", "*") and values.array_kind(a) == "i" and not folds.fold_fits(op, a):
+        backend = backends.current()
+        a = x.a
+        kind = values.array_kind(a)
+        if op in ("+", "*") and kind == "i" and not folds.fold_fits(op, backend.swap01(a)):
             raise Declined          # the loop's Python integers, row by row
-        if op in ("|", "&") and values.array_kind(a) == "f" and _negative_zero(a):
+        if op in ("|", "&") and kind == "f" and _negative_zero(a):
             raise Declined
-        return Rows(backends.current().swap01(backends.current().accumulate(op, a)))
+        return Rows(backend.accumulate_each_row(op, a))
     return rule
 
 
