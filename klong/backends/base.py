@@ -20,6 +20,7 @@ names an exact engine), `backend.compiler` (compile and export; None where the l
 compiler) and `backend.group` (the processes computing together, joined when a distributed
 function first asks).
 """
+import math
 import contextlib
 import functools
 import operator
@@ -517,6 +518,8 @@ class Backend:
         errors). The checks on the host's arrays too: a handful of operations on a vector
         cost less there than the library's calls on some backends."""
         x, y = (self.to_host(v) if self.is_array(v) else v for v in (a, b))
+        if type(y) in (int, float) and isinstance(x, np.ndarray) and x.size:
+            return self._pow_by_number(x, y)
         with np.errstate(all="ignore"):
             whole = np.isfinite(y) & (np.floor(y) == y)
             if np.any((x < 0) & ~whole | (x == 0) & (y < 0)):
@@ -525,6 +528,21 @@ class Backend:
             size = np.abs(r)
             if not np.all(size < np.inf) or np.any((size < _TINY) & (x != 0)):
                 return None     # (a NaN fails the first test too)
+        return self.from_host(r)
+
+    def _pow_by_number(self, x, y):
+        """pow_each_normal of a host array x (some elements) to the Python number y: the
+        same tests in fewer passes over x (a few reductions rather than masks combined)."""
+        whole = type(y) is int or math.isfinite(y) and y.is_integer()
+        with np.errstate(all="ignore"):
+            if not whole and x.min() < 0 or y < 0 and not np.all(x):
+                return None     # (a NaN in x: its min is NaN, and so is its power, below)
+            r = np.asarray(np.float_power(x, y))
+            size = np.abs(r)
+            if not size.max() < np.inf:
+                return None     # (a NaN too)
+            if size.min() < _TINY and np.any((size < _TINY) & (x != 0)):
+                return None
         return self.from_host(r)
 
     def divide(self, a, b):
