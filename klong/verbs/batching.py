@@ -243,7 +243,14 @@ def _direct(fn, a, b, n):
     x, kind, rx = pa
     y, k, ry = pb
     if k != kind:
-        return None
+        # a plain integer beside reals, as the real it converts to exactly (`(+/x)>0`):
+        # Python's exact comparison and arithmetic of a real and such an integer agree
+        if kind == "f" and type(y) is int and -_EXACT < y < _EXACT:
+            y = float(y)
+        elif k == "f" and type(x) is int and -_EXACT < x < _EXACT:
+            x, kind = float(x), "f"
+        else:
+            return None
     if rx and ry:
         common = min(rx, ry)
         if tuple(x.shape[1:1 + common]) != tuple(y.shape[1:1 + common]):
