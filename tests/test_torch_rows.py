@@ -185,3 +185,15 @@ def test_gradients_flow_through_the_rows_idioms():
                     "{+/{(+/x)%#x}'x*x}:>m", "{+/{(+/x*x)^0.5}'x}:>m", "{+/+/{x%+/x}'x}:>m",
                     "{+/{(+/x*w)%3}'m*x}:>2.0", "{+/+/{x-(+/x)%#x}'m*x}:>1.5"):
         assert write(ks[0](program)) == write(ks[1](program)), program
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_running_sum_that_overflows_warns_of_nothing(backend):
+    """+\\ of reals reaching inf or NaN, in the loop and batched: inf and NaN, silently."""
+    import warnings
+    k = KlongInterpreter(backend=backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert write(k("+\\[1.0e308 1.0e308 -1.0e308]")) == "[1.0e+308 inf inf]"
+        assert write(k("*\\[1.0e308 10.0 0.0]")) == "[1.0e+308 inf nan]"
+        assert write(k("+\\'[[1.0e308 1.0e308] [1.0 2.0]]")) == "[[1.0e+308 inf] [1.0 3.0]]"
