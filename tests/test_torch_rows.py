@@ -29,6 +29,7 @@ col::[[1.5] [-2.0] [0.0]]
 row::[[0.25 -1.5 3.0 2.0]]
 big::[[4611686018427387904 4611686018427387904] [1 2]]
 p::[[0.5 1.0 2.0] [0.0 4.0 9.0] [1.0e-200 1.0e-200 1.0]]
+t3::[2 3 4]:^((!24)-11)%7.0
 """
 
 # (program, batched): True where the batched evaluation gives the result, False where it
@@ -63,6 +64,9 @@ PROGRAMS = [
     ("+/'e", True), ("*/'e", True), ("+/'f", True), ("{+/x*x}'m", True), ("{+/1_x}'m", True),
     ("#'m", True), ("{x|0.0}'m", None), ("{x-|/x}'m", True), ("{|/x*x}'m", True),
     ("m{+/(x-y)^2}'m", True), ("+/'col", True), ("*/'row", True),
+    # the largest and smallest of each row (of rows of rows too)
+    ("|/'m", True), ("&/'m", True), ("|/'f", True), ("&/'f", True), ("|/'t3", True),
+    ("&/'t3", True), ("|/'i", True), ("{(|/x)-&/x}'f", True), ("|/'e", False),
 ]
 
 

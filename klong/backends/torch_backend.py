@@ -518,6 +518,10 @@ class TorchBackend(Backend):
         return self.signed_zero_sums(r, a) if op == "+" \
             and np.count_nonzero(host) != host.shape[0] else r
 
+    def extreme_each_row(self, a, largest):
+        # along the rows where they lie: the columns' reduce, without its dispatch
+        return (torch.amax if largest else torch.amin)(a, dim=1)
+
     def has_negative_zero(self, a):
         host = self._host(a)                # (numpy's look at the same memory: cheaper)
         return super().has_negative_zero(a) if host is None else host_negative_zero(host)
