@@ -156,6 +156,13 @@ def _arrays(op, dyad):
     direct = _DIRECT.get(op)
 
     def rule(a, b, n):
+        if real is not None:
+            # reals of the rows and one real (`(+/x)%#x`, `x-0.5`): what the general steps
+            # below come to, without them
+            if type(a) is Rows and _exact_real(b) and values.array_kind(a.a) == "f":
+                return Rows.of(real(a.a, float(b)))
+            if type(b) is Rows and _exact_real(a) and values.array_kind(b.a) == "f":
+                return Rows.of(real(float(a), b.a))
         if direct is not None:
             r = _direct(direct, a, b, n)
             if r is not None:
@@ -172,6 +179,12 @@ def _arrays(op, dyad):
                 return Rows.of(real(*pair))
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
+
+
+def _exact_real(v):
+    """Whether v is a Python float, or an integer that converts to one exactly."""
+    t = type(v)
+    return t is float or t is int and -_EXACT < v < _EXACT
 
 
 def _compared(op):
