@@ -20,9 +20,9 @@ names an exact engine), `backend.compiler` (compile and export; None where the l
 compiler) and `backend.group` (the processes computing together, joined when a distributed
 function first asks).
 """
-import math
 import contextlib
 import functools
+import math
 import operator
 
 import numpy as np

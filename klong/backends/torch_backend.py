@@ -347,7 +347,8 @@ class TorchBackend(Backend):
         return torch.stack([self._tensor(a) for a in arrays])
 
     def concat_each_row(self, arrays):
-        return torch.cat(arrays, 1)         # (laid out as rows: no copy of the columns')
+        # (laid out as rows: no copy of the columns')
+        return torch.cat([self._tensor(a) for a in arrays], 1)
 
     def _tensor(self, a):
         """An array of this backend: tensors on the device pass as they are."""

@@ -311,11 +311,10 @@ _REAL_OPS = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y:
 
 
 def _real_pair(a, ra, b, rb):
-    """a and b, reals both (Rows, a Python float or an integer that converts to one exactly,
-    a plain real array), as the library's operands that pair their elements as Klong pairs
-    each row's (along the first axes: the lower rank given trailing unit axes; a plain array
-    a unit axis for the batch), without repeating a plain array for every row; None where
-    one is not real."""
+    """a and b, reals both (Rows, a Python float, a plain real array), as the library's
+    operands that pair their elements as Klong pairs each row's (along the first axes: the
+    lower rank given trailing unit axes; a plain array a unit axis for the batch), without
+    repeating a plain array for every row; None where one is not real."""
     rank = max(ra, rb)
     shapes, parts = [], []
     for v, r in ((a, ra), (b, rb)):
@@ -328,8 +327,6 @@ def _real_pair(a, ra, b, rb):
                 x = x.reshape(tuple(x.shape) + (1,) * (rank - r))
         elif type(v) is float:
             x = v
-        elif type(v) is int and -_EXACT < v < _EXACT:
-            x = float(v)        # (exactly the real the verb pairs with the reals: `(+/x)%#x`)
         elif r and values.array_kind(v) == "f":
             shapes.append(tuple(v.shape))
             x = v.reshape((1,) + tuple(v.shape) + (1,) * (rank - r))
