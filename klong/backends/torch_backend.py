@@ -19,6 +19,9 @@ from .torch_compile import TorchCompiler
 
 _REDUCE = {"+": torch.sum, "*": torch.prod}
 _SCAN = {"+": torch.cumsum, "*": torch.cumprod}
+# the dtypes whose CPU scans accumulate_each_row takes along the rows (float32 is scanned in
+# float64 on the CPU: the default's steps)
+_ROW_SCANS = (torch.float64, torch.int64)
 _COMBINE = {"+": operator.add, "*": operator.mul}
 _FLOATS = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16,
            "float16": torch.float16}
@@ -351,6 +354,10 @@ class TorchBackend(Backend):
     def stack(self, arrays):
         return torch.stack([self._tensor(a) for a in arrays])
 
+    def concat_each_row(self, arrays):
+        # (laid out as rows: no copy of the columns')
+        return torch.cat([self._tensor(a) for a in arrays], 1)
+
     def _tensor(self, a):
         """An array of this backend: tensors on the device pass as they are."""
         if isinstance(a, torch.Tensor) and a.device == self.device:
@@ -515,7 +522,7 @@ class TorchBackend(Backend):
         return torch.stack(running)
 
     def fold_each_row(self, op, a):
-        if a.dtype != torch.float64 or a.device.type != "cpu" or not self.may_overwrite(a):
+        if a.dtype != torch.float64 or not a.is_cpu or not self.may_overwrite(a):
             return super().fold_each_row(op, a)
         # torch's CPU scan of float64 runs left to right along any axis: along the rows
         # where they lie (along the first axis of the columns it reads across the rows).
@@ -523,7 +530,13 @@ class TorchBackend(Backend):
         # than torch's copy): the result holds no view of the scan
         host = np.ascontiguousarray(_SCAN[op](a, 1).select(1, -1).numpy())
         r = torch.from_numpy(host)
-        return self.signed_zero_sums(r, a) if op == "+" and not host.all() else r
+        # (count_nonzero: a fraction of the cost of all() on a short vector)
+        return self.signed_zero_sums(r, a) if op == "+" \
+            and np.count_nonzero(host) != host.shape[0] else r
+
+    def extreme_each_row(self, a, largest):
+        # along the rows where they lie: the columns' reduce, without its dispatch
+        return (torch.amax if largest else torch.amin)(a, dim=1)
 
     def has_negative_zero(self, a):
         host = self._host(a)                # (numpy's look at the same memory: cheaper)
@@ -554,6 +567,16 @@ class TorchBackend(Backend):
         """_host_real_operand(a), for the steps the numpy backend's functions may take in
         torch's place; None while a step is recorded (which follows torch's operations)."""
         return None if self.recorder is not None else _host_real_operand(a)
+
+    def accumulate_each_row(self, op, a):
+        if a.dtype in _ROW_SCANS and a.is_cpu and self.may_overwrite(a) \
+                and not torch.compiler.is_compiling():
+            # torch's CPU scans of float64 (and exact int64) run left to right along any
+            # axis: along the rows where they lie, the result laid out as a is (no copy)
+            if op in "+*":
+                return _SCAN[op](a, 1)
+            return (torch.cummax if op == "|" else torch.cummin)(a, 1).values
+        return super().accumulate_each_row(op, a)
 
     def accumulate(self, op, a):
         if op in "+*" and a.dtype in _HOST_FLOATS \

@@ -34,6 +34,8 @@ def each(body, a, reads):
         else:
             with backend.quiet():
                 r = body(_Run(Rows.of(a), reads, n))
+        if type(r) is not Rows:
+            return _results(r, n)       # (made for the result: `#'m`)
         return _own(backend, _results(r, n), a, reads)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
@@ -66,6 +68,8 @@ def pairs(body, a, b, reads, rows):
         else:
             with backend.quiet():
                 r = body(run)
+        if type(r) is not Rows:
+            return _results(r, n)
         return _own(backend, _results(r, n), a, reads, b)
     except Exception:
         return None
@@ -102,7 +106,8 @@ def _own(backend, r, a, reads, b=None):
 
 
 def _results(r, n):
-    """The list the loop would make of every row's result r."""
+    """The list the loop would make of every row's result r (a new array where r is the
+    same value for every row)."""
     if type(r) is Rows:
         a = r.a
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:

@@ -160,6 +160,13 @@ def _arrays(op, dyad):
     direct = _DIRECT.get(op)
 
     def rule(a, b, n):
+        if real is not None:
+            # reals of the rows and one real (`(+/x)%#x`, `x-0.5`): what the general steps
+            # below come to, without them
+            if type(a) is Rows and _exact_real(b) and values.array_kind(a.a) == "f":
+                return Rows.of(real(a.a, float(b)))
+            if type(b) is Rows and _exact_real(a) and values.array_kind(b.a) == "f":
+                return Rows.of(real(float(a), b.a))
         if direct is not None:
             r = _direct(direct, a, b, n)
             if r is not None:
@@ -176,6 +183,12 @@ def _arrays(op, dyad):
                 return Rows.of(real(*pair))
         return Rows(dyad(_stacked(a, n), _stacked(b, n)))
     return rule
+
+
+def _exact_real(v):
+    """Whether v is a Python float, or an integer that converts to one exactly."""
+    t = type(v)
+    return t is float or t is int and -_EXACT < v < _EXACT
 
 
 def _compared(op):
@@ -247,7 +260,14 @@ def _direct(fn, a, b, n):
     x, kind, rx = pa
     y, k, ry = pb
     if k != kind:
-        return None
+        # a plain integer beside reals, as the real it converts to exactly (`(+/x)>0`):
+        # Python's exact comparison and arithmetic of a real and such an integer agree
+        if kind == "f" and type(y) is int and -_EXACT < y < _EXACT:
+            y = float(y)
+        elif k == "f" and type(x) is int and -_EXACT < x < _EXACT:
+            x, kind = float(x), "f"
+        else:
+            return None
     if rx and ry:
         common = min(rx, ry)
         if tuple(x.shape[1:1 + common]) != tuple(y.shape[1:1 + common]):
@@ -480,8 +500,9 @@ def rotate(a, b, n):
     r = a % b.a.shape[1]
     if r == 0:
         return b
-    backend = backends.current()
-    return Rows(backend.copy(_columns(b.a, lambda c: backend.roll(c, r))))
+    # the last r elements of each row, then the others (a new array)
+    k = b.a.shape[1]
+    return Rows(backends.current().concat_each_row((b.a[:, k - r:], b.a[:, :k - r])))
 
 
 def where(x, n):
@@ -724,7 +745,7 @@ def join(a, b, n):
             parts.append(backend.full((n, 1), v, _kind(v)))
         else:
             raise Declined
-    return Rows(backend.swap01(backend.concat([backend.swap01(p) for p in parts])))
+    return Rows(backend.concat_each_row(parts))
 
 
 def match(a, b, n):
@@ -816,12 +837,14 @@ def scan(op, dyad):
             raise Declined          # the loop makes a one-element list of a number
         if x.rank != 1 or x.a.shape[1] == 0:
             raise Declined
-        a = backends.current().swap01(x.a)
-        if op in ("+", "*") and values.array_kind(a) == "i" and not folds.fold_fits(op, a):
+        backend = backends.current()
+        a = x.a
+        kind = values.array_kind(a)
+        if op in ("+", "*") and kind == "i" and not folds.fold_fits(op, backend.swap01(a)):
             raise Declined          # the loop's Python integers, row by row
-        if op in ("|", "&") and values.array_kind(a) == "f" and _negative_zero(a):
+        if op in ("|", "&") and kind == "f" and _negative_zero(a):
             raise Declined
-        return Rows(backends.current().swap01(backends.current().accumulate(op, a)))
+        return Rows(backend.accumulate_each_row(op, a))
     return rule
 
 

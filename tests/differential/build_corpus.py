@@ -424,6 +424,31 @@ COST_PROGRAMS = [
     "f::{[r];r::x;{x*r}'[1.0 2.0]};f'[[1.0 2.0] [3.0 4.0]]",
 ]
 
+# the row idioms issue 32 made cheaper on torch: scans along the rows, joins and rotations
+# of rows, reals beside integers that convert exactly, a real power by one number; rows of
+# NaN, infinities and -0.0, one column, zero rows
+TORCH_ROWS = [
+    "m::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];"
+    "(+\\'m),(*\\'m),(|\\'m),&\\'m",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];(+\\'i),(*\\'i),(|\\'i),&\\'i",
+    "n::(1.0e308*10)-1.0e308*10;f::[[1.0 2.0 3.0]],,(1.0e308*10),(-1.0e308*10),n;"
+    "(+\\'f),(*\\'f),(|\\'f),(&\\'f),(+/'f),*/'f",
+    "z::[[-0.0 -0.0] [0.0 -0.0] [1.0e308 1.0e308]];(+\\'z),(+/'z),(*\\'z),{|\\x}'z",
+    "b::[[4611686018427387904 4611686018427387904] [1 2]];+\\'b",
+    "m::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7]];({x,0.0}'m),({0.0,x}'m),({(+/x),x}'m),{x,0}'m",
+    "i::[[3 1 2 5] [0 -4 7 1]];({x,x}'i),({x,0}'i),({1:+x}'i),({-1:+x}'i),({9:+x}'i),{0:+x}'i",
+    "c::[[1.5] [-2.0] [0.0]];(+\\'c),({x,0.0}'c),({1:+x}'c),({(+/x)%#x}'c),+/'c",
+    "e::0#,[1.0 2.0];(+\\'e),({x,0.0}'e),({1:+x}'e),({(+/x)%#x}'e),#'e",
+    "m::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]];"
+    "({(+/x)%#x}'m),({x-(+/x)%#x}'m),({(+/x)>0}'m),({(+/x)+1}'m),{:[(+/x)>0;1;-1]}'m",
+    "m::[[1.5 2.25] [0.1 0.2]];({(+/x)%0}'m),({(+/x)>9007199254740993}'m),"
+    "{x+9007199254740993}'m",
+    "p::[[0.5 1.0 2.0] [0.0 4.0 9.0] [1.0e-200 1.0e-200 1.0]];({(+/x*x)^0.5}'p),"
+    "({(+/x)^1.5}'p),({(+/x)^-0.5}'p),({(*x)^-1.0}'p),({(*x)^0.0}'p),{(*x)^400.0}'p",
+    "m::[[1.5 -2.25] [-0.1 0.2]];({(+/x)^0.5}'m),({(*x)^2.0}'m),({(*x)^-3.0}'m),"
+    "{(*x)^((1.0e308*10)-1.0e308*10)}'m",
+]
+
 
 def conformance_programs(directory):
     seen = set()
@@ -482,7 +507,8 @@ def main(argv=None):
         cases = [(e["id"], e["source"]) for e in harness.load_corpus()
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
-                      "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-"))]
+                      "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
+                      "trow-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -512,6 +538,8 @@ def main(argv=None):
         entries.append({"id": f"loopsp-{i:03d}", "source": source})
     for i, source in enumerate(COST_PROGRAMS):
         entries.append({"id": f"costp-{i:03d}", "source": source})
+    for i, source in enumerate(TORCH_ROWS):
+        entries.append({"id": f"trow-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -1,0 +1,203 @@
+"""The row idioms made cheaper on torch (issue 32): scans along the rows where they lie
+(Backend.accumulate_each_row), joins and rotations as the rows' parts joined along them
+(Backend.concat_each_row), reals paired with an integer that converts exactly (`(+/x)%#x`,
+`(+/x)>0`), a real power by one number (Backend._pow_by_number), the zero test of row sums.
+Each program gives, batched, exactly the loop's outcome (KLONG_BATCH=0: printed text, element
+type all the way down, error), on numpy and torch, generated code and closures, and the same
+printed text on both backends; edge cases: NaN and infinite rows, -0.0, one column, one
+row, zero rows, float32 interpreters (the loop: the batch is for float64 only)."""
+import pytest
+
+from klong import KlongError, KlongInterpreter
+from klong.backends import list_backends
+from klong.runtime.display import write
+from klong.verbs import batched as evaluation
+
+from differential.harness import signature
+
+BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
+MODES = [(b, c) for b in BACKENDS for c in (True, False)]
+
+SETUP = """
+m::[[1.5 2.25 -3.0 0.5] [0.1 0.2 0.3 0.7] [-1.0 -2.0 -3.5 4.0]]
+i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]]
+inf::1.0e308*10
+nan::inf-inf
+e::[[1.0 2.0 3.0] [1.0 0.0 3.0] [4.0 5.0 6.0] [1.0e308 1.0e308 -1.0e308]],[[-0.0 -0.0 -0.0]]
+f::[[1.0 2.0 3.0] [4.0 5.0 6.0]],,(inf,(-inf),nan)
+col::[[1.5] [-2.0] [0.0]]
+row::[[0.25 -1.5 3.0 2.0]]
+big::[[4611686018427387904 4611686018427387904] [1 2]]
+p::[[0.5 1.0 2.0] [0.0 4.0 9.0] [1.0e-200 1.0e-200 1.0]]
+t3::[2 3 4]:^((!24)-11)%7.0
+"""
+
+# (program, batched): True where the batched evaluation gives the result, False where it
+# declines (the loop runs), None where either may happen
+PROGRAMS = [
+    # scans along each row
+    ("+\\'m", True), ("*\\'m", True), ("|\\'m", True), ("&\\'m", True), ("+\\'i", True),
+    ("*\\'i", True), ("|\\'i", True), ("&\\'i", True), ("+\\'e", True), ("*\\'e", True),
+    ("+\\'f", True), ("*\\'f", True), ("|\\'f", True), ("&\\'f", True), ("+\\'col", True),
+    ("+\\'row", True), ("*\\'big", False), ("+\\'big", False), ("{+\\x}'m", True),
+    ("{+/+\\x}'m", True), ("{(+\\x)-x}'i", True), ("{|\\x}'e", False),      # -0.0
+    # joins and rotations
+    ("{x,0.0}'m", True), ("{0.0,x}'m", True), ("{x,x}'i", True), ("{x,0}'i", True),
+    ("{x,0}'m", False), ("{x,0.0}'f", True), ("{x,0.0}'col", True), ("{(+/x),x}'m", True),
+    ("{(*x),*|x}'m", True), ("{1:+x}'m", True), ("{-1:+x}'i", True), ("{5:+x}'m", True),
+    ("{0:+x}'m", True), ("{4:+x}'i", True), ("{-7:+x}'f", True), ("{1:+x}'col", True),
+    ("{1:+x}'row", True), ("{2:+x,x}'i", True),
+    # reals beside integers that convert exactly
+    ("{(+/x)%#x}'m", True), ("{(+/x)%#x}'f", True), ("{(+/x)%3}'e", True),
+    ("{(+/x)%0}'m", False), ("{x-(+/x)%#x}'m", True), ("{x%+/x}'m", True),
+    ("{(+/x)>0}'m", True), ("{(+/x)<1}'f", True), ("{(*x)=1}'e", True), ("{x=1}'e", None),
+    ("{(+/x)+1}'m", True), ("{x*2}'f", None), ("{3-x}'m", None),
+    ("{(+/x)>9007199254740993}'m", None), ("{x+9007199254740993}'m", None),
+    ("{(+/x)%#x}'i", True), ("{:[(+/x)>0;1;-1]}'m", True), ("{:[(+/x)>0;1;-1]}'f", True),
+    # a real power by one number
+    ("{(+/x*x)^0.5}'m", True), ("{(+/x*x)^0.5}'e", None), ("{(+/x)^0.5}'m", None),
+    ("{(+/x)^1.5}'p", True), ("{(+/x)^-0.5}'p", True), ("{(*x)^-1.0}'p", None),
+    ("{(*x)^2.0}'m", True), ("{(*x)^-3.0}'m", True), ("{(*x)^0.5}'f", None),
+    ("{(*x)^1.0e10}'p", None), ("{(*x)^0.0}'p", True), ("{(+/x)^nan}'p", None),
+    ("{(+/x)^inf}'p", None), ("{(*x)^400.0}'p", None),
+    # sums with a zero, and the idioms of the benchmark
+    ("+/'e", True), ("*/'e", True), ("+/'f", True), ("{+/x*x}'m", True), ("{+/1_x}'m", True),
+    ("#'m", True), ("{x|0.0}'m", None), ("{x-|/x}'m", True), ("{|/x*x}'m", True),
+    ("m{+/(x-y)^2}'m", True), ("+/'col", True), ("*/'row", True),
+    # the largest and smallest of each row (of rows of rows too)
+    ("|/'m", True), ("&/'m", True), ("|/'f", True), ("&/'f", True), ("|/'t3", True),
+    ("&/'t3", True), ("|/'i", True), ("{(|/x)-&/x}'f", True), ("|/'e", False),
+]
+
+
+def outcome(k, program):
+    try:
+        v = k(program)
+        return ("value", write(v), signature(v))
+    except KlongError as e:
+        return ("error", e.kind, e.message, e.line)
+
+
+def run(mode, batch, program, dtype=None):
+    backend, codegen = mode
+    k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch, dtype=dtype)
+    k(SETUP)
+    return outcome(k, program)
+
+
+@pytest.fixture(params=MODES, ids=[f"{b}-{'codegen' if c else 'closures'}" for b, c in MODES])
+def mode(request):
+    return request.param
+
+
+@pytest.mark.parametrize("program, batched", PROGRAMS, ids=[p for p, _ in PROGRAMS])
+def test_batched_rows_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    looped = run(mode, False, program)
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    assert run(mode, True, program) == looped
+    if batched is True:
+        assert gave, "the batched evaluation gave no result"
+    elif batched is False:
+        assert not gave, "the batched evaluation should have declined"
+
+
+@pytest.mark.skipif(len(BACKENDS) < 2, reason="needs numpy and torch")
+@pytest.mark.parametrize("program", [p for p, _ in PROGRAMS if "big" not in p])
+def test_torch_prints_what_numpy_prints(program):
+    # (not `big`: a list of a big-integer row and an int64 row prints its tensor on torch,
+    # batched or not)
+    assert run(("torch", True), True, program)[:2] == run(("numpy", True), True, program)[:2]
+
+
+@pytest.mark.parametrize("program", ["+\\'m", "{x,0.0}'m", "{1:+x}'m", "{(+/x)%#x}'m",
+                                     "{(+/x*x)^0.5}'m", "{:[(+/x)>0;1;-1]}'m", "+\\'f"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_narrow_interpreter_gives_the_loops_outcome(backend, program):
+    """float32 (where the backend has it): the loop runs, batched or not."""
+    mode = (backend, True)
+    try:
+        narrow = run(mode, True, program, dtype="float32")
+    except KlongError:
+        pytest.skip(f"{backend} has no float32 interpreter")
+    assert narrow == run(mode, False, program, dtype="float32")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_zero_rows_and_empty_rows_run_the_loop(backend, monkeypatch):
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    for program in ("+\\'0#,[1.0 2.0]", "{x,0.0}'0#,[1.0 2.0]", "{1:+x}'0#,[1.0 2.0]",
+                    "{(+/x)%#x}'0#,[1.0 2.0]", "+\\'[[] []]", "{x,0.0}'[[] []]"):
+        for codegen in (True, False):
+            looped = run((backend, codegen), False, program)
+            assert run((backend, codegen), True, program) == looped, program
+    assert not gave
+
+
+# ---------------------------------------------------------------- the backends' steps
+
+torch = pytest.importorskip("torch") if "torch" in BACKENDS else None
+
+
+def _loop_scan(row, op):
+    acc, out = row[0], [row[0]]
+    for v in row[1:]:
+        acc = acc + v if op == "+" else acc * v
+        out.append(acc)
+    return out
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+@pytest.mark.parametrize("op", ["+", "*"])
+def test_torch_row_scans_add_left_to_right(op):
+    """Torch's CPU scan of float64 along the rows gives every row's running fold as the
+    loop makes it, one IEEE operation a step, from the first element: bit for bit, on
+    reals of widely different magnitudes (where any other order rounds otherwise)."""
+    import numpy as np
+    from klong.backends import get_backend
+    rng = np.random.default_rng(32)
+    scale = 10.0 ** rng.integers(-12, 12, (300, 40)) if op == "+" else 1.0
+    a = (rng.random((300, 40)) - 0.5) * scale + (1.0 if op == "*" else 0.0)
+    backend = get_backend("torch", "cpu", "float64")
+    got = backend.accumulate_each_row(op, torch.as_tensor(a)).numpy()
+    want = np.array([_loop_scan(list(r), op) for r in a])
+    assert got.tobytes() == want.tobytes()
+    sums = backend.fold_each_row(op, torch.as_tensor(a[:, :16])).numpy()
+    assert sums.tobytes() == np.array([_loop_scan(list(r), op)[-1] for r in a[:, :16]]).tobytes()
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+def test_torch_row_joins_and_scans_own_their_memory():
+    k = KlongInterpreter(backend="torch", batch=True)
+    k(SETUP)
+    for program in ("+\\'m", "|\\'m", "{x,0.0}'m", "{1:+x}'m", "{0:+x}'m", "{x,x}'i"):
+        v = k(program)
+        assert v._base is None and v.is_contiguous(), program
+        assert not k.backend.may_share(v, k("m")) and not k.backend.may_share(v, k("i"))
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+def test_gradients_flow_through_the_rows_idioms():
+    """Differentiated rows run the loop: the same gradient batched or not."""
+    ks = [KlongInterpreter(backend="torch", batch=batch) for batch in (True, False)]
+    for k in ks:
+        k("w::[1.0 2.0 3.0];m::[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
+    for program in ("{+/+/+\\'x}:>m", "{+/+/{x,0.0}'x*x}:>m", "{+/+/{1:+x}'x*x}:>m",
+                    "{+/{(+/x)%#x}'x*x}:>m", "{+/{(+/x*x)^0.5}'x}:>m", "{+/+/{x%+/x}'x}:>m",
+                    "{+/{(+/x*w)%3}'m*x}:>2.0", "{+/+/{x-(+/x)%#x}'m*x}:>1.5"):
+        assert write(ks[0](program)) == write(ks[1](program)), program
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_running_sum_that_overflows_warns_of_nothing(backend):
+    """+\\ of reals reaching inf or NaN, in the loop and batched: inf and NaN, silently."""
+    import warnings
+    k = KlongInterpreter(backend=backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert write(k("+\\[1.0e308 1.0e308 -1.0e308]")) == "[1.0e+308 inf inf]"
+        assert write(k("*\\[1.0e308 10.0 0.0]")) == "[1.0e+308 inf nan]"
+        assert write(k("+\\'[[1.0e308 1.0e308] [1.0 2.0]]")) == "[[1.0e+308 inf] [1.0 3.0]]"
