@@ -225,6 +225,10 @@ def _compiled(plan):
             x = arg(run)
             return rule(x, run.n) if type(x) is Rows else verb(x)
         return monad
+    if what == "dyad" and plan[1] in batching.DIRECT:
+        entry = VERBS[plan[1]]
+        return _direct_dyad(batching.DIRECT[plan[1]], entry.batch_dyad, entry.dyad,
+                            _compiled(plan[2]), _compiled(plan[3]))
     if what == "dyad":
         entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
         verb, rule = entry.dyad, entry.batch_dyad
@@ -268,6 +272,26 @@ def _compiled(plan):
         clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
         return _conditional(clauses, _compiled(plan[2]))
     raise ValueError(f"no such plan node: {what}")
+
+
+def _direct_dyad(direct, rule, verb, left, right):
+    """A dyad whose rule first tries to apply the library's operation straight to
+    operands of one kind (batching.DIRECT): that first, without the rule's own calls on the
+    way (a small batch's run is mostly such calls), then the rule where it does not settle
+    the result."""
+    direct_rows = batching.direct_rows
+
+    def dyad(run):
+        b = right(run)              # the right operand first, as Klong evaluates them
+        a = left(run)
+        if type(a) is Rows:
+            r = direct_rows(direct, a.a, b, run.n, True)
+        elif type(b) is Rows:
+            r = direct_rows(direct, b.a, a, run.n, False)
+        else:
+            return verb(a, b)
+        return r if type(r) is Rows else rule(a, b, run.n)
+    return dyad
 
 
 def _each(body, arg):
