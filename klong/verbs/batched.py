@@ -25,7 +25,7 @@ def each(body, a, reads):
     backend = backends.current()
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
-    if _tracked(backend, (a,), reads):
+    if backend.differentiates and _tracked(backend, (a,), reads):
         return None         # differentiated: the loop's steps are the graph's
     n = a.shape[0]
     try:
@@ -57,7 +57,7 @@ def pairs(body, a, b, reads, rows):
         if not _numbers(b) or n not in (None, b.shape[0]):
             return None
         n = b.shape[0]
-    if _tracked(backend, (a, b), reads):
+    if backend.differentiates and _tracked(backend, (a, b), reads):
         return None
     run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b)
     try:
@@ -225,6 +225,8 @@ def _compiled(plan):
             x = arg(run)
             return rule(x, run.n) if type(x) is Rows else verb(x)
         return monad
+    if what == "dyad" and plan[1] == "@" and plan[3][0] == "const" and type(plan[3][1]) is int:
+        return _element(plan[3][1], _compiled(plan[2]))
     if what == "dyad" and plan[1] in batching.DIRECT:
         entry = VERBS[plan[1]]
         return _direct_dyad(batching.DIRECT[plan[1]], entry.batch_dyad, entry.dyad,
@@ -272,6 +274,24 @@ def _compiled(plan):
         clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
         return _conditional(clauses, _compiled(plan[2]))
     raise ValueError(f"no such plan node: {what}")
+
+
+def _element(i, arg):
+    """x@i, i a constant integer (`x@0`): each row's element i where every row has one, a
+    view, as batching.at gives it, without the steps on the way; anything else as the
+    dyad's other nodes apply the verb or its rule."""
+    entry = VERBS["@"]
+    verb, rule = entry.dyad, entry.batch_dyad
+
+    def element(run):
+        x = arg(run)
+        if type(x) is not Rows:
+            return verb(x, i)
+        a = x.a
+        if a.ndim > 1 and 0 <= i < a.shape[1]:
+            return Rows.of(a[:, i])
+        return rule(x, i, run.n)
+    return element
 
 
 def _direct_dyad(direct, rule, verb, left, right):
@@ -343,8 +363,8 @@ def _while(predicate, body, start, names):
             if type(p) is Rows:
                 if p.rank != 0:
                     raise Declined      # (a list as a predicate: its length decides)
-                go = p.a != 0
-                if not backend.all(go):
+                if not backend.all(p.a):        # (a row goes on where its p is not 0)
+                    go = p.a != 0
                     stop = backend.where(p.a == 0)
                     done.append((stop if lanes is None else backend.take(lanes, stop),
                                  backend.take(a, stop)))

@@ -302,11 +302,12 @@ def direct_rows(fn, x, v, n, left):
     elif t is type(x) and v.ndim and _DTYPE_KINDS.get(v.dtype) == kind:
         shape = v.shape
         if x.ndim == 1:             # a number per row against each row's array
+            # (paired with every row: the result's size against the guard, as _stacked;
+            # beside rows of its shape, the result is no larger than they are)
+            limits.check_elements(n * math.prod(shape))
             x = x.reshape((n,) + (1,) * len(shape))
         elif x.shape[1:] != shape:
             return _UNSETTLED
-        # (paired with every row: the result's size against the guard, as _stacked)
-        limits.check_elements(n * math.prod(shape))
         given, y = v, v.reshape((1,) + tuple(shape))
     else:
         return _UNSETTLED
