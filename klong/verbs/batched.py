@@ -596,14 +596,15 @@ def _conditional(clauses, otherwise):
 
 
 def _select(run, p, chosen, other):
-    if p.rank != 0:
+    if p.a.ndim != 1:
         raise Declined          # a list as a predicate: the loop's rule, row by row
-    chosen, other = _stacked_rows(chosen, run.n), _stacked_rows(other, run.n)
-    if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
+    chosen = chosen.a if type(chosen) is Rows else _repeated(chosen, run.n)
+    other = other.a if type(other) is Rows else _repeated(other, run.n)
+    kind = values.array_kind(chosen)
+    if kind != values.array_kind(other) or chosen.shape != other.shape:
         raise Declined          # a mixed list in the loop
-    mask = (p.a != 0).reshape((run.n,) + (1,) * (chosen.ndim - 1))
-    return Rows(backends.current().select(mask, chosen, other))
-
-
-def _stacked_rows(v, n):
-    return v.a if isinstance(v, Rows) else _repeated(v, n)
+    mask = p.a != 0
+    if chosen.ndim > 1:
+        mask = mask.reshape((run.n,) + (1,) * (chosen.ndim - 1))
+    # (the rows of one kind of number, chosen: Rows of that kind)
+    return Rows.of(backends.current().select(mask, chosen, other))

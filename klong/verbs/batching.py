@@ -31,6 +31,9 @@ from ..runtime.values import MAX_DIMS
 from ..backends.base import SEQUENTIAL_ROWS
 
 
+_new = object.__new__
+
+
 class Declined(Exception):
     """The batched evaluation gives no result for these rows: the loop runs."""
 
@@ -47,7 +50,7 @@ class Rows:
     @classmethod
     def of(cls, a):
         """Rows of the numeric array a, known to be one (a part of Rows, the batch)."""
-        r = cls.__new__(cls)
+        r = _new(cls)           # (object.__new__ itself: a lookup of cls.__new__ costs more)
         r.a = a
         return r
 
@@ -195,7 +198,8 @@ def _exactly(op, bound):
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
-        known.remember(r, most)
+        if math.prod(r.shape) >= limits.REMEMBERED:     # (what `remember` keeps)
+            known.remember(r, most)
         return r
     return arith
 
