@@ -716,3 +716,56 @@ def test_differentiated_rows_batch_through_the_graph(program, monkeypatch):
             k("s()")
     assert " 3 replays" in on.capture.explain()
     assert write(on("g")) == write(off("g"))
+
+# Issue 35's n-queens and binary search: atomic dyads of one kind applied straight to the
+# library's operation (batching.direct_rows: rows beside rows, a number, a plain array;
+# rows of other kinds, shapes or an integer past int64 take the rule's general steps),
+# an element of each row by a constant index (batched._element), and Each-Left and
+# Each-Right of a primitive over three or more numbers once for all of them (forms.py
+# _primitive_pairs: a plain vector joined to each number; the loop where the rule declines
+# or the list is shorter), each beside the loop
+QUEENS_SETUP = """
+safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d}
+q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]}
+nq::{n::x;+/{q(,x)}'!n}
+"""
+
+QUEENS = [
+    ("{x-|x}'i", True), ("{(x=|x)+x<|x}'r", True), ("{(x+1.5)-*x}'i", True), ("{(x*2)+*x}'r", True),
+    ("{x+9223372036854775808}'i", False), ("{[1 2 3]-x}'[4 5]", True),
+    ("{x*[0.5 1.5]}'[1.0 2.0]", True), ("{x*[0.5 1.5]}'[1 2]", True),
+    ("{x-[1 2 3 4]}'i", True), ("{[1 2 3 4]<x}'i", True), ("{x+[1 2 3]}'i3", True),
+    ("{x+[9223372036854775807 0 0 0]}'i", False), ("{x=[1.5 2 3 4]}'i", None),
+    ("{(x@0)+x@3}'i", True), ("{x@4}'i", False), ("{x@0}'iv", False), ("{(x@1)*2}'i3", True),
+    ("[1 2],:\\[3 4 5]", True), ("[1 2],:\\[3 4]", False), ("[1.5 2.5],:\\[1 2 3]", False),
+    ("[[1 2] [3 4]],:\\[5 6 7]", False), ("[3 4 5],:/[1 2]", False), ("[1 2],:/[3 4 5]", True),
+    ("[1 2 3]+:\\[10 20 30]", True), ("[1 2 3]-:/[10 20 30]", True), ("5-:\\[1 2 3]", True),
+    ("0,:\\[1 2 3]", True), ("[1.5 2.5]*:\\[1.0 2.0 4.0]", True), ("[1 2 3]@:\\[0 1 5]", False),
+    ("[1 2]+:\\[[1 2 3] [4 5 6] [7 8 9]]", False), ("[9223372036854775807 0]+:\\[1 2 3]", False),
+    ("\"ab\",:\\\"cde\"", None), ("[1 2],:\\[]", None), ("[1 2 3]=:/[3 2 1]", True),
+    ("safe([0 2];)'!5", True), ("safe([0.0 2.0];)'[0 1.5 4]", None), ("nq'[1 2 3 4 5 6]", None),
+]
+
+
+@pytest.mark.parametrize("program, batched", QUEENS, ids=[p for p, _ in QUEENS])
+def test_queens_paths_give_the_loops_outcome(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, SETUP + QUEENS_SETUP, program, batched, monkeypatch)
+
+
+def test_queens_paths_give_each_rows_value(mode):
+    k = interpreter(mode, True)
+    k(QUEENS_SETUP)
+    assert write(k("nq'[1 2 3 4 5 6 7]")) == "[1 0 0 2 10 4 40]"
+    assert write(k("[1 2],:\\[3 4 5]")) == "[[1 2 3] [1 2 4] [1 2 5]]"
+    assert signature(k("[1 2],:\\[3 4 5]")) == "LLi"
+    assert write(k("[1 2],:/[3 4 5]")) == "[[3 1 2] [4 1 2] [5 1 2]]"
+    assert write(k("{(x@0)+x@3}'i")) == "[8 1 12]"
+    assert write(k("{[1 2 3]-x}'[4 5]")) == "[[-3 -2 -1] [-4 -3 -2]]"
+    assert write(k("{x+9223372036854775808}'[[1 2] [3 4]]")) == \
+        "[[9223372036854775809 9223372036854775810] [9223372036854775811 9223372036854775812]]"
+    with pytest.raises(KlongError) as e:
+        k("[1 2 3]@:\\[0 1 5]")
+    assert (e.value.kind, e.value.message) == ("index", "index 5 out of range 0..2")
+    with pytest.raises(KlongError) as e:
+        k("[1 2]+:\\[[1 2 3] [4 5 6] [7 8 9]]")
+    assert (e.value.kind, e.value.message) == ("length", "lists of different lengths")

@@ -25,7 +25,7 @@ def each(body, a, reads):
     backend = backends.current()
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
-    if not body.differentiable and _tracked(backend, (a,), reads):
+    if backend.differentiates and not body.differentiable and _tracked(backend, (a,), reads):
         return None         # differentiated: the loop's steps are the graph's
     n = a.shape[0]
     try:
@@ -59,7 +59,8 @@ def pairs(body, a, b, reads, rows):
         if not _numbers(b) or n not in (None, b.shape[0]):
             return None
         n = b.shape[0]
-    if not body.differentiable and _tracked(backend, (a, b), reads):
+    if backend.differentiates and not body.differentiable \
+            and _tracked(backend, (a, b), reads):
         return None
     run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b)
     try:
@@ -258,6 +259,12 @@ def _compiled(plan):
             x = arg(run)
             return rule(x, run.n) if type(x) is Rows else verb(x)
         return monad
+    if what == "dyad" and plan[1] == "@" and plan[3][0] == "const" and type(plan[3][1]) is int:
+        return _element(plan[3][1], _compiled(plan[2]))
+    if what == "dyad" and plan[1] in batching.DIRECT:
+        entry = VERBS[plan[1]]
+        return _direct_dyad(batching.DIRECT[plan[1]], entry.batch_dyad, entry.dyad,
+                            _compiled(plan[2]), _compiled(plan[3]))
     if what == "dyad":
         entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
         verb, rule = entry.dyad, entry.batch_dyad
@@ -322,6 +329,44 @@ def _call(fn, arg):
     return call
 
 
+def _element(i, arg):
+    """x@i, i a constant integer (`x@0`): each row's element i where every row has one, a
+    view, as batching.at gives it, without the steps on the way; anything else as the
+    dyad's other nodes apply the verb or its rule."""
+    entry = VERBS["@"]
+    verb, rule = entry.dyad, entry.batch_dyad
+
+    def element(run):
+        x = arg(run)
+        if type(x) is not Rows:
+            return verb(x, i)
+        a = x.a
+        if a.ndim > 1 and 0 <= i < a.shape[1]:
+            return Rows.of(a[:, i])
+        return rule(x, i, run.n)
+    return element
+
+
+def _direct_dyad(direct, rule, verb, left, right):
+    """A dyad whose rule first tries to apply the library's operation straight to
+    operands of one kind (batching.DIRECT): that first, without the rule's own calls on the
+    way (a small batch's run is mostly such calls), then the rule where it does not settle
+    the result."""
+    direct_rows = batching.direct_rows
+
+    def dyad(run):
+        b = right(run)              # the right operand first, as Klong evaluates them
+        a = left(run)
+        if type(a) is Rows:
+            r = direct_rows(direct, a.a, b, run.n, True)
+        elif type(b) is Rows:
+            r = direct_rows(direct, b.a, a, run.n, False)
+        else:
+            return verb(a, b)
+        return r if type(r) is Rows else rule(a, b, run.n)
+    return dyad
+
+
 def _each(body, arg):
     """f'v in a batched body, v a list in every row (each row's own, of one length): f's
     body on the elements of all rows at once, as rows of their own (the first two axes
@@ -371,8 +416,8 @@ def _while(predicate, body, start, names):
             if type(p) is Rows:
                 if p.rank != 0:
                     raise Declined      # (a list as a predicate: its length decides)
-                go = p.a != 0
-                if not backend.all(go):
+                if not backend.all(p.a):        # (a row goes on where its p is not 0)
+                    go = p.a != 0
                     stop = backend.where(p.a == 0)
                     done.append((stop if lanes is None else backend.take(lanes, stop),
                                  backend.take(a, stop)))
@@ -617,14 +662,15 @@ def _conditional(clauses, otherwise):
 
 
 def _select(run, p, chosen, other):
-    if p.rank != 0:
+    if p.a.ndim != 1:
         raise Declined          # a list as a predicate: the loop's rule, row by row
-    chosen, other = _stacked_rows(chosen, run.n), _stacked_rows(other, run.n)
-    if values.array_kind(chosen) != values.array_kind(other) or chosen.shape != other.shape:
+    chosen = chosen.a if type(chosen) is Rows else _repeated(chosen, run.n)
+    other = other.a if type(other) is Rows else _repeated(other, run.n)
+    kind = values.array_kind(chosen)
+    if kind != values.array_kind(other) or chosen.shape != other.shape:
         raise Declined          # a mixed list in the loop
-    mask = (p.a != 0).reshape((run.n,) + (1,) * (chosen.ndim - 1))
-    return Rows(backends.current().select(mask, chosen, other))
-
-
-def _stacked_rows(v, n):
-    return v.a if isinstance(v, Rows) else _repeated(v, n)
+    mask = p.a != 0
+    if chosen.ndim > 1:
+        mask = mask.reshape((run.n,) + (1,) * (chosen.ndim - 1))
+    # (the rows of one kind of number, chosen: Rows of that kind)
+    return Rows.of(backends.current().select(mask, chosen, other))

@@ -19,13 +19,19 @@ same way: the loop then gives the error, as it would have. The checks the array 
 which is bounded by what each row has, so a batch passes only where every row would; where
 a verb gives a mixed list instead of an array, the batch declines.
 """
+import math
+
 from .. import backends
+from ..backends import arrays
 from . import folds, ordering
 from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
 from ..runtime.match import REAL_TOLERANCE
 from ..runtime.values import MAX_DIMS
 from ..backends.base import SEQUENTIAL_ROWS
+
+
+_new = object.__new__
 
 
 class Declined(Exception):
@@ -44,7 +50,7 @@ class Rows:
     @classmethod
     def of(cls, a):
         """Rows of the numeric array a, known to be one (a part of Rows, the batch)."""
-        r = cls.__new__(cls)
+        r = _new(cls)           # (object.__new__ itself: a lookup of cls.__new__ costs more)
         r.a = a
         return r
 
@@ -194,7 +200,8 @@ def _exact_real(v):
 def _compared(op):
     def compare(x, y, kind, given):
         r = backends.current().astype(op(x, y), "i")
-        limits.current().remember(r, 1)         # (as the verb's: a count needs no scan)
+        if math.prod(r.shape) >= limits.REMEMBERED:     # (what `remember` keeps)
+            limits.current().remember(r, 1)     # (as the verb's: a count needs no scan)
         return r
     return compare
 
@@ -208,7 +215,8 @@ def _exactly(op, bound):
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
-        known.remember(r, most)
+        if math.prod(r.shape) >= limits.REMEMBERED:     # (what `remember` keeps)
+            known.remember(r, most)
         return r
     return arith
 
@@ -245,12 +253,21 @@ _DIRECT = {"<": _compared(lambda x, y: x < y), ">": _compared(lambda x, y: x > y
            ":%": _naturals(lambda x, y: x // y), "!": _naturals(lambda x, y: x % y),
            "|": _integers(lambda x, y: backends.current().maximum(x, y)),
            "&": _integers(lambda x, y: backends.current().minimum(x, y))}
+DIRECT = _DIRECT            # (batched.py applies them first, before the rule's other steps)
 
 
 def _direct(fn, a, b, n):
     """fn on the operands a and b (Rows, or plain numbers or numeric arrays) of one kind
     of number, paired as Klong pairs each row's (along the first axes: the lower rank
     given trailing unit axes; a plain array a unit axis for the batch), or None."""
+    if type(a) is Rows:
+        r = direct_rows(fn, a.a, b, n, True)
+        if r is not _UNSETTLED:
+            return r
+    elif type(b) is Rows:
+        r = direct_rows(fn, b.a, a, n, False)
+        if r is not _UNSETTLED:
+            return r
     pa = _direct_operand(a, n)
     if pa is None:
         return None
@@ -279,6 +296,50 @@ def _direct(fn, a, b, n):
     # the operands' arrays as they came (a magnitude may be remembered)
     given = (a.a if type(a) is Rows else a, b.a if type(b) is Rows else b)
     r = fn(x, y, kind, given)
+    return None if r is None else Rows.of(r)
+
+
+_UNSETTLED = object()        # (direct_rows: the general steps decide)
+_DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
+
+
+def direct_rows(fn, x, v, n, left):
+    """_direct's usual cases in fewer steps (a batched body of a small batch makes many
+    such calls, each worth a few numpy operations): Rows x beside Rows, a number or a
+    plain array v of its kind, either where it pairs with no reshaping of x (of one shape,
+    of the same rank) or where x holds one number per row; x is the left operand where
+    `left`. The same result as _direct's general steps, or _UNSETTLED where they decide."""
+    kind = _DTYPE_KINDS.get(x.dtype)
+    if kind is None:
+        return _UNSETTLED
+    gx = x                          # (the operands' arrays as they came: see _direct)
+    t = type(v)
+    if t is Rows:
+        y = v.a
+        if y.shape != x.shape or _DTYPE_KINDS.get(y.dtype) != kind:
+            return _UNSETTLED
+        given = y
+    elif t is int:
+        if kind != "i" or not limits.INT64_MIN <= v <= limits.INT64_MAX:
+            return _UNSETTLED
+        y = given = v
+    elif t is float:
+        if kind != "f":
+            return _UNSETTLED
+        y = given = v
+    elif t is type(x) and v.ndim and _DTYPE_KINDS.get(v.dtype) == kind:
+        shape = v.shape
+        if x.ndim == 1:             # a number per row against each row's array
+            # (paired with every row: the result's size against the guard, as _stacked;
+            # beside rows of its shape, the result is no larger than they are)
+            limits.check_elements(n * math.prod(shape))
+            x = x.reshape((n,) + (1,) * len(shape))
+        elif x.shape[1:] != shape:
+            return _UNSETTLED
+        given, y = v, v.reshape((1,) + tuple(shape))
+    else:
+        return _UNSETTLED
+    r = fn(x, y, kind, (gx, given)) if left else fn(y, x, kind, (given, gx))
     return None if r is None else Rows.of(r)
 
 
@@ -731,7 +792,8 @@ def _shell_columns(backend, ranks):
 
 
 def join(a, b, n):
-    """x,y: a row of numbers joined to a number or a row of numbers of its kind."""
+    """x,y: a row of numbers joined to a number or a row of numbers of its kind, either of
+    them possibly the same for every row (`v,:\\u`: a plain vector joined to each number)."""
     if _kind(a) != _kind(b) or _kind(a) not in ("i", "f"):
         raise Declined
     backend = backends.current()
@@ -743,6 +805,8 @@ def join(a, b, n):
             parts.append(v.a.reshape(n, 1) if v.rank == 0 else v.a)
         elif _number(v):
             parts.append(backend.full((n, 1), v, _kind(v)))
+        elif values.is_array(v) and v.ndim == 1 and v.shape[0]:
+            parts.append(_stacked(v, n))    # a plain vector, the same in every row
         else:
             raise Declined
     return Rows(backend.concat_each_row(parts))

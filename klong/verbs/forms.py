@@ -67,7 +67,25 @@ def op_forms(op, batch=False):
                      whole_monad=entry.monad if entry.atomic_monad else None,
                      whole_dyad=entry.dyad if entry.atomic_dyad else entry.each,
                      batch=("monad", op, ("x",)) if batch and entry.batch_monad else None,
-                     batch_op=op if batch else None, vectors=entry.each_of_vectors)
+                     batch_op=op if batch else None, vectors=entry.each_of_vectors,
+                     pairs=_primitive_pairs(op) if batch and entry.batch_dyad else None)
+
+
+def _primitive_pairs(op):
+    """The batched form of pairs of the dyad `op` (forms.pairs): Each-Left and Each-Right of
+    it over a list of numbers (`v,:\\u`) once for all of them, where its batching rule
+    gives a result (else None: the loop)."""
+    body = batched.compiled(("dyad", op, ("x",), ("y",)))
+
+    def pairs(a, b, rows):
+        if (b if rows & 2 else a).shape[0] < _FEWEST_PAIRS:
+            return None         # (the loop over so few costs less than the batch's steps)
+        return batched.pairs(body, a, b, (), rows)
+    return pairs
+
+
+# Each-Left and Each-Right of a primitive over fewer elements than this loop
+_FEWEST_PAIRS = 3
 
 
 def function_forms(fn):

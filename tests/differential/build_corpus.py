@@ -399,6 +399,34 @@ LOOPS_PROGRAMS = [
     "{[r];r::{x<100}{x*2}:~x;r@5}'[1 0]",
 ]
 
+# n-queens and binary search (issue 35): Each of a projection over a few columns (the batched
+# pairs of safe), Each-Left and Each-Right of a primitive over a list of numbers (a plain
+# vector joined to each), an element of each row by a constant index, the batched While
+QUEENS_PROGRAMS = [
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]};"
+    "nq::{n::x;+/{q(,x)}'!n};(nq'[1 2 3 4 5 6]),safe([0 2];)'!5",
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};(safe([1 3 0];)'!4),safe([0.0 2.0];)'[0 1.5 4]",
+    "([1 2],:\\[3 4 5]),[1 2],:\\[3 4]",
+    "[3 4 5],:/[1 2]",
+    "[1.5 2.5],:\\[1 2 3]",
+    "([1 2 3]+:\\[10 20 30]),([1 2 3]-:/[10 20 30]),([1 2 3]<:\\[0 2 4]),[1 2 3]=:/[3 2 1]",
+    "5-:\\[1 2 3]",
+    "0,:\\[1 2 3]",
+    "[1.5 2.5]*:\\[1.0 2.0 4.0]",
+    "[1 2 3]@:\\[0 1 5]",
+    "[1 2]+:\\[[1 2 3] [4 5 6] [7 8 9]]",
+    "[9223372036854775807 0]+:\\[1 2 3]",
+    "({(x@0)+x@3}'[[3 1 2 5] [0 -4 7 1]]),{x@1}'[[1.5 2.5] [3.5 4.5] [0.0 1.0]]",
+    "{x@4}'[[1 2] [3 4]]",
+    "({x-[1 2 3 4]}'[[3 1 2 5] [0 -4 7 1]]),{[1 2 3 4]<x}'[[3 1 2 5] [0 -4 7 1]]",
+    "({x*[0.5 1.5]}'[1 2 3]),{[0.5 1.5]-x}'[1.0 2.5]",
+    "{x+[9223372036854775807 0]}'[[1 2] [3 4]]",
+    "{[1 2 3]-x}'[4 5]",
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+    "v::3*!100;bs(v;)'[0 1 2 3 150 297 298 299 1000 -5]",
+]
+
+
 # the verbs and batched forms on small arrays that issue 35's programs call per step
 # (Gauss-Jordan's pivot, the queens' rules): real Divide, List and Join of arrays, Each of
 # a lambda reading a vector, Each of a projection
@@ -508,7 +536,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-"))]
+                      "trow-", "queen-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -540,6 +568,8 @@ def main(argv=None):
         entries.append({"id": f"costp-{i:03d}", "source": source})
     for i, source in enumerate(TORCH_ROWS):
         entries.append({"id": f"trow-{i:03d}", "source": source})
+    for i, source in enumerate(QUEENS_PROGRAMS):
+        entries.append({"id": f"queen-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
