@@ -206,7 +206,7 @@ class NumpyBackend(Backend):
         return np.concatenate((a[n - k:], a[:n - k])) if k else a.copy()
 
     def swap01(self, a):
-        return np.swapaxes(a, 0, 1)
+        return a.swapaxes(0, 1)     # (the method: np.swapaxes's dispatch costs as much again)
 
     def split(self, a, sizes):
         # (slices: np.split's own work per piece costs several times a slice's)
@@ -289,6 +289,10 @@ class NumpyBackend(Backend):
         return np.fmod(a, b)
 
     def where(self, condition):
+        if condition.dtype != np.bool_:
+            # the same places, found several times quicker in bytes than in int64s (the
+            # sieve's &s): a copy of one byte an element costs less than the difference
+            condition = condition.astype(np.bool_)
         return np.flatnonzero(condition).astype(np.int64, copy=False)
 
     def select(self, condition, a, b):

@@ -577,6 +577,8 @@ def take(a, b):
     start = 0 if n > 0 else size_b + n
     if is_array(b):
         B = backends.current()
+        if size_b == 1:             # (n#,1: copies of one item, without positions to find)
+            return B.repeat(b, abs(n))
         positions = B.arange(abs(n))
         return B.take(b, (positions + start if start else positions) % size_b)
     return _pick(b, [(start + i) % size_b for i in range(abs(n))])
