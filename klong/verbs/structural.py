@@ -781,9 +781,6 @@ def amend(a, b, in_place=False):
     return make_list(elems)
 
 
-_FEW_INDICES = 8        # an Amend's integer vector up to this long is read as a Python list
-
-
 def _amend_array(a, b, in_place):
     """a:=b for an array a and an integer vector b, when the indices need no walk (in range
     and in ascending order) and the value fits a: checked and written on the device. None
@@ -797,13 +794,6 @@ def _amend_array(a, b, in_place):
         # the indices are first, first+step ... (made so): only the value is read
         v, first, step = b[:1].tolist()[0], known[0], known[1]
         last = first + step * (n - 2)
-    elif n <= _FEW_INDICES:
-        # a few indices (s:=0,0,1): read whole, and looked at in Python
-        v, *indices = b.tolist()
-        if not _fits_row(v, a) or indices[0] < 0 or indices[-1] >= a.shape[0] \
-                or any(i > j for i, j in zip(indices, indices[1:])):
-            return None
-        return _store(a, indices[0] if n == 2 else indices, v, in_place)
     else:
         # the value, the first two indices and the last, read from the device at once
         v, first, second, last = b[[0, 1, min(2, n - 1), n - 1]].tolist()
