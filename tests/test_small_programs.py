@@ -25,6 +25,14 @@ VALUES = [
     # ... written in place afterwards, and nobody else's value changed
     ("s::5#,1;t::s;s::s:=0,2;s,t", "[1 1 0 1 1 1 1 1 1 1]"),
     ("{[s];s::x#,1;s::s:=0,0,1;s::s:=0,4,6;s}(8)", "[0 0 1 1 0 1 0 1]"),
+    # Amend at a few indices (read as a list): a slice, one place, or Amend's walk
+    ("s::!10;s::s:=9,[1 3 3 5];s", "[0 9 2 9 4 9 6 7 8 9]"),
+    ("s::!10;s::s:=9,[1 4 7];s", "[0 9 2 3 9 5 6 9 8 9]"),
+    ("s::!10;s::s:=9,[2 4 6 8];s", "[0 1 9 3 9 5 9 7 9 9]"),
+    ("s::!10;s::s:=1.5,[2 4];s", "[0 1 1.5 3 1.5 5 6 7 8 9]"),
+    ("s::!10;s::s:=9,[0 1 2 3 4 5 6 7 8];s", "[9 9 9 9 9 9 9 9 9 9]"),
+    ("s::!10;s::s:=8,[9 8];s", "[0 1 2 3 4 5 6 7 8 8]"), ("s::!10;s::s:=9,[7];s", "[0 1 2 3 4 5 6 9 8 9]"),
+    ("s::!10;t::s;s::s:=9,[1 2 5];s,t", "[0 9 9 3 4 9 6 7 8 9 0 1 2 3 4 5 6 7 8 9]"),
     # Where of a mask and of counts
     ("&[0 1 1 0 1]", "[1 2 4]"), ("&[2 0 1]", "[0 0 2]"), ("&[0 0]", "[]"), ("&1", "[0]"),
     ("&(!70)!3", "[1 2 2 4 5 5 7 8 8 10 11 11 13 14 14 16 17 17 19 20 20 22 23 23 25 26 26 "
@@ -71,6 +79,12 @@ VALUES = [
 ]
 
 ERRORS = [
+    ("s::!10;s::s:=9,[3 1 2];s",
+     "range error: amend [[0 1 2 3 4 5 6 7 8 9] [9 3 1 2]]: index 1 out of order"),
+    ("s::!10;s::s:=9,[2 4 6 10];s",
+     "range error: amend [[0 1 2 3 4 5 6 7 8 9] [9 2 4 6 10]]: index 10 out of range 0..9"),
+    ("s::!10;s::s:=9,[-1 4];s",
+     "range error: amend [[0 1 2 3 4 5 6 7 8 9] [9 -1 4]]: index -1 out of order"),
     ("2.5#,1", "type error: take [2.5 [1]]: integer expected"),
     ("3#1", "type error: take [3 1]: list or string expected on the right"),
     ("&[0 -1]", "domain error: expand [0 -1]: negative count"),
