@@ -448,6 +448,16 @@ def _concat(a, b):
 
 def _attach(lst, x, at_end):
     """lst with x as a new last (or first) element."""
+    if type(x) is int and type(lst) in arrays.ARRAY_TYPES and lst.ndim == 1 and lst.shape[0] \
+            and INT64_MIN <= x <= INT64_MAX and array_kind(lst) == "i":
+        # an integer and a vector of integers (0,0,1; 0,v in a loop): what the tests below
+        # come to, at once (no MixedNumbers holds integers alone)
+        B = backends.current()
+        if at_end:
+            return B.concat((lst, B.asarray([x], "i")))
+        r = B.concat((B.asarray([x], "i"), lst))
+        _remember_progression_after(r, x, lst)
+        return r
     r = mixed.attach(lst, x, at_end)
     if r is not None:
         return r
