@@ -103,12 +103,16 @@ class Lambda(_Positional):
     __slots__ = ("facts", "whole", "derived")
 
     def __init__(self, run, facts, whole=None, backend=None):
-        super().__init__(run, facts.arity, backend)
+        # (_Positional's fields set here, not by its __init__: a literal in a loop's body
+        # is made anew at every step, and a call more is a fifth of the making)
+        self.run, self.arity, self.backend = run, facts.arity, backend
         self.facts = facts
         self.whole = whole
         self.derived = None
         if run is not None:
-            self._adopt()
+            context = backends.running.context
+            if context is not None and context.capture is not None and context.capture.enabled:
+                context.capture.adopt(self)       # capture and replay (capture.py)
 
     def runs(self, run):
         """Give the value its Python function, made after it (the closure path's names

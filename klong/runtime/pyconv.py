@@ -232,6 +232,7 @@ def _complex(v):
 # Atoms that Python receives as they are: a list of only these fills its array at once.
 _PLAIN_ATOMS = {int, float, str, Char, Symbol}
 _LISTS = {list}
+_SELF = {int, float, str}      # what to_python and _key give as they are, by exact type
 _SHORT = 8      # a list of plain atoms up to this long fills its array element by element
 
 
@@ -260,8 +261,11 @@ def _container(v, converted):
     converted (so that a dictionary holding itself ends)."""
     if type(v) is Dict:
         out = converted[id(v)] = {}
-        for k, x in v.pairs():
-            out[_key(k)] = to_python(x, converted)
+        for k, x in v.table.values():
+            if type(k) in _SELF and type(x) in _SELF:
+                out[k] = x                  # (counts by key: each its own Python value)
+            else:
+                out[_key(k)] = to_python(x, converted)
         return out
     if not v:
         return np.array([], dtype=np.float64)

@@ -178,6 +178,17 @@ def _plain_reals(a, b):
     return a.shape[0] > 0 and (b.ndim == 0 or a.shape == b.shape)
 
 
+def _reals_and_int(a, b):
+    """Whether a and b are a non-empty real array (non-empty along its first axis, as
+    _vector asks) and a Python int that fits int64 (x*20): the library combines them in the
+    array's dtype, as _arith does once _vector has let them through."""
+    if type(b) is int:
+        return INT64_MIN <= b <= INT64_MAX and _real_array(a) and a.ndim > 0 and a.shape[0] > 0
+    if type(a) is int:
+        return INT64_MIN <= a <= INT64_MAX and _real_array(b) and b.ndim > 0 and b.shape[0] > 0
+    return False
+
+
 def _ranked_reals(a, b):
     """Whether a and b are non-empty real arrays of different ranks that Klong pairs along
     their leading axes (a matrix and a vector of its length): the library combines them
@@ -368,11 +379,11 @@ def int_arith(op, bound):
 
 
 def real_arith(op):
-    """The shortcut of + - *: on operands that pass _plain_reals, the library's operation,
-    as _arith does it (an overflow gives inf silently); on those that pass _ranked_reals,
-    the same once aligned, as _vector aligns them."""
+    """The shortcut of + - *: on operands that pass _plain_reals or _reals_and_int, the
+    library's operation, as _arith does it (an overflow gives inf silently); on those that
+    pass _ranked_reals, the same once aligned, as _vector aligns them."""
     def shortcut(a, b):
-        if _plain_reals(a, b):
+        if _plain_reals(a, b) or _reals_and_int(a, b):
             with B().quiet():
                 return op(a, b)
         if _ranked_reals(a, b):
@@ -772,7 +783,8 @@ def _floor_array(a):
     backend = B()
     whole = backend.floor(a)
     # |a| < 1e18 where |floor(a)| < 1e18: the reals near 1e18 are whole (a NaN fails too)
-    if 0 not in a.shape and not bool((whole.min() > -1e18) & (whole.max() < 1e18)):
+    # (one reduction, not a smallest and a largest: a NaN's magnitude is NaN, no less)
+    if 0 not in a.shape and not bool(backend.abs(whole).max() < 1e18):
         return None                  # some stay real: a mixed list
     return backend.astype(whole, "i")
 

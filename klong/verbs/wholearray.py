@@ -35,7 +35,8 @@ def product(a, b):
     backend = backends.current()
     limits.check_elements(math.prod(a.shape[:-1]) * math.prod(b.shape[1:]))
     if ka == "f" or kb == "f":
-        a, b = kinds.operands(a, b)
+        if ka != kb:
+            a, b = kinds.operands(a, b)     # (two reals: as they are)
         r = a @ b
         # under mixed precision (amp) the product is reduced; the value kept is not
         return r if backend.amp_dtype is None else backend.astype(r, "f")

@@ -7,7 +7,8 @@ Four sources, in this order:
   - programs written by hand (HANDWRITTEN: disagreements found before, kept fixed; ROW_WISE:
     Each over the rows of a matrix, batched or not; IN_PLACE: Amend into the variable it
     reads, written in place or not; INDEPENDENT: the shortcuts made for issue 35's programs;
-    ARRAYS_PROGRAMS: tallies, floors and progressions, issue 35's second round);
+    ARRAYS_PROGRAMS: tallies, floors and progressions, issue 35's second round;
+    SMALL_PROGRAMS: the paths of issue 35's small programs, third round);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -475,6 +476,34 @@ TORCH_ROWS = [
     "({(+/x)^1.5}'p),({(+/x)^-0.5}'p),({(*x)^-1.0}'p),({(*x)^0.0}'p),{(*x)^400.0}'p",
     "m::[[1.5 -2.25] [-0.1 0.2]];({(+/x)^0.5}'m),({(*x)^2.0}'m),({(*x)^-3.0}'m),"
     "{(*x)^((1.0e308*10)-1.0e308*10)}'m",
+# Issue 35's small programs, third round: Take of a one-item list, Where of integers, a
+# sieve's progression steps, a real array beside an integer, Floor's range, a dictionary of
+# numbers handed to Python, matrix products by hand
+SMALL_PROGRAMS = [
+    "(5#,1),((-4)#,1),(3#,2.5),(7#[1 2 3]),(-7)#[1 2 3]",
+    "(3#,[1 2]),((-2)#,[1.5 2]),(3#,\"ab\"),(3#,0cx),(1#,7),0#,7",
+    "s::5#,1;t::s;s::s:=0,2;s,t",
+    "{[s];s::x#,1;s::s:=0,0,1;s::s:=0,4,6;(&s),s}(8)",
+    "(&[0 1 1 0 1]),(&[2 0 1]),(&[0 0]),(&1),&(!70)!3",
+    "&[0 -1]",
+    SIEVE + "(#sieve(10000)),sieve(100)",
+    "({x-!3}(5)),({(!3)-x}(5)),({0,x-2*!3}(5)),({x,2*!3}(1.5)),{\"a\",x-!3}(1)",
+    "({9223372036854775807-!x}(3)),({(!x)-9223372036854775807}(3)),{x*!3}(4611686018427387904)",
+    "{x-!3}(:undefined)",
+    "v::[0.25 0.5 0.75];(v*20),(20*v),(v+3),(3+v),(v-3),(3-v),([[0.5 1.5] [2.5 3.5]]-2)",
+    "([0.5 1.5]*9223372036854775807),([0.5 1.5]*9223372036854775808),(1.0e308*[1.0 2.0])*10",
+    "(_[1.5 -2.5 0.0 -0.0 1e17]),(_[1.5 1e18]),(_[1.5 -1e18]),(_(1.0e308*[10.0 1.0])),"
+    "_[1.5],(1.0e308*10)-1.0e308*10",
+    "hist::{[b];b::_x*y;{+/b=x}'!y};hist([0.05 0.5 0.55 0.99 0.0 0.999];20)",
+    "mm::{[t];t::+y;{[r];r::x;{+/r*x}'t}'x};(mm([[1.5 2.0] [0.5 1.0]];[[2.0 0.0] [1.0 4.0]])),"
+    "mm([[1 2] [3 4]];[[5 6] [7 8]])",
+    "cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}'x;d};cnt([1 2 1 3 1 2.5 2.5])",
+    "s::!10;t::s;s::s:=9,[1 3 3 5];u::s;s::s:=8,[2 4 6 8];(s::s:=7,[9 8]),t,u",
+    "s::!10;s::s:=1.5,[2 4];(s:=9,[0 1 2 3 4 5 6 7 8]),s:=9,[7]",
+    "s::!10;s::s:=9,[3 1 2]", "s::!10;s::s:=9,[2 4 6 10]", "s::!10;s::s:=9,[-1 4]",
+    "(0,[1 2]),([1 2],0),(5,!3),((!3),5),(9223372036854775807,[1 2]),[1 2],-9223372036854775808",
+    "(9223372036854775808,[1 2]),([1 2],-9223372036854775809),(1.5,[1 2]),(1,[1.5 2.5]),[1.5],1",
+    "s::!100;v::0,2+3*!30;s::s:=7,1_v;(+/s),(0,!0),(!0),0",
 ]
 
 
@@ -536,7 +565,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-"))]
+                      "trow-", "queen-", "small-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -570,6 +599,8 @@ def main(argv=None):
         entries.append({"id": f"trow-{i:03d}", "source": source})
     for i, source in enumerate(QUEENS_PROGRAMS):
         entries.append({"id": f"queen-{i:03d}", "source": source})
+    for i, source in enumerate(SMALL_PROGRAMS):
+        entries.append({"id": f"small-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
