@@ -99,7 +99,7 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
     ("{[s];s::+/x;x-s%#x}", ir.Batched),
     ("{x,\"a\"}", None),
     ("{.f(x)}", None),
-    ("{g(x)}", None),
+    ("{g(x)}", ir.Batched),          # g: an element-wise .bkf function as it runs, or the loop
     ("{a::x;a}", None),
     ("{?x}", None),
 ])
