@@ -552,19 +552,58 @@ def test_differentiated_rows_give_the_loops_gradient():
     assert write(ks[0]("{+/+/{(x*x)-(+/x)%#x}'m*x}:>1.5")) == "252.0"
 
 
+# The rules give views of the rows (a column, the first or last few, the rows reversed), and
+# a batched result may be one (issue 32: a column is m[:, 2], no copy). Klong's values are
+# immutable: an Amend in place (verbs/inplace.py) writes only an array that owns its memory
+# and that no view holds, so amending the result leaves the matrix as it was, and amending
+# the matrix leaves the result, globals and locals alike, as the loop's copies would.
+VIEWS = ["{x@2}'m", "{1_x}'m", "{2#x}'m", "*'m", "{*x}'m", "{*|x}'m", "{|x}'m", "{4#|x}'m",
+         "{(-2)_x}'m", "{(x@0)-x@1}'m", "{x@[3 0]}'m", "|'m"]
+VIEW_AMENDS = [
+    # the result amended: the matrix as it was
+    "m::[3 4]:^1.5*!12;q::{view};q::q:=(q@1),0;(,q),,m",
+    "{[m q];m::[3 4]:^1.5*!12;q::{view};q::q:=(q@1),0;(,q),,m}()",
+    # the matrix amended: the result as it was
+    "m::[3 4]:^1.5*!12;q::{view};m::m:=(,[9.0 9.0 9.0 9.0]),0;(,q),,m",
+    "{[m q];m::[3 4]:^1.5*!12;q::{view};m::m:=(,[9.0 9.0 9.0 9.0]),0;(,q),,m}()",
+    "m::[3 4]:^!12;q::{view};m::m:=(,[9 9 9 9]),0;(,q),,m",
+    "{[m q];m::[3 4]:^!12;q::{view};m::m:=(,[9 9 9 9]),0;(,q),,m}()",
+]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("template", VIEW_AMENDS, ids=range(len(VIEW_AMENDS)))
+def test_amending_a_batched_view_or_its_matrix_changes_only_that_one(mode, view, template,
+                                                                       monkeypatch):
+    program = template.replace("{view}", view)
+    _batched_beside_the_loop(*mode, SETUP, program, None, monkeypatch)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_batched_result_holds_no_view_of_the_rows(backend):
-    """The rules give views of the rows (a column, the rows without their first element,
-    reversed); the result is a copy that owns its memory, laid out row by row."""
+def test_a_column_of_the_rows_is_a_view_and_amends_stay_apart(backend, monkeypatch):
+    """{x@2}'m is a view of m (no copy); the Amend of m that follows is not made in place
+    while the view holds m, and one of a matrix that nothing else holds is."""
+    from klong.verbs import structural
     k = KlongInterpreter(backend=backend, batch=True)
-    k(SETUP)
-    for program in ("{x@2}'r", "{1_x}'r", "{2#x}'i", "{*x}'r", "{*|x}'r", "{|x}'i",
-                    "{2#|x}'r", "{(-2)_x}'i"):
-        v = k(program)
-        if backend == "numpy":
-            assert v.base is None and v.flags.c_contiguous, program
-        else:
-            assert v._base is None and v.is_contiguous(), program
+    k("m::[3 4]:^1.5*!12")
+    v = k("{x@2}'m")
+    base = v.base if backend == "numpy" else v._base
+    assert base is not None
+    amended = structural.amend
+    written = []
+
+    def spy(a, b, in_place=False):          # (called only for an Amend in place)
+        written.append(in_place)
+        return amended(a, b, in_place=in_place)
+    monkeypatch.setattr(structural, "amend", spy)
+    assert write(k("q::{x@2}'m;m::m:=(,[9.0 9.0 9.0 9.0]),0;q,m@0")) == \
+        "[3.0 9.0 15.0 9.0 9.0 9.0 9.0]"
+    assert written == []                    # (the view q holds m: a copy amended)
+    assert write(k("q::0;m::m:=(,[7.0 7.0 7.0 7.0]),1;m@1")) == "[7.0 7.0 7.0 7.0]"
+    assert written == [True]                # (nothing holds m now: written in place)
+    assert write(k("q::{x@2}'m;q::q:=99.0,0;q,m@0")) == "[99.0 7.0 15.0 9.0 9.0 9.0 9.0]"
+    assert written == [True]                # (q is a view: a copy amended)
+
 
 
 # A While of literals in a batched body (verbs/batched.py _while): every row's loop at once,

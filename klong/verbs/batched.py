@@ -20,21 +20,26 @@ def each(body, a, reads):
     of numbers a (or an array of more axes), or a vector of numbers (its rows are numbers, as
     a row's sum is: the rules take both): the stacked results of every row, or None (the loop
     runs)."""
-    if not (_numbers(a) and (a.ndim == 1 or a.shape[1])):
+    # (the tests of _numbers written out: this runs at every Each of a literal that batches)
+    if not isinstance(a, arrays.ARRAY_TYPES):
         return None
-    backend = backends.current()
+    shape = a.shape
+    if not (shape and shape[0] and (len(shape) == 1 or shape[1])) \
+            or arrays.DTYPE_KINDS.get(a.dtype) not in _NUMERIC and not _numbers(a):
+        return None
+    backend = backends.running.backend
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
-    if _tracked(backend, (a,), reads):
+    if backend.differentiates and _tracked(backend, (a,), reads):
         return None         # differentiated: the loop's steps are the graph's
-    n = a.shape[0]
+    n = shape[0]
     try:
         if body.calm:
-            r = body(_Run(Rows.of(a), reads, n))
+            r = body(_Run(_rows_of(a), reads, n))
         else:
             with backend.quiet():
-                r = body(_Run(Rows.of(a), reads, n))
-        return _own(backend, _results(r, n), a, reads)
+                r = body(_Run(_rows_of(a), reads, n))
+        return _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
 
@@ -66,9 +71,13 @@ def pairs(body, a, b, reads, rows):
         else:
             with backend.quiet():
                 r = body(run)
-        return _own(backend, _results(r, n), a, reads, b)
+        return _results(r, n)
     except Exception:
         return None
+
+
+_NUMERIC = ("i", "f")
+_rows_of = Rows.of
 
 
 def _numbers(v):
@@ -89,20 +98,13 @@ def _tracked(backend, operands, reads):
     return False
 
 
-def _own(backend, r, a, reads, b=None):
-    """The result r, copied where it may share memory with an operand (a, b) or a name read
-    (the rules give views of their operands: a row's first element, its first few), and
-    laid out row by row (a view of the rules' own arrays may not be): a result holds no
-    view."""
-    for v in (a, b, *reads) if reads else (a, b):
-        if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and backend.may_share(r, v):
-            r = backend.copy(r)
-            break
-    return backend.laid_out(r)
-
-
 def _results(r, n):
-    """The list the loop would make of every row's result r."""
+    """The list the loop would make of every row's result r. Rows as they are, also where
+    they are a view of an operand (a row's first element, its first few) or of an array
+    not laid out row by row: Klong's values are immutable, and an Amend in place
+    (verbs/inplace.py) writes only an array that owns its memory and that no view holds
+    (Backend.writable_alone, with the references counted), so neither a view nor the
+    array it shows can change under the other."""
     if type(r) is Rows:
         a = r.a
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
@@ -370,8 +372,7 @@ def _take_reversed(reversed_, count, arg):
             return entry.batch_dyad(c, r, run.n) if type(r) is Rows or type(c) is Rows \
                 else entry.dyad(c, r)
         kept = x.a[:, x.a.shape[1] - c:] if c > 0 else x.a[:, :-c]
-        backend = backends.current()
-        return Rows.of(backend.copy(batching._columns(kept, backend.flip)))
+        return Rows.of(batching._columns(kept, backends.current().flip))    # (a view)
     return take
 
 

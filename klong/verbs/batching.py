@@ -377,9 +377,8 @@ def reverse(x, n):
     """|x: each row reversed."""
     if x.rank == 0:
         return x
-    backend = backends.current()
-    # (a copy: torch's flip of the columns is laid out as they are, a view of it as rows)
-    return Rows.of(backend.copy(_columns(x.a, backend.flip)))
+    # (on numpy a view of the rows, read backwards: Klong's values are never written)
+    return Rows.of(_columns(x.a, backends.current().flip))
 
 
 def size(x, n):
@@ -393,17 +392,18 @@ def at(a, b, n):
     """x@i: each row indexed by the plain integer i, or a plain vector of them, or by its
     own integer (or vector of integers) i (as `x@<x` indexes each row by its grade); a
     plain list of numbers indexed by each row's integer, or vector of them (`v@m`)."""
-    if not isinstance(a, Rows):
+    if type(a) is not Rows:
         return _at_plain(a, b)
-    if a.rank == 0:
+    x = a.a
+    if x.ndim == 1:
         raise Declined
-    k = a.a.shape[1]
-    if isinstance(b, Rows):
-        return _at_rows(a, b, n, k)
-    if type(b) is int:
+    k = x.shape[1]
+    if type(b) is int:          # (the common case first: a column)
         if not 0 <= b < k:
-            raise Declined
-        return Rows.of(a.a[:, b])
+            raise Declined      # (out of range: the loop's error)
+        return Rows.of(x[:, b])
+    if type(b) is Rows:
+        return _at_rows(a, b, n, k)
     if values.is_array(b) and b.ndim == 1 and b.shape[0] and values.array_kind(b) == "i" \
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
