@@ -571,6 +571,57 @@ VIEW_AMENDS = [
 ]
 
 
+# Issue 32, third round: the idioms above with their edges, each beside the loop: an index
+# out of range (the loop's error, with its message), a real or negative index, one column,
+# integers and reals, no rows; *x?|/x from argmax where the largest is the only element
+# within Match's tolerance of itself (else the steps before: a near element, a tie, 0.0
+# beside -0.0, an infinity or NaN); +/x*w and +/x*!#x folded as columns.
+EDGES_SETUP = SETUP + """
+one1::[[1.5] [2.5] [-0.5]]
+ione::[[3] [-1] [7]]
+tie::[[3.0 1.0 3.0] [0.5 2.0 2.0]]
+nb::[[1.0 1.0000000000000002 0.5] [0.25 2.0 1.9999999999999998]]
+neg::[[-1.0 -2.0 -0.5] [-5.0 -0.25 -7.0]]
+ninf::[2 3]:^(-1.0e308*10),[2.0 1.0 0.5 -3.0],-1.0e308*10
+pinf::[2 3]:^(1.0e308*10),[2.0 1.0 0.5 -3.0 4.0]
+nan::[2 3]:^[1.0 2.0],((1.0e308*10)-1.0e308*10),[4.0 5.0 6.0]
+zs::[[0.0 -0.0 -1.0] [-0.0 -1.0 -2.0] [-3.0 0.0 -1.0]]
+em::0#,[1.0 2.0 3.0]
+wi::[[1 2] [3 4] [5 6] [7 8]]
+"""
+
+EDGES = [
+    ("{x@2}'r", True), ("{x@2}'i", True), ("{x@4}'r", False), ("{x@-1}'i", False),
+    ("{x@2.0}'r", False), ("{x@0}'one1", True), ("{x@1}'one1", False), ("{x@0}'ione", True),
+    ("{x@2}'em", None), ("{x@2}'[]", None), ("{x@2}'gg", True), ("{x@15}'gg", True),
+    ("{(x@0)-x@1}'r", True), ("{(x@0)-x@1}'i", True), ("{(x@0)-x@4}'r", False),
+    ("{(x@0)-x@1}'one1", False), ("{(x@0)-x@1}'big", None),
+    ("{4#|x}'r", True), ("{4#|x}'i", True), ("{4#|x}'gg", True), ("{4#|x}'one1", True),
+    ("{2#|x}'ione", True), ("{(-2)#|x}'r", True), ("{4#|x}'em", None),
+    ("*'r", True), ("*'one1", True), ("*'ione", True), ("*'em", None),
+    ("#'r", True), ("#'one1", True), ("#'em", None), ("#'gg", True),
+    ("{*>x}'r", True), ("{*<x}'i", True), ("{*>x}'tie", True), ("{*<x}'one1", True),
+    ("{x@<x}'i", True), ("{x@<x}'tie", True), ("{x@>x}'r", True), ("{x@<x}'ione", True),
+    ("{+/(x>-0.1)&x<0.1}'r", True), ("{+/(x>-0.1)&x<0.1}'gg", True),
+    ("{+/(x>1)&x<5}'i", True),
+    ("{*x?|/x}'r", True), ("{*x?|/x}'i", True), ("{*x?|/x}'t", True), ("{*x?|/x}'tie", True),
+    ("{*x?|/x}'nb", True), ("{*x?|/x}'neg", True), ("{*x?|/x}'ninf", None),
+    ("{*x?|/x}'pinf", None), ("{*x?|/x}'nan", None), ("{*x?|/x}'zs", None),
+    ("{*x?|/x}'one1", True), ("{*x?|/x}'ione", True), ("{*x?|/x}'big", True),
+    ("{*x?|/x}'gg", True), ("{*x?|/x}'em", None), ("{*x?&/x}'r", True),
+    ("{+/x*!#x}'r", True), ("{+/x*!#x}'one1", True), ("{+/x*!#x}'gg", True),
+    ("{+/x*!#x}'zs", True), ("{+/x*!#x}'i", None), ("{+/x*w}'r", None),
+    ("{+/x*wi}'r", True), ("{+/x*wi}'i", None), ("{+/x*[[0.5]]}'one1", True),
+    ("{+/x*[0.5]}'one1", None), ("{+/x*wi}'nm", None), ("{+/x*w}'em", None),
+]
+
+
+@pytest.mark.parametrize("program, batched", EDGES, ids=[p for p, _ in EDGES])
+def test_row_idioms_at_their_edges_give_the_loops_outcome(mode, program, batched,
+                                                          monkeypatch):
+    _batched_beside_the_loop(*mode, EDGES_SETUP, program, batched, monkeypatch)
+
+
 @pytest.mark.parametrize("view", VIEWS)
 @pytest.mark.parametrize("template", VIEW_AMENDS, ids=range(len(VIEW_AMENDS)))
 def test_amending_a_batched_view_or_its_matrix_changes_only_that_one(mode, view, template,

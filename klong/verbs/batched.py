@@ -399,10 +399,10 @@ def _sum_of_products(plus_over, times, left, right):
     plain matrix w of as many rows (`{+/x*w}'m`): the loop multiplies each x@j by w@j and
     folds the products left to right (a row of at most SEQUENTIAL_ROWS: Backend.fold_reals).
     Here every product of every row at once and one fold along the rows: the same products
-    and the same additions in the same order, so the loop's bits. Products by a vector, one
-    per element, where they are (Backend.fold_each_row); by a matrix, p per element, laid
-    out column by column (the j-th products of all rows side by side) and folded as
-    columns (Backend.fold_columns), without the rows' products made and then moved.
+    and the same additions in the same order, so the loop's bits. The products (by a
+    vector one per element, by a matrix p per element) laid out column by column (the
+    j-th products of all rows side by side) and folded as columns (Backend.fold_columns),
+    without the rows' products made and then moved.
     Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
@@ -417,15 +417,16 @@ def _sum_of_products(plus_over, times, left, right):
         backend = backends.current()
         n, k = row.a.shape
         limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
-        if w.ndim == 1:         # the products of each row where they are: one per element
-            return Rows(backend.fold_each_row("+", _reals(row.a) * _reals(w)))
         rest = tuple(w.shape[1:])
-        # (as the loop's reals; the columns of x, each laid out as one row)
+        # (as the loop's reals; the columns of x, each laid out as one row: the products
+        # are made where the fold reads them, not made row by row and then moved)
         x = backend.laid_out(backend.swap01(_reals(row.a)))
         w = _reals(w)
         products = w.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
         sums = backend.fold_columns("+", products.reshape(k, -1))
-        return Rows(backend.laid_out(backend.swap01(sums.reshape(rest + (n,)))))
+        if not rest:
+            return Rows(sums)
+        return Rows(backend.swap01(sums.reshape(rest + (n,))))     # (a view, as it lies)
     return fold
 
 
@@ -499,6 +500,12 @@ def _first_found(found, left, right, largest):
     without the others Find gives; anything else: * of the body's own Find. `largest`:
     c is |/x, each row's largest element."""
     def first(run):
+        if largest:     # (c is |/x: x alone decides, where it settles it; no effects)
+            x = left(run)
+            if type(x) is Rows:
+                places = batching.first_largest(x)
+                if places is not None:
+                    return places
         c = right(run)              # (the right operand first, as Klong evaluates them)
         x = left(run)
         if type(x) is Rows and x.rank == 1 and (type(c) is Rows or _rank(c) == 0):

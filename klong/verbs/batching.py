@@ -20,6 +20,7 @@ which is bounded by what each row has, so a batch passes only where every row wo
 a verb gives a mixed list instead of an array, the batch declines.
 """
 from .. import backends
+from ..backends import HOST
 from . import folds, ordering
 from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
@@ -552,6 +553,36 @@ def first_found(a, b, n, largest=False):
     if not backend.all(backend.take(found.reshape(-1), places + backend.arange(n) * k)):
         raise Declined          # a row without a match: the loop's empty list
     return Rows(places)
+
+
+def first_largest(x):
+    """*x?|/x for Rows x of numbers, from x alone (where that settles it; else None): the
+    place of each row's largest element, its first as argmax gives it. Integers match
+    exactly, so the first of the largest is the first match. Reals match within Match's
+    tolerance: an element that matches the largest c is at least c-4*tol*|c| (see
+    _first_near), so where in every row the largest is the only element that near (c
+    finite; no tie, no 0.0 beside -0.0; no -inf, which is within the tolerance of any
+    finite c), it is the only match. Rows of numpy's memory (torch's on the CPU) only."""
+    a = x.a
+    if a.ndim != 2 or a.shape[1] == 0:
+        return None
+    backend = backends.current()
+    host = backend.on_host(a)
+    if host is None or host.dtype.kind not in "if":
+        return None
+    n, k = host.shape
+    places = host.argmax(1)
+    if host.dtype.kind == "f":
+        if not host.min() > float("-inf"):
+            return None         # a NaN, or -inf (within Match's tolerance of any finite c)
+        library = HOST.array_module()
+        c = host.reshape(-1).take(places + HOST.arange(n) * k)
+        if not library.isfinite(c).all():
+            return None         # a NaN (argmax finds it first) or an infinity
+        near = c - abs(c) * (4 * REAL_TOLERANCE)
+        if library.count_nonzero(host >= near.reshape(n, 1)) != n:
+            return None         # some row has another element that near its largest
+    return Rows.of(backend.from_host(places.astype("int64", copy=False)))
 
 
 def _first_near(a, b, n, k, largest):
