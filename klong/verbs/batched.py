@@ -6,7 +6,7 @@ value per row (`Rows`), and `each` runs them on a matrix, or gives None when the
 run instead. A module apart from the rules because it reads the registry the rules are
 part of."""
 from .. import backends
-from ..backends import arrays
+from ..backends import HOST, arrays
 from . import VERBS, adverbs, batching
 from ..runtime import kinds, limits, values
 from ..runtime.values import MAX_DIMS
@@ -105,11 +105,15 @@ def _results(r, n):
     (verbs/inplace.py) writes only an array that owns its memory and that no view holds
     (Backend.writable_alone, with the references counted), so neither a view nor the
     array it shows can change under the other."""
-    if type(r) is Rows:
+    t = type(r)
+    if t is Rows:
         a = r.a
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
             raise Declined
         return a
+    if t is int or t is float:      # the same number for every row (a row's tally, say;
+        # an integer beyond int64 overflows the library's: the loop's Python integers)
+        return backends.running.backend.full((n,), r, "i" if t is int else "f")
     if _rank(r) == 0 and kinds.kind(r) not in ("i", "f") \
             or _rank(r) and 0 in tuple(r.shape):
         raise Declined      # an integer beyond int64 (Python integers), an empty list
@@ -399,10 +403,11 @@ def _sum_of_products(plus_over, times, left, right):
     plain matrix w of as many rows (`{+/x*w}'m`): the loop multiplies each x@j by w@j and
     folds the products left to right (a row of at most SEQUENTIAL_ROWS: Backend.fold_reals).
     Here every product of every row at once and one fold along the rows: the same products
-    and the same additions in the same order, so the loop's bits. The products (by a
-    vector one per element, by a matrix p per element) laid out column by column (the
-    j-th products of all rows side by side) and folded as columns (Backend.fold_columns),
-    without the rows' products made and then moved.
+    and the same additions in the same order, so the loop's bits. Products by a vector, one
+    per element, where they are (Backend.fold_each_row); by a matrix, p per element, laid
+    out column by column (the j-th products of all rows side by side) and folded as
+    columns (Backend.fold_columns), without the rows' products made and then moved; the
+    sums left as they lie.
     Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
@@ -417,22 +422,29 @@ def _sum_of_products(plus_over, times, left, right):
         backend = backends.current()
         n, k = row.a.shape
         limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
+        if w.ndim == 1:         # the products of each row where they are: one per element
+            products = _reals(backend, row.a) * _reals(backend, w)
+            return Rows(backend.fold_each_row("+", products))
         rest = tuple(w.shape[1:])
+        # numpy's steps on the same memory where it may take them (torch's CPU memory):
+        # the same bits, at a lower cost per call
+        lib, x, v = HOST, backend.on_host(row.a), backend.on_host(w)
+        if x is None or v is None:
+            lib, x, v = backend, row.a, w
         # (as the loop's reals; the columns of x, each laid out as one row: the products
         # are made where the fold reads them, not made row by row and then moved)
-        x = backend.laid_out(backend.swap01(_reals(row.a)))
-        w = _reals(w)
-        products = w.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
-        sums = backend.fold_columns("+", products.reshape(k, -1))
-        if not rest:
-            return Rows(sums)
-        return Rows(backend.swap01(sums.reshape(rest + (n,))))     # (a view, as it lies)
+        x = lib.laid_out(lib.swap01(_reals(lib, x)))
+        v = _reals(lib, v)
+        products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+        sums = lib.fold_columns("+", products.reshape(k, -1))
+        sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
+        return Rows(sums if lib is backend else backend.from_host(sums))
     return fold
 
 
-def _reals(a):
-    """The numeric array a as reals (itself where it holds reals)."""
-    return a if values.array_kind(a) == "f" else backends.current().astype(a, "f")
+def _reals(lib, a):
+    """The numeric array a of the backend `lib` as reals (itself where it holds reals)."""
+    return a if values.array_kind(a) == "f" else lib.astype(a, "f")
 
 
 # the dyads whose every element is 0 or 1 (an integer): a sum of n of them is at most n
