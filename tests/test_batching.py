@@ -744,3 +744,21 @@ def test_direct_rules_give_each_rows_value(mode):
         "[[2 3 1 1 1 0 5 7] [4 0 0 0 0 1 9 1]]"
     assert write(k("safe([0 2];)'!5")) == "[0 0 0 0 1]"
     assert write(k("{(x+x),x*3}'[[4 7] [-9 0]]")) == "[[8 14 12 21] [-18 0 -27 0]]"
+
+
+def test_each_of_a_literal_that_batches_makes_its_value_only_for_the_loop(monkeypatch):
+    """Generated code calls a literal's batched form before it makes the literal's value
+    (`{x@2}'m`): the value is made only where that form gives no result, and the loop
+    then gives what it gives (its value, its error)."""
+    from klong.runtime.functions import Lambda
+    made = []
+    adopt = Lambda._adopt
+    monkeypatch.setattr(Lambda, "_adopt", lambda self: made.append(self) or adopt(self))
+    k = KlongInterpreter(codegen=True, batch=True)
+    k("m::[3 4]:^1.5*!12")
+    assert write(k("{x@2}'m")) == "[3.0 9.0 15.0]" and made == []
+    assert write(k("{x@0}'[[1 2] [3]]")) == "[1 3]" and len(made) == 1
+    with pytest.raises(KlongError) as e:
+        k("{x@4}'m")
+    assert str(e.value) == "index error: at [[0.0 1.5 3.0 4.5] 4]: index 4 out of range 0..3 (in {x@4})"
+    assert len(made) == 2
