@@ -217,6 +217,9 @@ def _compiled(plan):
                             largest)
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
         return _last(_compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "dyad" and plan[1] == "@" and plan[3][0] == "monad" and plan[3][1] in "<>" \
+            and plan[3][2] == plan[2]:                                  # x@<x, x@>x
+        return _sorted(plan[3][1] == ">", _dyad(plan), _compiled(plan[2]))
     if what == "dyad" and plan[1] == "#" and plan[3][0] == "monad" and plan[3][1] == "|":
         return _take_reversed(_compiled(plan[3]), _compiled(plan[2]), _compiled(plan[3][2]))
     if what == "monad" and plan[1] == "#" and plan[2][0] == "monad" and plan[2][1] == "&":
@@ -232,16 +235,7 @@ def _compiled(plan):
             return rule(x, run.n) if type(x) is Rows else verb(x)
         return monad
     if what == "dyad":
-        entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
-        verb, rule = entry.dyad, entry.batch_dyad
-
-        def dyad(run):
-            b = right(run)          # the right operand first, as Klong evaluates them
-            a = left(run)
-            if type(a) is Rows or type(b) is Rows:
-                return rule(a, b, run.n)
-            return verb(a, b)
-        return dyad
+        return _dyad(plan)
     if what == "adverb" and plan[1:3] == ("/", "+") and plan[3][0] == "dyad" \
             and plan[3][1] == "*":
         times = plan[3]
@@ -274,6 +268,20 @@ def _compiled(plan):
         clauses = [(_compiled(p), _compiled(c)) for p, c in plan[1]]
         return _conditional(clauses, _compiled(plan[2]))
     raise ValueError(f"no such plan node: {what}")
+
+
+def _dyad(plan):
+    """A dyad's node: its rule where an operand is Rows, else the verb itself."""
+    entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
+    verb, rule = entry.dyad, entry.batch_dyad
+
+    def dyad(run):
+        b = right(run)          # the right operand first, as Klong evaluates them
+        a = left(run)
+        if type(a) is Rows or type(b) is Rows:
+            return rule(a, b, run.n)
+        return verb(a, b)
+    return dyad
 
 
 def _each(body, arg):
@@ -378,6 +386,25 @@ def _take_reversed(reversed_, count, arg):
         kept = x.a[:, x.a.shape[1] - c:] if c > 0 else x.a[:, :-c]
         return Rows.of(batching._columns(kept, backends.current().flip))    # (a view)
     return take
+
+
+def _sorted(descending, indexed, arg):
+    """x@<x and x@>x: each row's elements in order. Which of two equal elements comes first
+    is the grade's (ordering.py) but they are the same number, so the library's sort of
+    each row gives the same elements, where equal means alike: not for a NaN (where it
+    goes is the grade's), nor 0.0 beside -0.0 (which print apart). Rows of numpy's memory
+    (torch's on the CPU); anything else: the body's own steps (`indexed`)."""
+    def sort(run):
+        x = arg(run)
+        backend = backends.current()
+        host = backend.on_host(x.a) if type(x) is Rows and x.rank == 1 else None
+        if host is None or host.dtype.kind not in "if" or host.shape[1] == 0 \
+                or host.dtype.kind == "f" and (HOST.any(host != host)
+                                                or HOST.has_negative_zero(host)):
+            return indexed(run)     # (x again: the body has no effects)
+        r = HOST.array_module().sort(host, axis=1)
+        return Rows.of(backend.from_host(r[:, ::-1] if descending else r))
+    return sort
 
 
 def _no_rule(x, n):
