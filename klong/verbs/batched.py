@@ -241,8 +241,7 @@ def _compiled(plan):
         times = plan[3]
         return _sum_of_products(_compiled(plan[:3] + (("x",),)), _compiled(times),
                                 _compiled(times[2]), _compiled(times[3]))
-    if what == "adverb" and plan[1:3] == ("/", "+") and plan[3][0] == "dyad" \
-            and plan[3][1] in _TRUTHS:
+    if what == "adverb" and plan[1:3] == ("/", "+") and _truths(plan[3]):
         if plan[3][1] == "=":
             return _count_equal(_compiled(plan[:3] + (("x",),)), _compiled(plan[3][2]),
                                 _compiled(plan[3][3]))
@@ -476,6 +475,13 @@ def _reals(lib, a):
 
 # the dyads whose every element is 0 or 1 (an integer): a sum of n of them is at most n
 _TRUTHS = {"=", "<", ">"}
+
+
+def _truths(plan):
+    """Whether the plan's every element is 0 or 1: a comparison, or Min or Max of two such
+    (`(x>-0.1)&x<0.1`)."""
+    return plan[0] == "dyad" and (plan[1] in _TRUTHS or plan[1] in ("&", "|")
+                                  and _truths(plan[2]) and _truths(plan[3]))
 
 
 def _count_true(plus_over, arg):
