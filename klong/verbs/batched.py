@@ -429,11 +429,12 @@ def _sum_of_products(plus_over, times, left, right):
     plain matrix w of as many rows (`{+/x*w}'m`): the loop multiplies each x@j by w@j and
     folds the products left to right (a row of at most SEQUENTIAL_ROWS: Backend.fold_reals).
     Here every product of every row at once and one fold along the rows: the same products
-    and the same additions in the same order, so the loop's bits. Products by a vector, one
-    per element, where they are (Backend.fold_each_row); by a matrix, p per element, laid
-    out column by column (the j-th products of all rows side by side) and folded as
-    columns (Backend.fold_columns), without the rows' products made and then moved; the
-    sums left as they lie.
+    and the same additions in the same order, so the loop's bits. The products (by a
+    vector one per element, by a matrix p per element) laid out column by column (the j-th
+    products of all rows side by side) and folded as columns (Backend.fold_columns),
+    without the rows' products made and then moved, by numpy where the memory is its (a
+    numpy array, a torch tensor on the CPU); elsewhere a vector's products where they are
+    (Backend.fold_each_row). The sums are left as they lie.
     Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
@@ -448,14 +449,14 @@ def _sum_of_products(plus_over, times, left, right):
         backend = backends.current()
         n, k = row.a.shape
         limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
-        if w.ndim == 1:         # the products of each row where they are: one per element
-            products = _reals(backend, row.a) * _reals(backend, w)
-            return Rows(backend.fold_each_row("+", products))
         rest = tuple(w.shape[1:])
         # numpy's steps on the same memory where it may take them (torch's CPU memory):
         # the same bits, at a lower cost per call
         lib, x, v = HOST, backend.on_host(row.a), backend.on_host(w)
         if x is None or v is None:
+            if w.ndim == 1:     # the products of each row where they are: one per element
+                products = _reals(backend, row.a) * _reals(backend, w)
+                return Rows(backend.fold_each_row("+", products))
             lib, x, v = backend, row.a, w
         # (as the loop's reals; the columns of x, each laid out as one row: the products
         # are made where the fold reads them, not made row by row and then moved)
@@ -463,7 +464,8 @@ def _sum_of_products(plus_over, times, left, right):
         v = _reals(lib, v)
         products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
         sums = lib.fold_columns("+", products.reshape(k, -1))
-        sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
+        if rest:
+            sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
         return Rows(sums if lib is backend else backend.from_host(sums))
     return fold
 
