@@ -553,19 +553,115 @@ def test_differentiated_rows_give_the_loops_gradient():
     assert write(ks[0]("{+/+/{(x*x)-(+/x)%#x}'m*x}:>1.5")) == "252.0"
 
 
+# The rules give views of the rows (a column, the first or last few, the rows reversed), and
+# a batched result may be one (issue 32: a column is m[:, 2], no copy). Klong's values are
+# immutable: an Amend in place (verbs/inplace.py) writes only an array that owns its memory
+# and that no view holds, so amending the result leaves the matrix as it was, and amending
+# the matrix leaves the result, globals and locals alike, as the loop's copies would.
+VIEWS = ["{x@2}'m", "{1_x}'m", "{2#x}'m", "*'m", "{*x}'m", "{*|x}'m", "{|x}'m", "{4#|x}'m",
+         "{(-2)_x}'m", "{(x@0)-x@1}'m", "{x@[3 0]}'m", "|'m"]
+VIEW_AMENDS = [
+    # the result amended: the matrix as it was
+    "m::[3 4]:^1.5*!12;q::{view};q::q:=(q@1),0;(,q),,m",
+    "{[m q];m::[3 4]:^1.5*!12;q::{view};q::q:=(q@1),0;(,q),,m}()",
+    # the matrix amended: the result as it was
+    "m::[3 4]:^1.5*!12;q::{view};m::m:=(,[9.0 9.0 9.0 9.0]),0;(,q),,m",
+    "{[m q];m::[3 4]:^1.5*!12;q::{view};m::m:=(,[9.0 9.0 9.0 9.0]),0;(,q),,m}()",
+    "m::[3 4]:^!12;q::{view};m::m:=(,[9 9 9 9]),0;(,q),,m",
+    "{[m q];m::[3 4]:^!12;q::{view};m::m:=(,[9 9 9 9]),0;(,q),,m}()",
+]
+
+
+# Issue 32, third round: the idioms above with their edges, each beside the loop: an index
+# out of range (the loop's error, with its message), a real or negative index, one column,
+# integers and reals, no rows; *x?|/x from argmax where the largest is the only element
+# within Match's tolerance of itself (else the steps before: a near element, a tie, 0.0
+# beside -0.0, an infinity or NaN); +/x*w and +/x*!#x folded as columns.
+EDGES_SETUP = SETUP + """
+one1::[[1.5] [2.5] [-0.5]]
+ione::[[3] [-1] [7]]
+tie::[[3.0 1.0 3.0] [0.5 2.0 2.0]]
+nb::[[1.0 1.0000000000000002 0.5] [0.25 2.0 1.9999999999999998]]
+neg::[[-1.0 -2.0 -0.5] [-5.0 -0.25 -7.0]]
+ninf::[2 3]:^(-1.0e308*10),[2.0 1.0 0.5 -3.0],-1.0e308*10
+pinf::[2 3]:^(1.0e308*10),[2.0 1.0 0.5 -3.0 4.0]
+nan::[2 3]:^[1.0 2.0],((1.0e308*10)-1.0e308*10),[4.0 5.0 6.0]
+zs::[[0.0 -0.0 -1.0] [-0.0 -1.0 -2.0] [-3.0 0.0 -1.0]]
+em::0#,[1.0 2.0 3.0]
+wi::[[1 2] [3 4] [5 6] [7 8]]
+"""
+
+EDGES = [
+    ("{x@2}'r", True), ("{x@2}'i", True), ("{x@4}'r", False), ("{x@-1}'i", False),
+    ("{x@2.0}'r", False), ("{x@0}'one1", True), ("{x@1}'one1", False), ("{x@0}'ione", True),
+    ("{x@2}'em", None), ("{x@2}'[]", None), ("{x@2}'gg", True), ("{x@15}'gg", True),
+    ("{(x@0)-x@1}'r", True), ("{(x@0)-x@1}'i", True), ("{(x@0)-x@4}'r", False),
+    ("{(x@0)-x@1}'one1", False), ("{(x@0)-x@1}'big", None),
+    ("{4#|x}'r", True), ("{4#|x}'i", True), ("{4#|x}'gg", True), ("{4#|x}'one1", True),
+    ("{2#|x}'ione", True), ("{(-2)#|x}'r", True), ("{4#|x}'em", None),
+    ("*'r", True), ("*'one1", True), ("*'ione", True), ("*'em", None),
+    ("#'r", True), ("#'one1", True), ("#'em", None), ("#'gg", True),
+    ("{*>x}'r", True), ("{*<x}'i", True), ("{*>x}'tie", True), ("{*<x}'one1", True),
+    ("{x@<x}'i", True), ("{x@<x}'tie", True), ("{x@>x}'r", True), ("{x@<x}'ione", True),
+    ("{x@>x}'i", True), ("{x@<x}'one1", True), ("{x@<x}'zs", None), ("{x@>x}'z", None),
+    ("{x@<x}'nan", None), ("{x@<x}'ninf", True), ("{x@<x}'em", None), ("{x@<x}'gg", True),
+    ("{(|x)@<|x}'i", True), ("{x@<1_x}'i", True), ("{(1_x)@>1_x}'tie", True),
+    ("{x@<x}'big", True), ("{x@<x}'d3", None),
+    ("{+/(x>-0.1)&x<0.1}'r", True), ("{+/(x>-0.1)&x<0.1}'gg", True),
+    ("{+/(x>1)&x<5}'i", True), ("{+/(x>1)|x<0}'i", True), ("{+/(x>1)&x}'i", True),
+    ("{+/(x=1)|(x>2)&x<5}'i", True), ("{+/(x>0.5)&x<0.1}'one1", True),
+    ("{+/(x>0)&x<9}'big", True), ("{+/(x>-0.1)&x<0.1}'em", None),
+    ("{*x?|/x}'r", True), ("{*x?|/x}'i", True), ("{*x?|/x}'t", True), ("{*x?|/x}'tie", True),
+    ("{*x?|/x}'nb", True), ("{*x?|/x}'neg", True), ("{*x?|/x}'ninf", None),
+    ("{*x?|/x}'pinf", None), ("{*x?|/x}'nan", None), ("{*x?|/x}'zs", None),
+    ("{*x?|/x}'one1", True), ("{*x?|/x}'ione", True), ("{*x?|/x}'big", True),
+    ("{*x?|/x}'gg", True), ("{*x?|/x}'em", None), ("{*x?&/x}'r", True),
+    ("{+/x*!#x}'r", True), ("{+/x*!#x}'one1", True), ("{+/x*!#x}'gg", True),
+    ("{+/x*!#x}'zs", True), ("{+/x*!#x}'i", None), ("{+/x*w}'r", None),
+    ("{+/x*wi}'r", True), ("{+/x*wi}'i", None), ("{+/x*[[0.5]]}'one1", True),
+    ("{+/x*[0.5]}'one1", None), ("{+/x*wi}'nm", None), ("{+/x*w}'em", None),
+]
+
+
+@pytest.mark.parametrize("program, batched", EDGES, ids=[p for p, _ in EDGES])
+def test_row_idioms_at_their_edges_give_the_loops_outcome(mode, program, batched,
+                                                          monkeypatch):
+    _batched_beside_the_loop(*mode, EDGES_SETUP, program, batched, monkeypatch)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("template", VIEW_AMENDS, ids=range(len(VIEW_AMENDS)))
+def test_amending_a_batched_view_or_its_matrix_changes_only_that_one(mode, view, template,
+                                                                       monkeypatch):
+    program = template.replace("{view}", view)
+    _batched_beside_the_loop(*mode, SETUP, program, None, monkeypatch)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_batched_result_holds_no_view_of_the_rows(backend):
-    """The rules give views of the rows (a column, the rows without their first element,
-    reversed); the result is a copy that owns its memory, laid out row by row."""
+def test_a_column_of_the_rows_is_a_view_and_amends_stay_apart(backend, monkeypatch):
+    """{x@2}'m is a view of m (no copy); the Amend of m that follows is not made in place
+    while the view holds m, and one of a matrix that nothing else holds is."""
+    from klong.verbs import structural
     k = KlongInterpreter(backend=backend, batch=True)
-    k(SETUP)
-    for program in ("{x@2}'r", "{1_x}'r", "{2#x}'i", "{*x}'r", "{*|x}'r", "{|x}'i",
-                    "{2#|x}'r", "{(-2)_x}'i"):
-        v = k(program)
-        if backend == "numpy":
-            assert v.base is None and v.flags.c_contiguous, program
-        else:
-            assert v._base is None and v.is_contiguous(), program
+    k("m::[3 4]:^1.5*!12")
+    v = k("{x@2}'m")
+    base = v.base if backend == "numpy" else v._base
+    assert base is not None
+    amended = structural.amend
+    written = []
+
+    def spy(a, b, in_place=False):          # (called only for an Amend in place)
+        written.append(in_place)
+        return amended(a, b, in_place=in_place)
+    monkeypatch.setattr(structural, "amend", spy)
+    assert write(k("q::{x@2}'m;m::m:=(,[9.0 9.0 9.0 9.0]),0;q,m@0")) == \
+        "[3.0 9.0 15.0 9.0 9.0 9.0 9.0]"
+    assert written == []                    # (the view q holds m: a copy amended)
+    assert write(k("q::0;m::m:=(,[7.0 7.0 7.0 7.0]),1;m@1")) == "[7.0 7.0 7.0 7.0]"
+    assert written == [True]                # (nothing holds m now: written in place)
+    assert write(k("q::{x@2}'m;q::q:=99.0,0;q,m@0")) == "[99.0 7.0 15.0 9.0 9.0 9.0 9.0]"
+    assert written == [True]                # (q is a view: a copy amended)
+
 
 
 # A While of literals in a batched body (verbs/batched.py _while): every row's loop at once,
@@ -769,3 +865,25 @@ def test_queens_paths_give_each_rows_value(mode):
     with pytest.raises(KlongError) as e:
         k("[1 2]+:\\[[1 2 3] [4 5 6] [7 8 9]]")
     assert (e.value.kind, e.value.message) == ("length", "lists of different lengths")
+
+
+def test_each_of_a_literal_that_batches_makes_its_value_only_for_the_loop(monkeypatch):
+    """Generated code calls a literal's batched form before it makes the literal's value
+    (`{x@2}'m`): the value is made only where that form gives no result, and the loop
+    then gives what it gives (its value, its error)."""
+    from klong.runtime.functions import Lambda
+    made = []
+    init = Lambda.__init__
+
+    def making(self, *args, **kwargs):
+        made.append(self)
+        init(self, *args, **kwargs)
+    monkeypatch.setattr(Lambda, "__init__", making)
+    k = KlongInterpreter(codegen=True, batch=True)
+    k("m::[3 4]:^1.5*!12")
+    assert write(k("{x@2}'m")) == "[3.0 9.0 15.0]" and made == []
+    assert write(k("{x@0}'[[1 2] [3]]")) == "[1 3]" and len(made) == 1
+    with pytest.raises(KlongError) as e:
+        k("{x@4}'m")
+    assert str(e.value) == "index error: at [[0.0 1.5 3.0 4.5] 4]: index 4 out of range 0..3 (in {x@4})"
+    assert len(made) == 2

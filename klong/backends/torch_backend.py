@@ -328,7 +328,9 @@ class TorchBackend(Backend):
                 or self.amp_dtype is not None or torch.compiler.is_compiling():
             return compute(*operands)
         values = compute(*(v.detach() if isinstance(v, torch.Tensor) else v for v in operands))
-        return _with_values(graph(*operands), values)
+        # (laid out as the graph's result: the steps after it, and their backward, then
+        # take the same paths through torch's kernels however compute's steps went)
+        return _with_values(graph(*operands), values.contiguous())
 
     def item(self, a):
         # a number being differentiated, traced or batched by a transform stays a tensor

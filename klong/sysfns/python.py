@@ -263,6 +263,10 @@ class BackendFunction(Function):
             x = self.backend.asarray(x, "f")
         elif values.array_kind(x) != "f":
             x = self.backend.astype(x, "f")
+        elif x.ndim:
+            # (row by row in memory: a library may compute an element of a strided view, a
+            # column of a matrix, by other code than one of the same numbers laid out)
+            x = self.backend.laid_out(x)
         try:
             result = self.fn(x)
         except Exception as e:

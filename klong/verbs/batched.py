@@ -6,7 +6,7 @@ value per row (`Rows`), and `each` runs them on a matrix, or gives None when the
 run instead. A module apart from the rules because it reads the registry the rules are
 part of."""
 from .. import backends
-from ..backends import arrays
+from ..backends import HOST, arrays
 from . import VERBS, adverbs, batching
 from ..runtime import kinds, limits, values
 from ..runtime.values import MAX_DIMS
@@ -20,23 +20,26 @@ def each(body, a, reads):
     of numbers a (or an array of more axes), or a vector of numbers (its rows are numbers, as
     a row's sum is: the rules take both): the stacked results of every row, or None (the loop
     runs)."""
-    if not (_numbers(a) and (a.ndim == 1 or a.shape[1])):
+    # (the tests of _numbers written out: this runs at every Each of a literal that batches)
+    if not isinstance(a, arrays.ARRAY_TYPES):
         return None
-    backend = backends.current()
+    shape = a.shape
+    if not (shape and shape[0] and (len(shape) == 1 or shape[1])) \
+            or arrays.DTYPE_KINDS.get(a.dtype) not in _NUMERIC and not _numbers(a):
+        return None
+    backend = backends.running.backend
     if backend.dtype != "float64":
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
     if backend.differentiates and not body.differentiable and _tracked(backend, (a,), reads):
         return None         # differentiated: the loop's steps are the graph's
-    n = a.shape[0]
+    n = shape[0]
     try:
         if body.calm:
-            r = body(_Run(Rows.of(a), reads, n))
+            r = body(_Run(_rows_of(a), reads, n))
         else:
             with backend.quiet():
-                r = body(_Run(Rows.of(a), reads, n))
-        if type(r) is not Rows:
-            return _results(r, n)       # (made for the result: `#'m`)
-        return _own(backend, _results(r, n), a, reads)
+                r = body(_Run(_rows_of(a), reads, n))
+        return _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
 
@@ -69,11 +72,13 @@ def pairs(body, a, b, reads, rows):
         else:
             with backend.quiet():
                 r = body(run)
-        if type(r) is not Rows:
-            return _results(r, n)
-        return _own(backend, _results(r, n), a, reads, b)
+        return _results(r, n)
     except Exception:
         return None
+
+
+_NUMERIC = ("i", "f")
+_rows_of = Rows.of
 
 
 def _numbers(v):
@@ -94,26 +99,22 @@ def _tracked(backend, operands, reads):
     return False
 
 
-def _own(backend, r, a, reads, b=None):
-    """The result r, copied where it may share memory with an operand (a, b) or a name read
-    (the rules give views of their operands: a row's first element, its first few), and
-    laid out row by row (a view of the rules' own arrays may not be): a result holds no
-    view."""
-    for v in (a, b, *reads) if reads else (a, b):
-        if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and backend.may_share(r, v):
-            r = backend.copy(r)
-            break
-    return backend.laid_out(r)
-
-
 def _results(r, n):
-    """The list the loop would make of every row's result r (a new array where r is the
-    same value for every row)."""
-    if type(r) is Rows:
+    """The list the loop would make of every row's result r. Rows as they are, also where
+    they are a view of an operand (a row's first element, its first few) or of an array
+    not laid out row by row: Klong's values are immutable, and an Amend in place
+    (verbs/inplace.py) writes only an array that owns its memory and that no view holds
+    (Backend.writable_alone, with the references counted), so neither a view nor the
+    array it shows can change under the other."""
+    t = type(r)
+    if t is Rows:
         a = r.a
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
             raise Declined
         return a
+    if t is int or t is float:      # the same number for every row (a row's tally, say;
+        # an integer beyond int64 overflows the library's: the loop's Python integers)
+        return backends.running.backend.full((n,), r, "i" if t is int else "f")
     if _rank(r) == 0 and kinds.kind(r) not in ("i", "f") \
             or _rank(r) and 0 in tuple(r.shape):
         raise Declined      # an integer beyond int64 (Python integers), an empty list
@@ -245,6 +246,9 @@ def _compiled(plan):
                             largest)
     if what == "monad" and plan[1] == "*" and plan[2][0] == "monad" and plan[2][1] == "|":
         return _last(_compiled(plan[2]), _compiled(plan[2][2]))
+    if what == "dyad" and plan[1] == "@" and plan[3][0] == "monad" and plan[3][1] in "<>" \
+            and plan[3][2] == plan[2]:                                  # x@<x, x@>x
+        return _sorted(plan[3][1] == ">", _dyad(plan), _compiled(plan[2]))
     if what == "dyad" and plan[1] == "#" and plan[3][0] == "monad" and plan[3][1] == "|":
         return _take_reversed(_compiled(plan[3]), _compiled(plan[2]), _compiled(plan[3][2]))
     if what == "monad" and plan[1] == "#" and plan[2][0] == "monad" and plan[2][1] == "&":
@@ -266,23 +270,13 @@ def _compiled(plan):
         return _direct_dyad(batching.DIRECT[plan[1]], entry.batch_dyad, entry.dyad,
                             _compiled(plan[2]), _compiled(plan[3]))
     if what == "dyad":
-        entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
-        verb, rule = entry.dyad, entry.batch_dyad
-
-        def dyad(run):
-            b = right(run)          # the right operand first, as Klong evaluates them
-            a = left(run)
-            if type(a) is Rows or type(b) is Rows:
-                return rule(a, b, run.n)
-            return verb(a, b)
-        return dyad
+        return _dyad(plan)
     if what == "adverb" and plan[1:3] == ("/", "+") and plan[3][0] == "dyad" \
             and plan[3][1] == "*":
         times = plan[3]
         return _sum_of_products(_compiled(plan[:3] + (("x",),)), _compiled(times),
                                 _compiled(times[2]), _compiled(times[3]))
-    if what == "adverb" and plan[1:3] == ("/", "+") and plan[3][0] == "dyad" \
-            and plan[3][1] in _TRUTHS:
+    if what == "adverb" and plan[1:3] == ("/", "+") and _truths(plan[3]):
         if plan[3][1] == "=":
             return _count_equal(_compiled(plan[:3] + (("x",),)), _compiled(plan[3][2]),
                                 _compiled(plan[3][3]))
@@ -364,6 +358,20 @@ def _direct_dyad(direct, rule, verb, left, right):
         else:
             return verb(a, b)
         return r if type(r) is Rows else rule(a, b, run.n)
+    return dyad
+
+
+def _dyad(plan):
+    """A dyad's node: its rule where an operand is Rows, else the verb itself."""
+    entry, left, right = VERBS[plan[1]], _compiled(plan[2]), _compiled(plan[3])
+    verb, rule = entry.dyad, entry.batch_dyad
+
+    def dyad(run):
+        b = right(run)          # the right operand first, as Klong evaluates them
+        a = left(run)
+        if type(a) is Rows or type(b) is Rows:
+            return rule(a, b, run.n)
+        return verb(a, b)
     return dyad
 
 
@@ -467,9 +475,27 @@ def _take_reversed(reversed_, count, arg):
             return entry.batch_dyad(c, r, run.n) if type(r) is Rows or type(c) is Rows \
                 else entry.dyad(c, r)
         kept = x.a[:, x.a.shape[1] - c:] if c > 0 else x.a[:, :-c]
-        backend = backends.current()
-        return Rows.of(backend.copy(batching._columns(kept, backend.flip)))
+        return Rows.of(batching._columns(kept, backends.current().flip))    # (a view)
     return take
+
+
+def _sorted(descending, indexed, arg):
+    """x@<x and x@>x: each row's elements in order. Which of two equal elements comes first
+    is the grade's (ordering.py) but they are the same number, so the library's sort of
+    each row gives the same elements, where equal means alike: not for a NaN (where it
+    goes is the grade's), nor 0.0 beside -0.0 (which print apart). Rows of numpy's memory
+    (torch's on the CPU); anything else: the body's own steps (`indexed`)."""
+    def sort(run):
+        x = arg(run)
+        backend = backends.current()
+        host = backend.on_host(x.a) if type(x) is Rows and x.rank == 1 else None
+        if host is None or host.dtype.kind not in "if" or host.shape[1] == 0 \
+                or host.dtype.kind == "f" and (HOST.any(host != host)
+                                                or HOST.has_negative_zero(host)):
+            return indexed(run)     # (x again: the body has no effects)
+        r = HOST.array_module().sort(host, axis=1)
+        return Rows.of(backend.from_host(r[:, ::-1] if descending else r))
+    return sort
 
 
 def _no_rule(x, n):
@@ -495,10 +521,12 @@ def _sum_of_products(plus_over, times, left, right):
     plain matrix w of as many rows (`{+/x*w}'m`): the loop multiplies each x@j by w@j and
     folds the products left to right (a row of at most SEQUENTIAL_ROWS: Backend.fold_reals).
     Here every product of every row at once and one fold along the rows: the same products
-    and the same additions in the same order, so the loop's bits. Products by a vector, one
-    per element, where they are (Backend.fold_each_row); by a matrix, p per element, laid
-    out column by column (the j-th products of all rows side by side) and folded as
-    columns (Backend.fold_columns), without the rows' products made and then moved.
+    and the same additions in the same order, so the loop's bits. The products (by a
+    vector one per element, by a matrix p per element) laid out column by column (the j-th
+    products of all rows side by side) and folded as columns (Backend.fold_columns),
+    without the rows' products made and then moved, by numpy where the memory is its (a
+    numpy array, a torch tensor on the CPU); elsewhere a vector's products where they are
+    (Backend.fold_each_row). The sums are left as they lie.
     Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
@@ -520,31 +548,48 @@ def _sum_of_products(plus_over, times, left, right):
 
 
 def _product(a, w):
-    return _reals(a) @ _reals(w)
+    """The library's product of the rows a and w (the graph's step for their sums)."""
+    backend = backends.current()
+    return _reals(backend, a) @ _reals(backend, w)
 
 
 def _products_summed(a, w):
-    """The rows of a (n x k) each times w (k, or k x p) and summed as the loop sums them."""
+    """The rows of a (n x k) each times w (k, or k x p), summed as the loop sums them."""
     backend = backends.current()
-    if w.ndim == 1:         # the products of each row where they are: one per element
-        return backend.fold_each_row("+", _reals(a) * _reals(w))
     n, k = a.shape
     rest = tuple(w.shape[1:])
-    # (as the loop's reals; the columns of x, each laid out as one row)
-    x = backend.laid_out(backend.swap01(_reals(a)))
-    w = _reals(w)
-    products = w.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
-    sums = backend.fold_columns("+", products.reshape(k, -1))
-    return backend.laid_out(backend.swap01(sums.reshape(rest + (n,))))
+    # numpy's steps on the same memory where it may take them (torch's CPU memory): the
+    # same bits, at a lower cost per call
+    lib, x, v = HOST, backend.on_host(a), backend.on_host(w)
+    if x is None or v is None:
+        if w.ndim == 1:     # the products of each row where they are: one per element
+            return backend.fold_each_row("+", _reals(backend, a) * _reals(backend, w))
+        lib, x, v = backend, a, w
+    # (as the loop's reals; the columns of x, each laid out as one row: the products are
+    # made where the fold reads them, not made row by row and then moved)
+    x = lib.laid_out(lib.swap01(_reals(lib, x)))
+    v = _reals(lib, v)
+    products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+    sums = lib.fold_columns("+", products.reshape(k, -1))
+    if rest:
+        sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
+    return sums if lib is backend else backend.from_host(sums)
 
 
-def _reals(a):
-    """The numeric array a as reals (itself where it holds reals)."""
-    return a if values.array_kind(a) == "f" else backends.current().astype(a, "f")
+def _reals(lib, a):
+    """The numeric array a of the backend `lib` as reals (itself where it holds reals)."""
+    return a if values.array_kind(a) == "f" else lib.astype(a, "f")
 
 
 # the dyads whose every element is 0 or 1 (an integer): a sum of n of them is at most n
 _TRUTHS = {"=", "<", ">"}
+
+
+def _truths(plan):
+    """Whether the plan's every element is 0 or 1: a comparison, or Min or Max of two such
+    (`(x>-0.1)&x<0.1`)."""
+    return plan[0] == "dyad" and (plan[1] in _TRUTHS or plan[1] in ("&", "|")
+                                  and _truths(plan[2]) and _truths(plan[3]))
 
 
 def _count_true(plus_over, arg):
@@ -608,6 +653,12 @@ def _first_found(found, left, right, largest):
     without the others Find gives; anything else: * of the body's own Find. `largest`:
     c is |/x, each row's largest element."""
     def first(run):
+        if largest:     # (c is |/x: x alone decides, where it settles it; no effects)
+            x = left(run)
+            if type(x) is Rows:
+                places = batching.first_largest(x)
+                if places is not None:
+                    return places
         c = right(run)              # (the right operand first, as Klong evaluates them)
         x = left(run)
         if type(x) is Rows and x.rank == 1 and (type(c) is Rows or _rank(c) == 0):

@@ -22,7 +22,7 @@ a verb gives a mixed list instead of an array, the batch declines.
 import math
 
 from .. import backends
-from ..backends import arrays
+from ..backends import HOST, arrays
 from . import folds, ordering
 from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
@@ -462,9 +462,8 @@ def reverse(x, n):
     """|x: each row reversed."""
     if x.rank == 0:
         return x
-    backend = backends.current()
-    # (a copy: torch's flip of the columns is laid out as they are, a view of it as rows)
-    return Rows.of(backend.copy(_columns(x.a, backend.flip)))
+    # (on numpy a view of the rows, read backwards: Klong's values are never written)
+    return Rows.of(_columns(x.a, backends.current().flip))
 
 
 def size(x, n):
@@ -478,17 +477,18 @@ def at(a, b, n):
     """x@i: each row indexed by the plain integer i, or a plain vector of them, or by its
     own integer (or vector of integers) i (as `x@<x` indexes each row by its grade); a
     plain list of numbers indexed by each row's integer, or vector of them (`v@m`)."""
-    if not isinstance(a, Rows):
+    if type(a) is not Rows:
         return _at_plain(a, b)
-    if a.rank == 0:
+    x = a.a
+    if x.ndim == 1:
         raise Declined
-    k = a.a.shape[1]
-    if isinstance(b, Rows):
-        return _at_rows(a, b, n, k)
-    if type(b) is int:
+    k = x.shape[1]
+    if type(b) is int:          # (the common case first: a column)
         if not 0 <= b < k:
-            raise Declined
-        return Rows.of(a.a[:, b])
+            raise Declined      # (out of range: the loop's error)
+        return Rows.of(x[:, b])
+    if type(b) is Rows:
+        return _at_rows(a, b, n, k)
     if values.is_array(b) and b.ndim == 1 and b.shape[0] and values.array_kind(b) == "i" \
             and 0 <= int(b.min()) and int(b.max()) < k:
         return Rows(a.a[:, b])
@@ -638,6 +638,36 @@ def first_found(a, b, n, largest=False):
     if not backend.all(backend.take(found.reshape(-1), places + backend.arange(n) * k)):
         raise Declined          # a row without a match: the loop's empty list
     return Rows(places)
+
+
+def first_largest(x):
+    """*x?|/x for Rows x of numbers, from x alone (where that settles it; else None): the
+    place of each row's largest element, its first as argmax gives it. Integers match
+    exactly, so the first of the largest is the first match. Reals match within Match's
+    tolerance: an element that matches the largest c is at least c-4*tol*|c| (see
+    _first_near), so where in every row the largest is the only element that near (c
+    finite; no tie, no 0.0 beside -0.0; no -inf, which is within the tolerance of any
+    finite c), it is the only match. Rows of numpy's memory (torch's on the CPU) only."""
+    a = x.a
+    if a.ndim != 2 or a.shape[1] == 0:
+        return None
+    backend = backends.current()
+    host = backend.on_host(a)
+    if host is None or host.dtype.kind not in "if":
+        return None
+    n, k = host.shape
+    places = host.argmax(1)
+    if host.dtype.kind == "f":
+        if not host.min() > float("-inf"):
+            return None         # a NaN, or -inf (within Match's tolerance of any finite c)
+        library = HOST.array_module()
+        c = host.reshape(-1).take(places + HOST.arange(n) * k)
+        if not library.isfinite(c).all():
+            return None         # a NaN (argmax finds it first) or an infinity
+        near = c - abs(c) * (4 * REAL_TOLERANCE)
+        if library.count_nonzero(host >= near.reshape(n, 1)) != n:
+            return None         # some row has another element that near its largest
+    return Rows.of(backend.from_host(places.astype("int64", copy=False)))
 
 
 def _first_near(a, b, n, k, largest):

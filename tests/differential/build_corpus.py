@@ -507,6 +507,28 @@ SMALL_PROGRAMS = [
 ]
 
 
+# Row idioms of issue 32, third round: results that are views of the rows (a column, the
+# first or last few, reversed), with an Amend of the view or of the matrix after them;
+# *x?|/x from argmax (ties, near elements, infinities, zeros: the steps before); sums of
+# products folded as columns; the edges (one column, no rows, an index out of range)
+NUMROWS = [
+    "m::[3 4]:^1.5*!12;q::{x@2}'m;m::m:=(,[9.0 9.0 9.0 9.0]),0;q,m@0",
+    "m::[3 4]:^!12;q::{4#|x}'m;q::q:=(,[7 7 7 7]),1;(,m),,q",
+    "{[m q];m::[3 4]:^1.5*!12;q::{1_x}'m;m::m:=(,[9.0 9.0 9.0 9.0]),2;(,q),,m}()",
+    "m::[3 4]:^0.5*!12;q::*'m;r::|'m;q::q:=-1.0,0;m::m:=(,[0.0 0.0 0.0 0.0]),1;(,q),(,r),,m",
+    "r::[[1.5 -2.25 3.0 0.5] [0.1 -0.2 0.3 -0.7]];({x@3}'r),({(x@0)-x@1}'r),({2#|x}'r),(*'r),#'r",
+    "({x@0}'[[1.5] [2.5]]),({*x?|/x}'[[1.5] [2.5]]),({+/x*!#x}'[[1.5] [2.5]]),{4#|x}'[[1] [2]]",
+    "({x@2}'0#,[1.0 2.0 3.0]),({*x?|/x}'0#,[1.0 2.0 3.0]),#'0#,[1 2]",
+    "{x@4}'[[1.5 2.5 3.5 4.5] [1.0 2.0 3.0 4.0]]",
+    "{(x@0)-x@4}'[[1 2 3 4] [5 6 7 8]]",
+    "({*x?|/x}'[[3.0 1.0 3.0] [0.5 2.0 2.0]]),({*x?|/x}'[[1.0 1.0000000000000002 0.5] [0.25 2.0 1.9999999999999998]]),{*x?|/x}'[[3 1 3] [0 5 5] [-2 -1 -1]]",
+    "({*x?|/x}'[2 3]:^(-1.0e308*10),[2.0 1.0 0.5 -3.0],-1.0e308*10),({*x?|/x}'[[0.0 -0.0 -1.0] [-3.0 0.0 -1.0]]),{*x?|/x}'[[-1.0 -2.0 -0.5] [-5.0 -0.25 -7.0]]",
+    "g::[6 16]:^(((((!96)*7919)!1009)-504)%7.0)*10.0^(!96)!9;w::[16 3]:^(((!48)*7919)!1009)%7.0;({*x?|/x}'g),({+/x*!#x}'g),({+/x*w}'g),({x@15}'g),{4#|x}'g",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];({*>x}'i),({*<x}'i),({x@<x}'i),({+/(x>1)&x<5}'i),{*x?|/x}'i",
+    "({x@<x}'[[3.0 1.0 2.0] [0.5 -0.5 0.5]]),({x@>x}'[[3 1 2] [5 5 -1]]),({(|x)@<|x}'[[2 1] [1 2]]),{x@<x}'[[0.0 -0.0 1.0] [1.0 0.0 -0.0]]",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -565,7 +587,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-"))]
+                      "trow-", "queen-", "small-", "nrow-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -601,6 +623,8 @@ def main(argv=None):
         entries.append({"id": f"queen-{i:03d}", "source": source})
     for i, source in enumerate(SMALL_PROGRAMS):
         entries.append({"id": f"small-{i:03d}", "source": source})
+    for i, source in enumerate(NUMROWS):
+        entries.append({"id": f"nrow-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -67,6 +67,13 @@ def _compiled(text):
     return code
 
 
+def _batched_literal(node):
+    """Whether `node` is a monadic function literal whose only whole form is a Batched one
+    (which gives None for anything but a numeric array: it needs no guard before it)."""
+    return isinstance(node, ir.Lambda) and node.arity == 1 \
+        and isinstance(node.whole, ir.Batched) and node.whole.first is None
+
+
 def _klong_name(node):
     """The Klong name a node reads, for 'undefined' messages."""
     if isinstance(node, (ir.Local, ir.Global)):
@@ -456,8 +463,17 @@ class Renderer:
             forms = derived_forms(op_forms(verb.op, self.interp.batch), verb.adverbs)
             f = self.bind(forms.monad if arity == 1 else forms.dyad, "D")
             return self.assign(f"{f}({listed})", where)
-        fn = self.expr(verb.fn)
         apply = self.bind(derived_caller(verb.adverbs, arity), "A")
+        if arity == 1 and list(verb.adverbs) == ["'"] and _batched_literal(verb.fn):
+            # Each of a literal that batches (`{x@2}'m`): its batched form called first,
+            # the literal's value made only where that gives no result (verbs/forms.py
+            # _each_of tries the same form first, once the value is made)
+            result = self.assign(f"{pywhole.write(self, verb.fn)}({listed})")
+            self.emit(f"if {result} is None:")
+            with self.indented():
+                self.emit(f"{result} = {apply}({self.expr(verb.fn)}, {listed})", where)
+            return result
+        fn = self.expr(verb.fn)
         return self.assign(f"{apply}({fn}, {listed})", where)
 
     def r_Differentiate(self, node):
