@@ -689,12 +689,14 @@ def test_element_wise_functions_batch(mode, program, batched, monkeypatch):
 @pytest.mark.parametrize("codegen", [True, False])
 @pytest.mark.parametrize("program, batched", [
     ("{+/{fst(x*w)}'r}:>w", False), ("{+/{sq(x*w)}'r}:>w", True),
+    ("{+/{*lin(x)}'r}:>W", False), ("{+/{+/lin(x)}'r}:>W", True),
 ])
 def test_a_called_literal_not_the_graphs_declines_differentiated(codegen, program, batched,
                                                                  monkeypatch):
-    """Under :> a called literal whose body takes a step that is not the graph's (First;
-    `^` of torch declines anyway) declines where what it runs on is tracked: the loop's
-    gradient; one made of the graph's steps runs batched."""
+    """Under :> a called literal whose body takes a step that is not the graph's (First)
+    declines where what it runs on is tracked, and so does one whose tracked result a
+    caller's step that is not the graph's would take: the loop's gradient; one made of the
+    graph's steps, called from one, runs batched."""
     _batched_beside_the_loop("torch", codegen, CALL_SETUP, program, batched, monkeypatch)
 
 

@@ -353,14 +353,16 @@ def called(body, x, reads, caller):
     it reads read where the literal reads them (`reads`). Declines where the literal is one
     of those running (recursion: every branch of a conditional runs on every row, so it
     would not end), and where differentiated operands would meet a rule that is not the
-    graph's (_differentiable)."""
-    if body in caller.chain:
+    graph's (_differentiable), in this body or in a caller's, which its result goes
+    through (their own operands were not tracked: each, pairs and this decide so)."""
+    chain = caller.chain
+    if body in chain:
         raise Declined
     backend = backends.current()
-    if backend.differentiates and not body.differentiable \
-            and _tracked(backend, (x.a if type(x) is Rows else x,), reads):
+    if backend.differentiates and _tracked(backend, (x.a if type(x) is Rows else x,), reads) \
+            and not (body.differentiable and all(b.differentiable for b in chain)):
         raise Declined
-    r = body(_Run(x, reads, caller.n, chain=caller.chain + (body,)))
+    r = body(_Run(x, reads, caller.n, chain=chain + (body,)))
     if type(r) is Rows:
         for v in reads:         # (a view of a name it read: the caller's result holds none)
             if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and backend.may_share(r.a, v):
