@@ -760,12 +760,14 @@ CALL_SETUP = SETUP + """
 sq::{x*x}
 W::[4 3]:^(!12)%12.0
 B::[0.5 -0.25 1.0]
+lin::{B++/x*W}
+fst::{*x}
 """
 
 CALLS = [
     ("{tanh(x)}'r", True), ("{exp(+/x)}'r", True), ("{+/exp(x*w)}'r", True),
     ("{tanh(B++/x*W)}'r", True), ("{tanh(x)}'i", True), ("{sqrt(x*x)}'r", True),
-    ("{sq(x)}'r", False), ("{normal(x)}'r", False), ("{tanh(x)}'rag", None),
+    ("{sq(x)}'r", True), ("{normal(x)}'r", False), ("{tanh(x)}'rag", None),
 ]
 
 
@@ -780,9 +782,79 @@ def test_element_wise_functions_batch(mode, program, batched, monkeypatch):
 
 
 @pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+@pytest.mark.parametrize("codegen", [True, False])
+@pytest.mark.parametrize("program, batched", [
+    ("{+/{fst(x*w)}'r}:>w", False), ("{+/{sq(x*w)}'r}:>w", True),
+    ("{+/{*lin(x)}'r}:>W", False), ("{+/{+/lin(x)}'r}:>W", True),
+])
+def test_a_called_literal_not_the_graphs_declines_differentiated(codegen, program, batched,
+                                                                 monkeypatch):
+    """Under :> a called literal whose body takes a step that is not the graph's (First)
+    declines where what it runs on is tracked, and so does one whose tracked result a
+    caller's step that is not the graph's would take: the loop's gradient; one made of the
+    graph's steps, called from one, runs batched."""
+    _batched_beside_the_loop("torch", codegen, CALL_SETUP, program, batched, monkeypatch)
+
+
+# A global holding a monad literal with a batched body of its own (LambdaFacts.batched),
+# called in a batched body: its body on the rows, the names it reads read as it reads them;
+# one that may have effects (it prints, it assigns a global), calls itself, is a dyad, or
+# has no batched body declines, and so does a call whose body a row's error stops
+LITERAL_SETUP = CALL_SETUP + """
+sq1::{sq(x)-1}
+net::{c++/w*tanh(c+w*x)}
+one::{x%(+/x)-4}
+loud::{.p(x);x*x}
+bump::{n::n+1;x*x}
+down::{:[(*x)<0;x;down(x-1)]}
+two::{x*y}
+cnt::{#x}
+n::0
+k::2.0
+kx::{x*k}
+"""
+
+LITERALS = [
+    ("{sq(x)-1}'r", True), ("{sq(x)-1}'i", True), ("{sq1(x)+1}'r", True),
+    ("{sq(sq(x))}'i", True), ("{net(x@0)}'r", True), ("{+/net(x)}'r", True),
+    ("{kx(x)}'r", True), ("{cnt(x)}'i", True), ("{sq(3)+x}'i", True),
+    ("{one(x)}'i", False), ("{loud(x)}'r", False), ("{bump(x)}'r", False),
+    ("{down(x)}'i", False), ("{two(x)}'r", False), ("{sq(x)}'rag", None),
+    ("{sq(x)}'big", False),
+]
+
+
+@pytest.mark.parametrize("program, batched", LITERALS, ids=[p for p, _ in LITERALS])
+def test_calls_of_literals_batch(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, LITERAL_SETUP, program, batched, monkeypatch)
+
+
+def test_a_called_literal_is_read_as_it_is_called(mode, monkeypatch, capsys):
+    """The global called is read at every Each, and the names its body reads as it reads
+    them: a literal redefined, or a global it reads assigned, between two Eachs gives the
+    new one's rows; one redefined with effects declines and prints once per row."""
+    k = interpreter(mode, True)
+    k(LITERAL_SETUP)
+    gave = []
+    results = evaluation._results
+    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    assert write(k("{kx(x)+1}'u")) == "[3.0 5.0 7.0 9.0]"
+    k("k::3")
+    assert write(k("{kx(x)+1}'u")) == "[4 7 10 13]"
+    k("kx::{x-k}")
+    assert write(k("{kx(x)+1}'u")) == "[-1 0 1 2]"
+    assert len(gave) == 3
+    k("kx::{.d(x);x}")
+    capsys.readouterr()
+    assert write(k("{kx(x)+1}'u")) == "[2 3 4 5]"
+    assert len(gave) == 3 and capsys.readouterr().out == "1234"
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
 @pytest.mark.parametrize("program", [
     "{(+/+/{tanh(B++/x*W)}'r)}:>B", "{+/+/{(x*w)-+/x}'r}:>w", "{+/{+/(x*w)-x}'r}:>w",
-    "{+/+/{exp(B++/x*W)%3}'r}:>W", "{+/{|/x*w}'r}:>w",
+    "{+/+/{exp(B++/x*W)%3}'r}:>W", "{+/{|/x*w}'r}:>w", "{+/+/{tanh(lin(x))}'r}:>W",
+    "{+/+/{lin(x)*2}'r}:>B",
 ])
 def test_differentiated_rows_batch_through_the_graph(program, monkeypatch):
     """A tracked body of sums of products, + - * %, Max and Min and element-wise functions

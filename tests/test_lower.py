@@ -90,8 +90,8 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
 
 
 @pytest.mark.parametrize("text, form", [
-    ("{:[x>0;x;-x]}", ir.Whole),
-    ("{[r];r::x;r*r}", ir.Whole),
+    ("{:[x>0;x;-x]}", ir.Batched),     # the element-wise Whole first (below), then the batch
+    ("{[r];r::x;r*r}", ir.Batched),
     ("{+/x*u}", ir.Batched),        # RowsDot first (below), the batch where it declines
     ("{x{+/x*y}:/m}", ir.RowsProduct),
     ("{x f:/m}", ir.RowsProduct),
@@ -99,13 +99,21 @@ def test_passes_settle_the_shortcut_facts(k, text, dyad_op, elementwise, dot):
     ("{[s];s::+/x;x-s%#x}", ir.Batched),
     ("{x,\"a\"}", None),
     ("{.f(x)}", None),
-    ("{g(x)}", ir.Batched),          # g: an element-wise .bkf function as it runs, or the loop
+    ("{g(x)}", ir.Batched),           # what g holds decides as it runs (verbs/batched.py)
     ("{a::x;a}", None),
     ("{?x}", None),
 ])
 def test_passes_find_whole_array_forms(k, text, form):
     fn = lowered(k, text, run_passes=True).body
     assert (type(fn.whole) if fn.whole is not None else None) is form
+
+
+@pytest.mark.parametrize("text", ["{:[x>0;x;-x]}", "{[r];r::x;r*r}", "{x*x}"])
+def test_an_element_wise_form_is_tried_before_the_batch(k, text):
+    """An element-wise monad keeps its Whole, tried first; its batched body is what a call
+    of it in another batched body runs (`{sq(x)-1}'m`, LambdaFacts.batched)."""
+    fn = lowered(k, text, run_passes=True).body
+    assert type(fn.whole.first) is ir.Whole and fn.facts.batched
 
 
 def test_a_dot_with_a_name_is_tried_before_the_batch(k):

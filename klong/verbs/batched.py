@@ -9,6 +9,7 @@ from .. import backends
 from ..backends import HOST, arrays
 from . import VERBS, adverbs, batching
 from ..runtime import kinds, limits, values
+from ..runtime.functions import Lambda
 from ..runtime.values import MAX_DIMS
 from ..backends.base import SEQUENTIAL_ROWS
 from .batching import ADVERBS, Declined, Rows, _kind, _rank, _repeated
@@ -35,10 +36,10 @@ def each(body, a, reads):
     n = shape[0]
     try:
         if body.calm:
-            r = body(_Run(_rows_of(a), reads, n))
+            r = body(_Run(_rows_of(a), reads, n, chain=(body,)))
         else:
             with backend.quiet():
-                r = body(_Run(_rows_of(a), reads, n))
+                r = body(_Run(_rows_of(a), reads, n, chain=(body,)))
         return _results(r, n)
     except Exception:       # Declined, or an error some row raises: the loop says which
         return None
@@ -65,7 +66,8 @@ def pairs(body, a, b, reads, rows):
     if backend.differentiates and not body.differentiable \
             and _tracked(backend, (a, b), reads):
         return None
-    run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b)
+    run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b,
+               chain=(body,))
     try:
         if body.calm:
             r = body(run)
@@ -124,15 +126,16 @@ def _results(r, n):
 class _Run:
     """One batched evaluation: the rows (x, and y of a dyad), the names read around the
     literal, its locals."""
-    __slots__ = ("x", "y", "reads", "n", "locals", "up")
+    __slots__ = ("x", "y", "reads", "n", "locals", "up", "chain")
 
-    def __init__(self, x, reads, n, y=None, up=None):
+    def __init__(self, x, reads, n, y=None, up=None, chain=()):
         self.x = x
         self.y = y
         self.reads = reads
         self.n = n
         self.locals = {}
         self.up = up            # a loop's literal's: the locals of the body around it
+        self.chain = chain      # the bodies running, the callers' (a call of one declines)
 
 
 # the rules that only move elements (no arithmetic: no warning of the library to silence):
@@ -191,8 +194,12 @@ def _differentiable(plan):
         return True
     if what == "set":
         return _differentiable(plan[2])
-    if what in ("seq", "call"):
-        return all(_differentiable(p) for p in (plan[1] if what == "seq" else plan[1:]))
+    if what == "seq":
+        return all(_differentiable(p) for p in plan[1])
+    if what == "call":
+        # what the global called holds is known as it runs: _call declines there where it
+        # is a literal whose body is not differentiable (an element-wise math function is)
+        return _differentiable(plan[2])
     if what == "monad":
         return plan[1] == "-" and _differentiable(plan[2])
     if what == "dyad":
@@ -309,11 +316,22 @@ def _compiled(plan):
 def _call(fn, arg):
     """f(a) in a batched body, f a global: where it holds an element-wise math function of
     the backend (sysfns/python.py BackendFunction.elementwise), f of all rows' numbers at
-    once, which are the loop's numbers of each row; anything else declines."""
+    once, which are the loop's numbers of each row; where it holds a monad literal with a
+    batched body of its own (LambdaFacts.batched), that body on the rows (`called`), through
+    the literal's whole form, which reads the names it reads as the literal does; anything
+    else declines."""
     def call(run):
         f = fn(run)
+        if type(f) is Lambda:
+            facts = f.facts
+            if f.arity != 1 or not facts.batched or facts.effects or f.whole is None:
+                raise Declined
+            r = f.whole(arg(run), caller=run)
+            if r is None:
+                raise Declined  # (its body declined, or a row's error: the loop's)
+            return r
         if getattr(f, "elementwise", False) is not True:
-            raise Declined      # (a function of Klong's, say: the loop calls it)
+            raise Declined      # (a projection, say: the loop calls it)
         x = arg(run)
         if type(x) is not Rows:
             return f.call([x])  # the same for every row: called once
@@ -321,6 +339,29 @@ def _call(fn, arg):
             raise Declined
         return Rows(f.call([x.a]))
     return call
+
+
+def called(body, x, reads, caller):
+    """The batched body `body` of a monad literal called in the batched body running as
+    `caller` (_call), on its argument x (Rows, or a value the same for every row), the names
+    it reads read where the literal reads them (`reads`). Declines where the literal is one
+    of those running (recursion: every branch of a conditional runs on every row, so it
+    would not end), and where differentiated operands would meet a rule that is not the
+    graph's (_differentiable), in this body or in a caller's, which its result goes
+    through (their own operands were not tracked: each, pairs and this decide so)."""
+    chain = caller.chain
+    if body in chain:
+        raise Declined
+    backend = backends.current()
+    if backend.differentiates and _tracked(backend, (x.a if type(x) is Rows else x,), reads) \
+            and not (body.differentiable and all(b.differentiable for b in chain)):
+        raise Declined
+    r = body(_Run(x, reads, caller.n, chain=chain + (body,)))
+    if type(r) is Rows:
+        for v in reads:         # (a view of a name it read: the caller's result holds none)
+            if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and backend.may_share(r.a, v):
+                return Rows(backend.copy(r.a))
+    return r
 
 
 def _element(i, arg):
@@ -386,7 +427,7 @@ def _each(body, arg):
         a = v.a
         n, k = a.shape[0], a.shape[1]
         elements = Rows.of(a.reshape((n * k,) + tuple(a.shape[2:])))
-        r = body(_Run(elements, run.reads, n * k))
+        r = body(_Run(elements, run.reads, n * k, chain=run.chain))
         if r is elements:
             return v
         r = _results(r, n * k)
@@ -420,7 +461,7 @@ def _while(predicate, body, start, names):
         for _ in range(WHILE_STEPS + 1):
             m = a.shape[0]
             x = Rows.of(a)
-            p = predicate(_Run(x, run.reads, m, up=up))
+            p = predicate(_Run(x, run.reads, m, up=up, chain=run.chain))
             if type(p) is Rows:
                 if p.rank != 0:
                     raise Declined      # (a list as a predicate: its length decides)
@@ -440,7 +481,7 @@ def _while(predicate, body, start, names):
             elif not values.is_true(p):
                 done.append((lanes, a))
                 break
-            r = body(_Run(x, run.reads, x.a.shape[0], up=up))
+            r = body(_Run(x, run.reads, x.a.shape[0], up=up, chain=run.chain))
             a = r.a if type(r) is Rows else _repeated(r, x.a.shape[0])
         else:
             raise Declined

@@ -476,6 +476,8 @@ TORCH_ROWS = [
     "({(+/x)^1.5}'p),({(+/x)^-0.5}'p),({(*x)^-1.0}'p),({(*x)^0.0}'p),{(*x)^400.0}'p",
     "m::[[1.5 -2.25] [-0.1 0.2]];({(+/x)^0.5}'m),({(*x)^2.0}'m),({(*x)^-3.0}'m),"
     "{(*x)^((1.0e308*10)-1.0e308*10)}'m",
+]
+
 # Issue 35's small programs, third round: Take of a one-item list, Where of integers, a
 # sieve's progression steps, a real array beside an integer, Floor's range, a dictionary of
 # numbers handed to Python, matrix products by hand
@@ -504,6 +506,21 @@ SMALL_PROGRAMS = [
     "(0,[1 2]),([1 2],0),(5,!3),((!3),5),(9223372036854775807,[1 2]),[1 2],-9223372036854775808",
     "(9223372036854775808,[1 2]),([1 2],-9223372036854775809),(1.5,[1 2]),(1,[1.5 2.5]),[1.5],1",
     "s::!100;v::0,2+3*!30;s::s:=7,1_v;(+/s),(0,!0),(!0),0",
+]
+
+# Calls of a global holding a monad literal in a batched body (verbs/batched.py _call): its
+# own batched body on the rows where it has one and no effects; one that prints, assigns a
+# global, calls itself, is a dyad or whose row fails declines (the loop)
+CALL_PROGRAMS = [
+    "sq::{x*x};m::[[1 2 3] [4 5 6]];({sq(x)-1}'m),({sq(sq(x))}'[1.5 2.5]),{sq(3)+x}'m",
+    "sq::{x*x};h::{sq(x)+k};k::0.5;m::[[1.0 2.0] [3.0 4.0]];a::{h(x)*2}'m;k::1;a,{h(x)*2}'m",
+    ".bkf(\"tanh\");w::[0.5 -1.0 2.0];net::{0.1++/w*tanh(0.2+w*x)};{net(x@0)-x@1}'[[0.5 1.0] [1.5 -2.0]]",
+    "p::{.d(x);x*2};m::[[1 2] [3 4]];{p(x)+1}'m",
+    "n::0;b::{n::n+1;x*x};m::[[1 2] [3 4]];({b(x)}'m),n",
+    "d::{:[(*x)<0;x;d(x-1)]};{d(x)}'[[1 2] [3 4]]",
+    "t::{x*y};{t(x)}'[[1 2] [3 4]]",
+    "o::{x%(+/x)-4};{o(x)}'[[3 1] [2 2] [0 1]]",
+    "f::{x+1};m::[[1 2] [3 4]];a::{f(x)*2}'m;f::{x-1};a,{f(x)*2}'m",
 ]
 
 
@@ -587,7 +604,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-", "nrow-"))]
+                      "trow-", "queen-", "small-", "nrow-", "call-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -625,6 +642,8 @@ def main(argv=None):
         entries.append({"id": f"small-{i:03d}", "source": source})
     for i, source in enumerate(NUMROWS):
         entries.append({"id": f"nrow-{i:03d}", "source": source})
+    for i, source in enumerate(CALL_PROGRAMS):
+        entries.append({"id": f"call-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -42,10 +42,11 @@ def chunk(_):
                         return t14
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            def whole17(x):
+            def whole17(x, caller=None):
                 try:
                     t1 = G['fib']
                     t2 = G['fib']
+                    if caller is not None: return BATCH_CALLED(K0, x, [t1, t2], caller)
                     return BATCH_EACH(K0, x, [t1, t2])
                 except Exception:
                     return None

@@ -11,8 +11,9 @@ def chunk(_):
                     return t1
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            def whole5(x):
+            def whole5(x, caller=None):
                 try:
+                    if caller is not None: return BATCH_CALLED(K0, x, [], caller)
                     return BATCH_EACH(K0, x, [])
                 except Exception:
                     return None

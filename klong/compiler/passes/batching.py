@@ -5,17 +5,19 @@ A body batches when it is made of nothing but x, numbers, names read around the 
 its own locals assigned (at the top of a statement) before they are read, conditionals, and
 verbs whose registry entry has a batching rule for the form applied (batch_monad,
 batch_dyad; Over and Scan of the verbs in batching.ADVERBS), calls of a global that holds
-one of the backend's element-wise math functions as the body runs, monads without one applied
+one of the backend's element-wise math functions or a monad literal with a batched body of its
+own as the body runs (that body then runs on the rows), monads without one applied
 to a value the same for every row (`!n`: the verb itself, once), and While of two literal
 monads made of the same (p f:~s: every row's loop at once, the literals reading the locals
 of the body around them that it assigned before; verbs/batched.py _while). Such a body has
-no effects and calls nothing but pure math functions, so evaluating it once on all rows does
-nothing the loop would not; what it gives is the loop's value or nothing (verbs/batching.py:
-the rules decline at run time wherever a row's result could differ, and then the loop runs).
+no effects and calls nothing but pure math functions and bodies like it, so evaluating it
+once on all rows does nothing the loop would not; what it gives is the loop's value or
+nothing (verbs/batching.py: the rules decline at run time wherever a row's result could
+differ, and then the loop runs).
 
-A literal whose other whole form is a product (passes/wholes.py) keeps it, and so does an
-element-wise one (ir.Whole) of x and numbers only; one that reads names around the literal
-is tried first, the batched form where it declines (a name holding a vector, say). A dyad's
+A literal whose other whole form is a product (passes/wholes.py) keeps it; an element-wise
+one (ir.Whole) is tried first, the batched form where it declines (a name holding a vector,
+say). A dyad's
 batched form (y being ("y",) in its plan) serves the dyadic Each, Each-left and Each-right:
 Lambda.whole(x, y, rows), `rows` saying which of x and y hold one value per row (1: x, 2: y,
 3: both). KLONG_BATCH=0 (the interpreter's `batch`) makes none.
@@ -38,15 +40,16 @@ def settle(fn):
         return
     if fn.arity != 1:
         return
-    if fn.whole is not None and not isinstance(fn.whole, ir.RowsDot) and not (
-            isinstance(fn.whole, ir.Whole) and any(
-                isinstance(n, ir.Scalar) for n in ir.walk(fn.whole.expr))):
-        return      # a product, or element-wise with nothing but x and numbers: as it is
-    # (+/x*u declines where u is not a vector, `{+/x*w}` of a matrix w: then the batch)
+    if fn.whole is not None and not isinstance(fn.whole, (ir.RowsDot, ir.Whole)):
+        return      # a product: as it is
+    # (+/x*u declines where u is not a vector, `{+/x*w}` of a matrix w: then the batch; an
+    # element-wise form is tried first, and its batched body is what a call of the literal
+    # in another batched body runs, `{sq(x)-1}'m`)
     found = _Plan(fn).body()
     if found is not None:
         plan, reads = found
         fn.whole = ir.Batched(plan, reads, fn.whole, line=fn.line, column=fn.column)
+        fn.facts.batched = True
 
 
 class _Plan:
@@ -107,7 +110,8 @@ class _Plan:
             return self._applied(node, [node.left, node.right])
         if isinstance(node, ir.Call) and len(node.args) == 1 and isinstance(node.fn, ir.Global):
             # f(a) of a global f: batched where f is, as the body runs, one of the backend's
-            # element-wise math functions (.bkf("tanh")), else declined (verbs/batched.py)
+            # element-wise math functions (.bkf("tanh")) or a monad literal with a batched
+            # body of its own, else declined (verbs/batched.py _call)
             fn, arg = self.expr(node.fn), self.expr(node.args[0])
             return None if fn is None or arg is None else ("call", fn, arg)
         if isinstance(node, ir.Cond):

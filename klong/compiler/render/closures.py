@@ -643,8 +643,8 @@ class Renderer:
             outer = {PARENT: fr}
             tried = None if first is None else first(fr)
 
-            def whole(a, *pair):
-                if tried is not None:
+            def whole(a, *pair, caller=None):
+                if tried is not None and caller is None:
                     r = tried(a)
                     if r is not None:
                         return r
@@ -656,6 +656,11 @@ class Renderer:
                     return None
                 if pair:                # a dyad's: (y, rows), see passes/batching.py
                     return batched.pairs(body, a, pair[0], names, pair[1])
+                if caller is not None:  # a call in another batched body (LambdaFacts.batched)
+                    try:
+                        return batched.called(body, a, names, caller)
+                    except Exception:   # (Declined, or a row's error: the loop's)
+                        return None
                 return batched.each(body, a, names)
             return whole
         return make

@@ -33,7 +33,9 @@ def write(r, fn, form=None):
             r.emit(f"return ROWS_DOT(x, {r.expr(form.vector)})")
         elif isinstance(form, ir.Batched):
             if first is not None:
-                tried = r.assign(f"{first}(x)")
+                # (not for a caller's rows: the body on them, as it is called)
+                tried = r.assign(f"{first}(x)" if fn.arity == 2
+                                 else f"None if caller is not None else {first}(x)")
                 r.emit(f"if {tried} is not None: return {tried}")
             if batched.assigns(form.plan):
                 r.emit("if HOOKS: return None")     # (hooks see each row's assignment)
@@ -42,11 +44,19 @@ def write(r, fn, form=None):
             if fn.arity == 2:
                 r.emit(f"return BATCH_PAIRS({rows_body}, x, y, [{names}], rows)")
             else:
+                # a call of the literal in another batched body (verbs/batched.py _call)
+                r.emit(f"if caller is not None: "
+                       f"return BATCH_CALLED({rows_body}, x, [{names}], caller)")
                 r.emit(f"return BATCH_EACH({rows_body}, x, [{names}])")
         else:
             r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr)}, x)")
     dyadic = isinstance(form, ir.Batched) and fn.arity == 2
-    r.emit(f"def {name}(x, y, rows):" if dyadic else f"def {name}(x):")
+    if dyadic:
+        r.emit(f"def {name}(x, y, rows):")
+    elif isinstance(form, ir.Batched):
+        r.emit(f"def {name}(x, caller=None):")     # (LambdaFacts.batched)
+    else:
+        r.emit(f"def {name}(x):")
     with r.indented():
         r.emit("try:")
         r.put(body)
