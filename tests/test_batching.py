@@ -16,7 +16,7 @@ from klong.backends import list_backends
 from klong.runtime.display import write
 from klong.verbs import batched as evaluation
 
-from differential.harness import signature
+from differential.harness import outcome, signature
 
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 MODES = [(b, c) for b in BACKENDS for c in (True, False)]
@@ -197,14 +197,6 @@ PROGRAMS = [
 @pytest.fixture(params=MODES, ids=[f"{b}-{'codegen' if c else 'closures'}" for b, c in MODES])
 def mode(request):
     return request.param
-
-
-def outcome(k, program):
-    try:
-        v = k(program)
-        return ("value", write(v), signature(v))
-    except KlongError as e:
-        return ("error", e.kind, e.message, e.line)
 
 
 def interpreter(mode, batch):

@@ -13,7 +13,7 @@ from klong.backends import list_backends
 from klong.runtime.display import write
 from klong.verbs import batched as evaluation
 
-from differential.harness import signature
+from differential.harness import outcome
 
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 MODES = [(b, c) for b in BACKENDS for c in (True, False)]
@@ -68,14 +68,6 @@ PROGRAMS = [
     ("|/'m", True), ("&/'m", True), ("|/'f", True), ("&/'f", True), ("|/'t3", True),
     ("&/'t3", True), ("|/'i", True), ("{(|/x)-&/x}'f", True), ("|/'e", False),
 ]
-
-
-def outcome(k, program):
-    try:
-        v = k(program)
-        return ("value", write(v), signature(v))
-    except KlongError as e:
-        return ("error", e.kind, e.message, e.line)
 
 
 def run(mode, batch, program, dtype=None):
