@@ -555,8 +555,7 @@ def test_only_the_backends_name_the_array_libraries():
 
 @pytest.mark.parametrize("name", [b for b in ("numpy", "torch") if b in kb.list_backends()])
 def test_may_share_tells_views_and_owners_apart(name):
-    """Backend.may_share (batched Each copies a result that may share memory with an
-    operand): an array with itself, a view with its base and with another view of it may
+    """Backend.may_share (how tests tell a fresh result from a view of an operand): an array with itself, a view with its base and with another view of it may
     share; two arrays that own their memory may not, nor a copy with its original."""
     b = kb.get_backend(name)
     a = b.asarray([[1.0, 2.0], [3.0, 4.0]], "f")

@@ -551,7 +551,7 @@ def test_differentiated_rows_give_the_loops_gradient():
 # and that no view holds, so amending the result leaves the matrix as it was, and amending
 # the matrix leaves the result, globals and locals alike, as the loop's copies would.
 VIEWS = ["{x@2}'m", "{1_x}'m", "{2#x}'m", "*'m", "{*x}'m", "{*|x}'m", "{|x}'m", "{4#|x}'m",
-         "{(-2)_x}'m", "{(x@0)-x@1}'m", "{x@[3 0]}'m", "|'m"]
+         "{(-2)_x}'m", "{(x@0)-x@1}'m", "{x@[3 0]}'m", "|'m", "{{x@2}(x)}'m"]
 VIEW_AMENDS = [
     # the result amended: the matrix as it was
     "m::[3 4]:^1.5*!12;q::{view};q::q:=(q@1),0;(,q),,m",

@@ -356,12 +356,7 @@ def called(body, x, reads, caller):
     if backend.differentiates and _tracked(backend, (x.a if type(x) is Rows else x,), reads) \
             and not (body.differentiable and all(b.differentiable for b in chain)):
         raise Declined
-    r = body(_Run(x, reads, caller.n, chain=chain + (body,)))
-    if type(r) is Rows:
-        for v in reads:         # (a view of a name it read: the caller's result holds none)
-            if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and backend.may_share(r.a, v):
-                return Rows(backend.copy(r.a))
-    return r
+    return body(_Run(x, reads, caller.n, chain=chain + (body,)))
 
 
 def _element(i, arg):
