@@ -168,3 +168,12 @@ def in_tmp(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
+
+
+@pytest.fixture
+def capture_untimed(monkeypatch):
+    """Capture without its timing refusal (a checked replay far slower than the evaluation
+    drops its record): tests of what a replay computes must not depend on the load of the
+    machine. test_capture.py tests the refusal itself."""
+    from klong.runtime import capture
+    monkeypatch.setattr(capture, "SLACK", 3600.0)

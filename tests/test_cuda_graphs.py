@@ -19,6 +19,9 @@ from klong.backends import torch_graphs  # noqa: E402
 from test_capture import LINREG, MLP, QUADRATIC, TANH, assert_same  # noqa: E402
 from test_training_steps import MODELS, training_models  # noqa: E402
 
+# what replays compute, whatever the machine's load (conftest.py)
+pytestmark = pytest.mark.usefixtures("capture_untimed")
+
 
 class StandInGraph:
     """CudaGraph's two calls on the CPU: capture runs the body, replay runs it again and

@@ -433,17 +433,15 @@ class TorchBackend(Backend):
         if op in _REDUCE and a.is_floating_point() and not torch.compiler.is_compiling():
             # Klong's order (docs/numbers.md), for values being differentiated or batched
             # too; compiled code keeps torch's sum, which the compiler fuses
-            if op == "+" and a.requires_grad and not _wrapped(a) and self.recorder is not None \
-                    and a.device.type == "cpu" and a.dtype == torch.float64:
-                # recorded for replay (torch_capture.py): as below, the fold's steps in
-                # torch at every length (numpy's are not recorded). Not the fold's steps
-                # as steps of the graph: the same sum and gradient, but their backward
-                # costs a step for each (a slice's, a running sum's)
-                r = _with_values(a.sum(0), ordered_sum(a.detach(), 0))
-            elif op == "+" and a.requires_grad and not _wrapped(a):
+            if op == "+" and a.requires_grad and not _wrapped(a):
                 # differentiated: torch's sum is the step of the graph, holding the value
-                # of the fold, taken outside the graph
-                r = _with_values(a.sum(0), self._sum_values(a.detach()))
+                # of the fold, taken outside the graph. Not the fold's steps as steps of
+                # the graph: the same sum and gradient, but their backward costs a step
+                # for each (a slice's, a running sum's). Recorded for replay
+                # (torch_capture.py) as one step: numpy's are not followed
+                v = a.detach()
+                r = _with_values(a.sum(0), self._sum_values(v) if self.recorder is None
+                                 else self.recorder.host_step(self._sum_values, v))
             else:
                 # batched by a transform, or a product differentiated: the steps of the
                 # fold are steps of the graph

@@ -479,6 +479,25 @@ class Recorder(TorchFunctionMode):
         return f"{self.const(engine)}({self.ref(outputs)}, ({seeds},), False, False, " \
                f"{self.ref(inputs)}, {kwargs['allow_unused']!r}, False)"
 
+    def host_step(self, fn, *args):
+        """fn(*args), a function of tensors computed where the recorder cannot follow its
+        steps (numpy's, on the tensors' memory): recorded as one call of fn. Its result
+        depends on its operands' values alone, whose shapes and types the guards fix."""
+        if self.sub is None and self.failure is None:
+            try:
+                operands = [self.ref(a) for a in args]
+            except Unfollowable as e:
+                self.failure = f"{getattr(fn, '__name__', 'a step')}: {e}"
+            else:
+                with _pop_mode_temporarily():
+                    out = fn(*args)
+                slot = self.slot()
+                self.lines.append(f"{slot} = {self.const(fn)}({', '.join(operands)})")
+                self.bind(out, slot)
+                return out
+        with _pop_mode_temporarily():
+            return fn(*args)
+
     def opaque(self, impl, fn, *args):
         """impl(fn, *args), the backend's torch.vmap of the Klong function fn over args:
         fn's operations are recorded as a function of its batched arguments, which the

@@ -38,7 +38,8 @@ VERIFIED = 2            # replays checked against the ordinary evaluation, per r
 # (both the best of the checks) drops its record: capture must never cost time. (The
 # margin keeps a small function's record, whose replay and evaluation take alike, and
 # keeps a busy machine's pauses from dropping a good one: what it catches is a loop
-# recorded through, ten times slower or more.)
+# recorded through, ten times slower or more. Timed as this thread's processor time: the
+# moments the machine gives to other work count for neither.)
 SLOWER, SLACK = 2.0, 2e-3
 MISSES = 64             # calls no record fits before a function stops being recorded
 REPORTS = 64            # functions the explanation remembers
@@ -246,7 +247,7 @@ class Runner:
             for v in self.records.variants:
                 if v.state != state:
                     continue
-                started = time.perf_counter()
+                started = time.thread_time() if v.checks else 0.0    # (a system call)
                 try:
                     out = v.replay(G, *args)
                 except Exception:
@@ -254,7 +255,7 @@ class Runner:
                 if out is None:
                     continue
                 if v.checks:
-                    v.replay_time = min(v.replay_time, time.perf_counter() - started)
+                    v.replay_time = min(v.replay_time, time.thread_time() - started)
                     return self._checked(v, args, out)
                 result, writes = out
                 if writes:
@@ -341,12 +342,12 @@ class Runner:
         G = capture.interp.globals
         before = dict(G)
         capture.busy = True
-        started = time.perf_counter()
+        started = time.thread_time()
         try:
             result = self.plain(*args)
         finally:
             capture.busy = False
-        v.plain_time = min(v.plain_time, time.perf_counter() - started)
+        v.plain_time = min(v.plain_time, time.thread_time() - started)
         written = {k: x for k, x in G.items() if before.get(k, _NOTHING) is not x}
         replayed, writes = out
         if not (same(replayed, result) and writes.keys() == written.keys()
