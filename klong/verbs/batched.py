@@ -654,7 +654,11 @@ def _products_summed(a, w):
     # made where the fold reads them, not made row by row and then moved)
     x = lib.laid_out(lib.swap01(_reals(lib, x)))
     v = _reals(lib, v)
-    products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+    if not rest and lib is HOST and x.flags.owndata:
+        # (x is the copy laid_out made: the products by a vector made in its place)
+        products = HOST.array_module().multiply(v.reshape(k, 1), x, out=x)
+    else:
+        products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
     sums = lib.fold_columns("+", products.reshape(k, -1))
     if rest:
         sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
