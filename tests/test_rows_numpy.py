@@ -152,3 +152,20 @@ def test_sums_of_products_by_a_matrix_of_many_rows_are_the_loops(backend):
         k = KlongInterpreter(backend=backend, batch=batch)
         outs.append(write(k(program)))
     assert outs[0] == outs[1]
+
+
+def test_closures_make_a_batched_literal_only_where_its_rows_run_as_a_loop(monkeypatch):
+    """Each of a literal that batches, through closures as through generated code: the
+    batched form first, and the literal's value (a Lambda, its frame runner) made only
+    where that form gives no result."""
+    from klong.compiler.render import closures
+    made = []
+    runner = closures.frame_runner
+    monkeypatch.setattr(closures, "frame_runner", lambda *a: made.append(1) or runner(*a))
+    k = KlongInterpreter(backend="numpy", codegen=False, batch=True)
+    k(SETUP)
+    assert write(k("{x@2}'m")) == "[3.0 0.3 -3.5]"
+    assert write(k("{(+/x)%#x}'m")) == "[0.6875 -0.125 -0.625]"
+    assert made == []
+    assert write(k("{x@1}'[[1 2] [3 4 5]]")) == "[2 4]"        # (a list of lists: the loop)
+    assert made == [1]
