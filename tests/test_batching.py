@@ -199,6 +199,31 @@ def mode(request):
     return request.param
 
 
+def watch_batched(monkeypatch, record):
+    """record(result, n) for each result the batched evaluation gives: a run's (as
+    _results stacks it) and a matrix's part picked straight from it (_direct's picks)."""
+    results, direct = evaluation._results, evaluation._direct
+
+    def stacked(r, n):
+        found = results(r, n)
+        record(found, n)
+        return found
+
+    def watched(plan):
+        pick = direct(plan)
+        if pick is None:
+            return None
+
+        def picked(a):
+            r = pick(a)
+            if r is not None:
+                record(r, a.shape[0])
+            return r
+        return picked
+    monkeypatch.setattr(evaluation, "_results", stacked)
+    monkeypatch.setattr(evaluation, "_direct", watched)
+
+
 def interpreter(mode, batch):
     backend, codegen = mode
     k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
@@ -210,13 +235,7 @@ def interpreter(mode, batch):
 def test_batched_rows_give_the_loops_outcome(mode, program, batched, monkeypatch):
     looped = outcome(interpreter(mode, False), program)
     gave = []
-    results = evaluation._results
-
-    def spy(r, n):
-        found = results(r, n)
-        gave.append(found)
-        return found
-    monkeypatch.setattr(evaluation, "_results", spy)
+    watch_batched(monkeypatch, lambda r, n: gave.append(r))
     assert outcome(interpreter(mode, True), program) == looped
     if batched is True:
         assert gave, "the batched evaluation gave no result"
@@ -299,8 +318,7 @@ def test_a_narrow_real_interpreter_runs_the_loop(monkeypatch):
     looped = KlongInterpreter(dtype="float32", batch=False)
     looped(SETUP)
     gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    watch_batched(monkeypatch, lambda r, n: gave.append(1))
     k = KlongInterpreter(dtype="float32", batch=True)
     k(SETUP)
     assert outcome(k, program) == outcome(looped, program)
@@ -335,8 +353,7 @@ def test_a_batched_body_costs_the_same_calls_for_any_number_of_rows(mode, progra
     array operation over all rows, so that the cost grows with the rows as the library's
     does (the loop makes some for every row)."""
     gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(n) or results(r, n))
+    watch_batched(monkeypatch, lambda r, n: gave.append(n))
     counts = []
     for rows in (1000, 10000, 100000):
         k = KlongInterpreter(backend=mode[0], codegen=mode[1], batch=True)
@@ -494,8 +511,7 @@ def _batched_beside_the_loop(backend, codegen, setup, program, batched, monkeypa
         return outcome(k, program)
     looped = run(False)
     gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    watch_batched(monkeypatch, lambda r, n: gave.append(1))
     assert run(True) == looped
     if batched is True:
         assert gave, "the batched evaluation gave no result"
@@ -828,8 +844,7 @@ def test_a_called_literal_is_read_as_it_is_called(mode, monkeypatch, capsys):
     k = interpreter(mode, True)
     k(LITERAL_SETUP)
     gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    watch_batched(monkeypatch, lambda r, n: gave.append(1))
     assert write(k("{kx(x)+1}'u")) == "[3.0 5.0 7.0 9.0]"
     k("k::3")
     assert write(k("{kx(x)+1}'u")) == "[4 7 10 13]"
@@ -861,8 +876,7 @@ def test_differentiated_rows_batch_through_the_graph(program, monkeypatch):
     looped, batched = run(False), run(True)
     assert write(batched(loss)) == write(looped(loss))
     gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    watch_batched(monkeypatch, lambda r, n: gave.append(1))
     got = batched(program)
     assert gave, "the batched evaluation gave no result"
     want = looped(program)

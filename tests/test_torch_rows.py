@@ -11,9 +11,9 @@ import pytest
 from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
 from klong.runtime.display import write
-from klong.verbs import batched as evaluation
 
 from differential.harness import outcome
+from test_batching import watch_batched
 
 BACKENDS = [b for b in ("numpy", "torch") if b in list_backends()]
 MODES = [(b, c) for b in BACKENDS for c in (True, False)]
@@ -86,8 +86,7 @@ def mode(request):
 def test_batched_rows_give_the_loops_outcome(mode, program, batched, monkeypatch):
     looped = run(mode, False, program)
     gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    watch_batched(monkeypatch, lambda r, n: gave.append(1))
     assert run(mode, True, program) == looped
     if batched is True:
         assert gave, "the batched evaluation gave no result"
@@ -119,8 +118,7 @@ def test_a_narrow_interpreter_gives_the_loops_outcome(backend, program):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_zero_rows_and_empty_rows_run_the_loop(backend, monkeypatch):
     gave = []
-    results = evaluation._results
-    monkeypatch.setattr(evaluation, "_results", lambda r, n: gave.append(1) or results(r, n))
+    watch_batched(monkeypatch, lambda r, n: gave.append(1))
     for program in ("+\\'0#,[1.0 2.0]", "{x,0.0}'0#,[1.0 2.0]", "{1:+x}'0#,[1.0 2.0]",
                     "{(+/x)%#x}'0#,[1.0 2.0]", "+\\'[[] []]", "{x,0.0}'[[] []]"):
         for codegen in (True, False):

@@ -124,7 +124,10 @@ class NumpyBackend(Backend):
         return np.arange(n, dtype=np.int64)
 
     def full(self, shape, value, kind):
-        return np.full(shape, value, dtype=self._dtypes[kind])
+        # (np.full's steps without its Python layer: a tally's `#'m` is mostly this call)
+        a = np.empty(shape, dtype=self._dtypes[kind])
+        a.fill(value)
+        return a
 
     def copy(self, a):
         return a.copy()
@@ -311,7 +314,7 @@ class NumpyBackend(Backend):
         return np.bincount(a, minlength=size).astype(np.int64, copy=False)
 
     def quiet(self):
-        return _Quiet() if _QUIET_STATE is not None else np.errstate(all="ignore")
+        return _quietly()
 
     def math_function(self, name):
         fn = getattr(np, name, None)
@@ -338,7 +341,7 @@ def fold_host_columns(op, c):
     if not (c.ndim == 2 and c.shape[0] >= 2 and c.shape[1] >= 2 and c.dtype == np.float64
             and c.flags.c_contiguous):
         return None
-    with np.errstate(all="ignore"):             # a real overflow is inf, silently
+    with _quietly():                            # a real overflow is inf, silently
         return _REDUCE[op].reduce(c, axis=0)
 
 
@@ -388,6 +391,11 @@ try:
     _QUIET_STATE = _make_extobj(all="ignore")
 except (ImportError, TypeError):       # another numpy: errstate itself
     _QUIET_STATE = None
+
+
+def _quietly():
+    """A context in which numpy's overflows, divisions and invalid operations are silent."""
+    return _Quiet() if _QUIET_STATE is not None else np.errstate(all="ignore")
 
 
 class _Quiet:

@@ -33,6 +33,11 @@ def each(body, a, reads):
         return None         # a row's single reals are 64-bit, the batch's narrow (numbers.md)
     if backend.differentiates and not body.differentiable and _tracked(backend, (a,), reads):
         return None         # differentiated: the loop's steps are the graph's
+    direct = body.direct
+    if direct is not None:      # a part of each row of a matrix: no run, no Rows
+        r = direct(a)
+        if r is not None:
+            return r
     n = shape[0]
     try:
         if body.calm:
@@ -160,7 +165,35 @@ def compiled(plan):
     body = _compiled(plan)
     body.calm = _calm(plan)
     body.differentiable = _differentiable(plan)
+    body.direct = _direct(plan)
     return body
+
+
+def _direct(plan):
+    """For a body that only picks a part of each row, of one kind of plan node on x alone
+    (x@i, *x, *|x, c#|x; #x), a function of the matrix itself giving the stacked results
+    its run gives, or None where it would decline or do more (a matrix of other than two
+    axes, an index outside the rows): each() calls it first, without making a run and its
+    Rows, the whole cost of these bodies. None for any other plan."""
+    if plan[0] == "seq" and len(plan[1]) == 1:
+        plan = plan[1][0]       # (a literal's body: its one expression)
+    x = ("x",)
+    if plan[0] == "dyad" and plan[1] == "@" and plan[2] == x and plan[3][0] == "const" \
+            and type(plan[3][1]) is int:
+        i = plan[3][1]
+        return lambda a: a[:, i] if a.ndim == 2 and 0 <= i < a.shape[1] else None
+    if plan[0] == "dyad" and plan[1] == "#" and plan[2][0] == "const" \
+            and type(plan[2][1]) is int and plan[3] == ("monad", "|", x):
+        c = plan[2][1]
+        return lambda a: _last_reversed(a, c) if a.ndim == 2 else None
+    if plan == ("monad", "*", x):
+        return lambda a: a[:, 0] if a.ndim == 2 else None
+    if plan == ("monad", "*", ("monad", "|", x)):
+        return lambda a: a[:, -1] if a.ndim == 2 else None
+    if plan == ("monad", "#", x):
+        return lambda a: backends.running.backend.full((a.shape[0],), a.shape[1], "i") \
+            if a.ndim == 2 else None
+    return None
 
 
 def _calm(plan):
@@ -505,14 +538,25 @@ def _take_reversed(reversed_, count, arg):
     def take(run):
         x = arg(run)                # (the right operand first, as Klong evaluates them)
         c = count(run)
-        if type(x) is not Rows or x.rank == 0 or type(c) is not int \
-                or not 0 < abs(c) <= x.a.shape[1]:
+        r = _last_reversed(x.a, c) if type(x) is Rows and x.rank and type(c) is int \
+            else None
+        if r is None:
             r = reversed_(run)      # (x again: the body has no effects)
             return entry.batch_dyad(c, r, run.n) if type(r) is Rows or type(c) is Rows \
                 else entry.dyad(c, r)
-        kept = x.a[:, x.a.shape[1] - c:] if c > 0 else x.a[:, :-c]
-        return Rows.of(batching._columns(kept, backends.current().flip))    # (a view)
+        return Rows.of(r)
     return take
+
+
+def _last_reversed(a, c):
+    """c#|x of each row of a (rows along its first axis), the integer c within the rows'
+    length: a view of the last c columns read backwards (the first -c, for a negative c);
+    None for any other c."""
+    k = a.shape[1]
+    if not 0 < abs(c) <= k:
+        return None
+    kept = a[:, k - c:] if c > 0 else a[:, :-c]
+    return batching._columns(kept, backends.current().flip)
 
 
 def _sorted(descending, indexed, arg):
@@ -605,7 +649,11 @@ def _products_summed(a, w):
     # made where the fold reads them, not made row by row and then moved)
     x = lib.laid_out(lib.swap01(_reals(lib, x)))
     v = _reals(lib, v)
-    products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+    if not rest and lib is HOST and x.flags.owndata:
+        # (x is the copy laid_out made: the products by a vector made in its place)
+        products = HOST.array_module().multiply(v.reshape(k, 1), x, out=x)
+    else:
+        products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
     sums = lib.fold_columns("+", products.reshape(k, -1))
     if rest:
         sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)

@@ -546,6 +546,32 @@ NUMROWS = [
 ]
 
 
+# Row idioms of issue 32, fourth round (numpy side): parts of each row picked straight from
+# the matrix (a column, the first, the last, the last few reversed, the tally) beside the
+# same parts of matrices of one row, one column, three axes, none; sums of products by the
+# positions, a vector and a matrix (-0.0, integers beyond int64); the first place of a
+# row's extreme with ties, NaN and -0.0
+NUMROWS2 = [
+    "m::[3 4]:^[1.5 -2.25 3.0 0.5 0.1 -0.2 0.3 -0.7 -1.0 -2.0 -3.5 4.0];({x@2}'m),({x@0}'m),(*'m),({*|x}'m),#'m",
+    "m::[3 4]:^!12;({4#|x}'m),({2#|x}'m),({(-2)#|x}'m),{1#|x}'m",
+    "({x@0}'[[1.5] [2.5]]),(*'[[1] [2]]),(#'[[1.5] [2.5]]),({*|x}'[[1.5 2.5 3.5]]),{x@2}'[[1.5 2.5 3.5]]",
+    "m::[2 3 2]:^!12;({x@1}'m),(*'m),(#'m),{*|x}'m",
+    "({x@2}'0#,[1.0 2.0 3.0]),(#'0#,[1 2]),(*'0#,[1.0 2.0]),{4#|x}'0#,[1 2 3 4]",
+    "{x@4}'[[1.5 2.5 3.5 4.5] [1.0 2.0 3.0 4.0]]",
+    "{x@3}'[3 3]:^!9",
+    "m::[3 4]:^0.5*!12;q::{x@1}'m;r::{4#|x}'m;m::m:=(,[9.0 9.0 9.0 9.0]),0;(,q),(,r),,m",
+    "m::[3 4]:^[1.5 -2.25 3.0 0.5 0.1 -0.2 0.3 -0.7 -1.0 -2.0 -3.5 4.0];w::[4 2]:^[0.5 1.0 2.0 -1.0 0.25 4.0 -0.5 2.0];({+/x*!#x}'m),({+/x*w}'m),{+/x*w}'[[3 1 2 5] [0 -4 7 1]]",
+    "m::[1 3]:^[1.5 2.5 3.5];c::[3 1]:^[1.5 2.5 -0.5];({+/x*!#x}'m),({+/x*!#x}'c),({+/x*[2.0]}'c),m,c",
+    "z::[[0.0 -0.0 -1.0] [-0.0 0.0 -1.0] [-0.0 -0.0 -0.0]];({+/x*[1.0 1.0 1.0]}'z),({+/x*!#x}'z),{+/x*[3 2]:^-0.0}'z",
+    "b::[[4611686018427387904 4611686018427387904] [1 2]];({+/x*[4 4]}'b),({+/x*[4.0 4.0]}'b),{+/x*!#x}'b",
+    "g::[30 40]:^(((((!1200)*7919)!1009)-504)%7.0)*10.0^(!1200)!9;v::[40 5]:^(((!200)*104729)!997)%13.0;({+/x*v}'g),{+/x*!#x}'g",
+    "t::[[1.0 3.0 3.0 2.0] [2.0 2.0 1.0 0.0] [5.0 -1.0 5.0 0.0]];({*>x}'t),({*<x}'t),{*x?|/x}'t",
+    "n::[2 3]:^[1.0 2.0],((1.0e308*10)-1.0e308*10),[0.5 -1.0 3.0];({*>x}'n),({*<x}'n),{x@2}'n",
+    "z::[[0.0 -0.0 -1.0] [-0.0 0.0 -1.0]];({*>x}'z),({*<x}'z),({*x?|/x}'z),{*x?&/x}'z",
+    "m::[3 4]:^[1.5 -2.25 3.0 0.5 0.1 -0.2 0.3 -0.7 -1.0 -2.0 -3.5 4.0];({(x|-0.25)&0.25}'m),(<'[[3 1 2 5] [0 -4 7 1]]),{*x?|/x}'m",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -604,7 +630,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-", "nrow-", "call-"))]
+                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -644,6 +670,8 @@ def main(argv=None):
         entries.append({"id": f"nrow-{i:03d}", "source": source})
     for i, source in enumerate(CALL_PROGRAMS):
         entries.append({"id": f"call-{i:03d}", "source": source})
+    for i, source in enumerate(NUMROWS2):
+        entries.append({"id": f"rn-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

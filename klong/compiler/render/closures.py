@@ -162,6 +162,19 @@ class Renderer:
         line, column = verb.line, verb.column
         if verb.fn is not None:
             fn, apply = self.render(verb.fn), derived_caller(verb.adverbs, 1)
+            if list(verb.adverbs) == ["'"] and common.batched_literal(verb.fn):
+                # Each of a literal that batches (`{x@2}'m`): its batched form first, the
+                # literal's value made only where that gives no result (as pysource.py)
+                whole = self.whole_maker(verb.fn.whole)
+
+                def run_batched(fr):
+                    a = arg(fr)
+                    try:
+                        r = whole(fr)(a)
+                        return apply(fn(fr), a) if r is None else r
+                    except KlongError as e:
+                        raise e.at_verb(line, column, label, a)
+                return run_batched
 
             def run_dynamic(fr):
                 a = arg(fr)

@@ -1,5 +1,7 @@
 """What both renderers take from the IR the same way: a primitive verb's Python function,
-from the verb registry (verbs/), which says how the differentiation operators are applied."""
+from the verb registry (verbs/), which says how the differentiation operators are applied,
+and which function literals under Each try their batched form first."""
+from ..lower import ir
 from ...verbs import VERBS
 
 
@@ -19,3 +21,11 @@ def dyad(op):
 def differentiation(node, interp):
     """f:>p, p∇f and p∂f (an ir.Differentiate) as a Python function of the two operands."""
     return VERBS[node.op].host_dyad.action(interp.differentiation, node.variable)
+
+
+def batched_literal(node):
+    """Whether `node` is a monadic function literal whose only whole form is a Batched one
+    (which gives None for anything but a numeric array: it needs no guard before it). Each
+    of such a literal tries that form before the literal's value is made."""
+    return isinstance(node, ir.Lambda) and node.arity == 1 \
+        and isinstance(node.whole, ir.Batched) and node.whole.first is None

@@ -67,13 +67,6 @@ def _compiled(text):
     return code
 
 
-def _batched_literal(node):
-    """Whether `node` is a monadic function literal whose only whole form is a Batched one
-    (which gives None for anything but a numeric array: it needs no guard before it)."""
-    return isinstance(node, ir.Lambda) and node.arity == 1 \
-        and isinstance(node.whole, ir.Batched) and node.whole.first is None
-
-
 def _klong_name(node):
     """The Klong name a node reads, for 'undefined' messages."""
     if isinstance(node, (ir.Local, ir.Global)):
@@ -464,7 +457,7 @@ class Renderer:
             f = self.bind(forms.monad if arity == 1 else forms.dyad, "D")
             return self.assign(f"{f}({listed})", where)
         apply = self.bind(derived_caller(verb.adverbs, arity), "A")
-        if arity == 1 and list(verb.adverbs) == ["'"] and _batched_literal(verb.fn):
+        if arity == 1 and list(verb.adverbs) == ["'"] and common.batched_literal(verb.fn):
             # Each of a literal that batches (`{x@2}'m`): its batched form called first,
             # the literal's value made only where that gives no result (verbs/forms.py
             # _each_of tries the same form first, once the value is made)
