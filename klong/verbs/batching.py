@@ -905,13 +905,20 @@ def over(op, dyad):
     """op/x along each row: +/ */ |/ &/ as the loop folds them (folds.fold, which for reals
     is Backend.fold_reals, the same steps for each column as for one row); -/ left to right,
     column by column, as the loop folds it."""
+    summed = op in ("+", "*")
+
     def rule(x, n):
-        if x.rank == 0:
-            return x                # a number is its own fold
         a = x.a
-        k = a.shape[1]
+        shape = a.shape
+        if len(shape) == 1:
+            return x                # a number is its own fold
+        k = shape[1]
         if k == 0:
             raise Declined
+        if summed and k <= SEQUENTIAL_ROWS and _DTYPE_KINDS.get(a.dtype) == "f":
+            # (_fast_fold's common case first: rows of reals a row of Each folds left
+            # to right, one kind asked once)
+            return Rows(backends.current().fold_each_row(op, a))
         if op == "+" and values.array_kind(a) == "i":
             return Rows(_int_sums(a))
         if op == "-":
