@@ -136,6 +136,7 @@ def _host_real_operand(v, copy=False):
         return None
 
 
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 _HOST_DTYPES = (*_HOST_FLOATS, torch.int64)     # (the dtypes numpy may compute with)
 _SHORT = 16            # vectors up to this long are read as a list for one element
 
@@ -673,7 +674,12 @@ class TorchBackend(Backend):
 
     def select(self, condition, a, b):
         if not isinstance(a, torch.Tensor) and not isinstance(b, torch.Tensor):
-            a = self.asarray(a)
+            if type(a) is int and type(b) is int and _INT64_MIN <= min(a, b) \
+                    and max(a, b) <= _INT64_MAX:
+                return torch.where(condition, a, b)     # (two Python integers: int64)
+            # (a real of the backend's dtype; b beside it as a number takes that dtype)
+            a = torch.tensor(a, dtype=self.float_dtype, device=self.device) \
+                if type(a) is float else self.asarray(a)
         return torch.where(condition, *self._tensors(a, b))
 
     @contextlib.contextmanager

@@ -307,18 +307,26 @@ def direct_rows(fn, x, v, n, left):
     """_direct's usual cases in fewer steps (a batched body of a small batch makes many
     such calls, each worth a few numpy operations): Rows x beside Rows, a number or a
     plain array v of its kind, either where it pairs with no reshaping of x (of one shape,
-    of the same rank) or where x holds one number per row; x is the left operand where
-    `left`. The same result as _direct's general steps, or _UNSETTLED where they decide."""
+    of the same rank) or where x or Rows v holds one number per row; x is the left operand
+    where `left`. The same result as _direct's general steps, or _UNSETTLED where they decide."""
     kind = _DTYPE_KINDS.get(x.dtype)
     if kind is None:
         return _UNSETTLED
     gx = x                          # (the operands' arrays as they came: see _direct)
     t = type(v)
     if t is Rows:
-        y = v.a
-        if y.shape != x.shape or _DTYPE_KINDS.get(y.dtype) != kind:
+        y = given = v.a
+        if _DTYPE_KINDS.get(y.dtype) != kind:
             return _UNSETTLED
-        given = y
+        if y.shape != x.shape:
+            # one number per row beside each row's array (`x-(+/x)%#x`): the number
+            # paired with every element of its row's, as the general steps pair them
+            if y.ndim == 1:
+                y = y.reshape((n,) + (1,) * (x.ndim - 1))
+            elif x.ndim == 1:
+                x = x.reshape((n,) + (1,) * (y.ndim - 1))
+            else:
+                return _UNSETTLED
     elif t is int:
         if kind != "i" or not limits.INT64_MIN <= v <= limits.INT64_MAX:
             return _UNSETTLED
