@@ -67,6 +67,11 @@ PROGRAMS = [
     # the largest and smallest of each row (of rows of rows too)
     ("|/'m", True), ("&/'m", True), ("|/'f", True), ("&/'f", True), ("|/'t3", True),
     ("&/'t3", True), ("|/'i", True), ("{(|/x)-&/x}'f", True), ("|/'e", False),
+    # a -0.0 matters only where a row's largest (smallest) is a zero
+    ("|/'[[-0.0 1.0] [2.0 -0.0]]", True), ("&/'[[-0.0 1.0] [2.0 -0.0]]", False),
+    ("|/'[[-0.0 0.0] [1.0 2.0]]", False), ("&/'[[0.0 0.0] [1.0 2.0]]", True),
+    ("{x-|/x}'[[-0.0 -1.0] [-2.0 -0.0]]", False), ("{x-&/x}'[[-0.0 1.0] [2.0 -0.0]]", False),
+    ("{x-|/x}'[[-0.0 1.0] [2.0 -0.0]]", True), ("|/'[[-0.0 nan] [1.0 -0.0]]", None),
     # Max and Min of reals by fmax and fmin (an element-wise body: the whole-array form),
     # against NaN, infinities and -0.0
     ("{(x|-0.25)&0.25}'m", None), ("{(x|-0.25)&0.25}'f", None), ("{(x|-0.25)&0.25}'e", None),
@@ -244,7 +249,9 @@ def test_torch_selects_between_two_python_numbers_in_their_kind():
 
 @pytest.mark.parametrize("program", ["{x-*x}'e", "{x*+/x}'e2", "{((+/x)%#x)-x}'e",
                                      "{(x|-0.25)&0.25}'e", "{x|0.0}'e", "{x&-0.0}'e",
-                                     "{x|-x}'e", "{:[(+/x)>0;1.5;-0.0]}'e", "+/'e", "*/'e"])
+                                     "{x|-x}'e", "{:[(+/x)>0;1.5;-0.0]}'e", "+/'e", "*/'e",
+                                     "{x-|/x}'[[-0.0 1.0] [2.0 -0.0]]",
+                                     "&/'[[0.0 0.0] [1.0 -0.0]]"])
 def test_signed_zeros_batched_are_the_loops_bits(mode, program):
     """Where the printed text cannot tell 0.0 from -0.0: the batched result's bits are the
     loop's, element by element."""

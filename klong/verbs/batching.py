@@ -889,13 +889,17 @@ def _fast_fold(op, a):
     the same order, for every row at once; a sum or product of rows of reals short enough
     to be folded left to right, by the backend's fold along the rows (the same steps)."""
     real = values.array_kind(a) == "f"
-    if op in ("|", "&") and real and _negative_zero(a):
-        raise Declined          # which zero (0.0 or -0.0) a max keeps may differ
     backend = backends.current()
     if real and op in ("+", "*") and a.shape[1] <= SEQUENTIAL_ROWS:
         return backend.fold_each_row(op, a)
     if op in ("|", "&"):
-        return backend.extreme_each_row(a, op == "|")
+        r = backend.extreme_each_row(a, op == "|")
+        # which zero (0.0 or -0.0) a max keeps may differ from the loop's: it matters only
+        # where some row's extreme is a zero (the few results looked at first, not every
+        # element of the rows)
+        if real and not backend.all(r) and _negative_zero(a):
+            raise Declined
+        return r
     return folds.fold(op, backend.swap01(a))
 
 
