@@ -85,6 +85,9 @@ PROGRAMS = [
     ("{x-*x}'f", True), ("{(*x)+x}'e", True), ("{x-|/|/x}'t3", True), ("{x-+/x}'t3", False),
     ("{x+|/x}'big", None), ("{(|/x)*x}'big", None), ("{x=*x}'i", True), ("{(*x)<x}'m", True),
     ("{x-(+/x)%#x}'col", True), ("{x-(+/x)%#x}'row", True),
+    ("{x%+/x}'f", True), ("{(+/x)%x}'m", True), ("{x%*x}'m", True), ("{(x*x)%+/x}'p", True),
+    ("{(x%+/x)-x%|/x}'m", True), ("{x%(+/x)-+/x}'m", False),
+    ("{x%1+|/|/x*x}'t3", True),
     # a conditional choosing between two plain numbers of one kind, or not
     ("{:[(+/x)>0;1;-1]}'i", True), ("{:[(+/x)>0;1.5;-0.0]}'e", True),
     ("{:[(*x)>0;nan;inf]}'m", True), ("{:[(+/x)>0;1;-1.0]}'m", None),
@@ -265,3 +268,16 @@ def test_signed_zeros_batched_are_the_loops_bits(mode, program):
         k("e2::[[1.0 2.0 3.0] [-0.0 -0.0 -0.0]]")
         got.append(np.asarray(to_host(k(program))))
     assert got[0].dtype == got[1].dtype and got[0].tobytes() == got[1].tobytes()
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+def test_torch_finds_a_zero_divisor_on_the_host_or_in_torch():
+    """Backend.any_zero: numpy's look at a CPU tensor's memory, torch's own test for a
+    tensor being differentiated; -0.0 is a zero."""
+    from klong.backends import get_backend
+    backend = get_backend("torch", "cpu", "float64")
+    assert backend.any_zero(torch.tensor([1.0, -0.0, 2.0])) is True
+    assert backend.any_zero(torch.tensor([[1.0, 0.5], [2.0, -3.0]])) is False
+    assert backend.any_zero(torch.tensor([4, 0, 2])) is True
+    tracked = torch.tensor([1.0, 0.0], requires_grad=True)
+    assert backend.any_zero(tracked) is True and backend.any_zero(tracked + 1) is False

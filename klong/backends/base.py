@@ -577,6 +577,11 @@ class Backend:
     def any(self, a):
         return bool(a.any())
 
+    def any_zero(self, a):
+        """Whether the numeric array a holds a zero (0.0 or -0.0 among reals): a divisor's
+        test."""
+        return self.any(a == 0)
+
     def close(self, a, b, tolerance):
         """Elementwise: a equals b, or differs from it by at most `tolerance` relative to the
         larger magnitude (Match's equality of reals). b may be a number."""

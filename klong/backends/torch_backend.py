@@ -543,6 +543,10 @@ class TorchBackend(Backend):
         # along the rows where they lie: the columns' reduce, without its dispatch
         return (torch.amax if largest else torch.amin)(a, dim=1)
 
+    def any_zero(self, a):
+        host = self._host(a)        # (numpy's look at the same memory: one cheap pass)
+        return super().any_zero(a) if host is None else bool((host == 0).any())
+
     def has_negative_zero(self, a):
         host = self._host(a)                # (numpy's look at the same memory: cheaper)
         return super().has_negative_zero(a) if host is None else host_negative_zero(host)

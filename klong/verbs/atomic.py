@@ -416,7 +416,7 @@ def real_divide(a, b):
             return None
         ranked = True
     backend = B()
-    if (b == 0 if type(b) is float else backend.any(b == 0)):
+    if (b == 0 if type(b) is float else backend.any_zero(b)):
         return None
     if ranked:
         a, b = _align(a, b)

@@ -173,6 +173,10 @@ def _arrays(op, dyad):
                 return Rows.of(real(a.a, float(b)))
             if type(b) is Rows and _exact_real(a) and values.array_kind(b.a) == "f":
                 return Rows.of(real(float(a), b.a))
+            if type(a) is Rows and type(b) is Rows:
+                pair = _real_rows(a.a, b.a, n)
+                if pair is not None:
+                    return Rows.of(real(*pair))
         if direct is not None:
             r = _direct(direct, a, b, n)
             if r is not None:
@@ -372,7 +376,7 @@ def _direct_operand(v, n):
 
 
 def _divide(x, y):
-    if (backends.current().any(y == 0) if values.is_array(y) else y == 0):
+    if (backends.current().any_zero(y) if values.is_array(y) else y == 0):
         raise Declined          # :undefined in the loop: a mixed list
     return backends.current().divide(x, y)
 
@@ -381,6 +385,21 @@ def _divide(x, y):
 # (Divide by Backend.divide, correctly rounded), so that the batch may apply it directly
 _REAL_OPS = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
              "%": _divide}
+
+
+def _real_rows(x, y, n):
+    """_real_pair's common case in fewer steps: the reals of two Rows of one shape, or one
+    number per row beside each row's array (`x%+/x`), given trailing unit axes; None
+    elsewhere (the general steps decide)."""
+    if _DTYPE_KINDS.get(x.dtype) != "f" or _DTYPE_KINDS.get(y.dtype) != "f":
+        return None
+    if x.shape == y.shape:
+        return x, y
+    if y.ndim == 1:
+        return x, y.reshape((n,) + (1,) * (x.ndim - 1))
+    if x.ndim == 1:
+        return x.reshape((n,) + (1,) * (y.ndim - 1)), y
+    return None
 
 
 def _real_pair(a, ra, b, rb):
