@@ -126,8 +126,7 @@ def _host_real_operand(v, copy=False):
     if copy and not torch.compiler.is_compiling() and v.device.type != "cpu" and not v.requires_grad \
             and not _wrapped(v) and v.dtype in (*_HOST_FLOATS, torch.int64):
         return v.cpu().numpy()
-    # (is_cpu: a fraction of the cost of device.type, asked at every such step)
-    if not v.is_cpu or v.requires_grad or v.dtype not in _HOST_DTYPES \
+    if v.device.type != "cpu" or v.requires_grad or v.dtype not in _HOST_DTYPES \
             or torch._C._functorch.is_batchedtensor(v) or torch.compiler.is_compiling():
         return None
     try:
