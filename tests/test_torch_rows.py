@@ -67,6 +67,33 @@ PROGRAMS = [
     # the largest and smallest of each row (of rows of rows too)
     ("|/'m", True), ("&/'m", True), ("|/'f", True), ("&/'f", True), ("|/'t3", True),
     ("&/'t3", True), ("|/'i", True), ("{(|/x)-&/x}'f", True), ("|/'e", False),
+    # a -0.0 matters only where a row's largest (smallest) is a zero
+    ("|/'[[-0.0 1.0] [2.0 -0.0]]", True), ("&/'[[-0.0 1.0] [2.0 -0.0]]", False),
+    ("|/'[[-0.0 0.0] [1.0 2.0]]", False), ("&/'[[0.0 0.0] [1.0 2.0]]", True),
+    ("{x-|/x}'[[-0.0 -1.0] [-2.0 -0.0]]", False), ("{x-&/x}'[[-0.0 1.0] [2.0 -0.0]]", False),
+    ("{x-|/x}'[[-0.0 1.0] [2.0 -0.0]]", True), ("|/'[[-0.0 nan] [1.0 -0.0]]", None),
+    # Max and Min of reals by fmax and fmin (an element-wise body: the whole-array form),
+    # against NaN, infinities and -0.0
+    ("{(x|-0.25)&0.25}'m", None), ("{(x|-0.25)&0.25}'f", None), ("{(x|-0.25)&0.25}'e", None),
+    ("{x|0.0}'e", None), ("{x&-0.0}'e", None), ("{x|-0.0}'f", None), ("{x|nan}'m", None),
+    ("{x&inf}'f", None), ("{x|-x}'e", None), ("{+/x|-x}'f", True), ("{+/x|-x}'e", None),
+    ("(m|-0.25)&0.25", None), ("(f&0.5)|-0.5", None), ("e|0.0", None), ("f|f", None),
+    ("{(x|1)&4}'i", None),
+    # one number per row beside each row's array (either side), of one kind
+    ("{x-(+/x)%#x}'f", True), ("{x-(+/x)%#x}'e", True), ("{((+/x)%#x)-x}'m", True),
+    ("{x*+/x}'e", True), ("{(+/x)-x}'i", True), ("{x*|/x}'i", True), ("{x-*x}'m", True),
+    ("{x-*x}'f", True), ("{(*x)+x}'e", True), ("{x-|/|/x}'t3", True), ("{x-+/x}'t3", False),
+    ("{x+|/x}'big", None), ("{(|/x)*x}'big", None), ("{x=*x}'i", True), ("{(*x)<x}'m", True),
+    ("{x-(+/x)%#x}'col", True), ("{x-(+/x)%#x}'row", True),
+    ("{x%+/x}'f", True), ("{(+/x)%x}'m", True), ("{x%*x}'m", True), ("{(x*x)%+/x}'p", True),
+    ("{(x%+/x)-x%|/x}'m", True), ("{x%(+/x)-+/x}'m", False),
+    ("{x%1+|/|/x*x}'t3", True),
+    # a conditional choosing between two plain numbers of one kind, or not
+    ("{:[(+/x)>0;1;-1]}'i", True), ("{:[(+/x)>0;1.5;-0.0]}'e", True),
+    ("{:[(*x)>0;nan;inf]}'m", True), ("{:[(+/x)>0;1;-1.0]}'m", None),
+    ("{:[(+/x)>0;9223372036854775807;-9223372036854775808]}'m", True),
+    ("{:[(+/x)>0;9223372036854775808;0]}'m", None), ("{:[(*x)>0;x;0.5*x]}'m", True),
+    ("{:[(+/x)>0;1:|(+/x)>1;2;3]}'m", None),
 ]
 
 
@@ -195,3 +222,52 @@ def test_a_running_sum_that_overflows_warns_of_nothing(backend):
         assert write(k("+\\[1.0e308 1.0e308 -1.0e308]")) == "[1.0e+308 inf inf]"
         assert write(k("*\\[1.0e308 10.0 0.0]")) == "[1.0e+308 inf nan]"
         assert write(k("+\\'[[1.0e308 1.0e308] [1.0 2.0]]")) == "[[1.0e+308 inf] [1.0 3.0]]"
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+def test_torch_selects_between_two_python_numbers_in_their_kind():
+    """Backend.select of two Python numbers: integers as int64, reals as the interpreter's
+    reals (float64; not torch's default dtype), each where the condition says."""
+    from klong.backends import get_backend
+    backend = get_backend("torch", "cpu", "float64")
+    mask = torch.tensor([True, False, True])
+    ints = backend.select(mask, 1, -1)
+    assert ints.dtype == torch.int64 and ints.tolist() == [1, -1, 1]
+    largest = backend.select(mask, 2 ** 63 - 1, -2 ** 63)
+    assert largest.tolist() == [2 ** 63 - 1, -2 ** 63, 2 ** 63 - 1]
+    reals = backend.select(mask, 0.1, -0.0)
+    assert reals.dtype == torch.float64 and reals.tolist() == [0.1, -0.0, 0.1]
+    assert str(reals[1].item()) == "-0.0"
+
+
+@pytest.mark.parametrize("program", ["{x-*x}'e", "{x*+/x}'e2", "{((+/x)%#x)-x}'e",
+                                     "{(x|-0.25)&0.25}'e", "{x|0.0}'e", "{x&-0.0}'e",
+                                     "{x|-x}'e", "{:[(+/x)>0;1.5;-0.0]}'e", "+/'e", "*/'e",
+                                     "{x-|/x}'[[-0.0 1.0] [2.0 -0.0]]",
+                                     "&/'[[0.0 0.0] [1.0 -0.0]]"])
+def test_signed_zeros_batched_are_the_loops_bits(mode, program):
+    """Where the printed text cannot tell 0.0 from -0.0: the batched result's bits are the
+    loop's, element by element."""
+    import numpy as np
+    from klong.backends import to_host
+    backend, codegen = mode
+    got = []
+    for batch in (True, False):
+        k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
+        k(SETUP)
+        k("e2::[[1.0 2.0 3.0] [-0.0 -0.0 -0.0]]")
+        got.append(np.asarray(to_host(k(program))))
+    assert got[0].dtype == got[1].dtype and got[0].tobytes() == got[1].tobytes()
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+def test_torch_finds_a_zero_divisor_on_the_host_or_in_torch():
+    """Backend.any_zero: numpy's look at a CPU tensor's memory, torch's own test for a
+    tensor being differentiated; -0.0 is a zero."""
+    from klong.backends import get_backend
+    backend = get_backend("torch", "cpu", "float64")
+    assert backend.any_zero(torch.tensor([1.0, -0.0, 2.0])) is True
+    assert backend.any_zero(torch.tensor([[1.0, 0.5], [2.0, -3.0]])) is False
+    assert backend.any_zero(torch.tensor([4, 0, 2])) is True
+    tracked = torch.tensor([1.0, 0.0], requires_grad=True)
+    assert backend.any_zero(tracked) is True and backend.any_zero(tracked + 1) is False

@@ -100,6 +100,8 @@ class Backend:
                              # (generated code then writes At of one inline)
     dtype = "float64"        # its name: one of DTYPES that the backend supports
     amp_dtype = None         # the reduced precision of autocast (amp), when it is on
+    warns = False            # whether the library warns of a real overflow or division by
+                             # zero (quiet() silences it; else quiet() does nothing)
 
     Autograd = NumericAutograd   # the class of its autograd part
     Compiler = None              # the class of its compiler part, None: no compiler
@@ -574,6 +576,11 @@ class Backend:
 
     def any(self, a):
         return bool(a.any())
+
+    def any_zero(self, a):
+        """Whether the numeric array a holds a zero (0.0 or -0.0 among reals): a divisor's
+        test."""
+        return self.any(a == 0)
 
     def close(self, a, b, tolerance):
         """Elementwise: a equals b, or differs from it by at most `tolerance` relative to the

@@ -46,6 +46,7 @@ _INT64_DIGITS = 18                      # integers of more digits may not fit in
 class NumpyBackend(Backend):
     name = "numpy"
     device = "cpu"
+    warns = True
     array_type = np.ndarray
     integer_scalars = (np.integer,)
     real_scalars = (np.floating,)

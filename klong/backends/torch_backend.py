@@ -126,7 +126,7 @@ def _host_real_operand(v, copy=False):
     if copy and not torch.compiler.is_compiling() and v.device.type != "cpu" and not v.requires_grad \
             and not _wrapped(v) and v.dtype in (*_HOST_FLOATS, torch.int64):
         return v.cpu().numpy()
-    if v.device.type != "cpu" or v.requires_grad or v.dtype not in (*_HOST_FLOATS, torch.int64) \
+    if v.device.type != "cpu" or v.requires_grad or v.dtype not in _HOST_DTYPES \
             or torch._C._functorch.is_batchedtensor(v) or torch.compiler.is_compiling():
         return None
     try:
@@ -135,6 +135,8 @@ def _host_real_operand(v, copy=False):
         return None
 
 
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+_HOST_DTYPES = (*_HOST_FLOATS, torch.int64)     # (the dtypes numpy may compute with)
 _SHORT = 16            # vectors up to this long are read as a list for one element
 
 
@@ -538,6 +540,10 @@ class TorchBackend(Backend):
         # along the rows where they lie: the columns' reduce, without its dispatch
         return (torch.amax if largest else torch.amin)(a, dim=1)
 
+    def any_zero(self, a):
+        host = self._host(a)        # (numpy's look at the same memory: one cheap pass)
+        return super().any_zero(a) if host is None else bool((host == 0).any())
+
     def has_negative_zero(self, a):
         host = self._host(a)                # (numpy's look at the same memory: cheaper)
         return super().has_negative_zero(a) if host is None else host_negative_zero(host)
@@ -669,7 +675,12 @@ class TorchBackend(Backend):
 
     def select(self, condition, a, b):
         if not isinstance(a, torch.Tensor) and not isinstance(b, torch.Tensor):
-            a = self.asarray(a)
+            if type(a) is int and type(b) is int and _INT64_MIN <= min(a, b) \
+                    and max(a, b) <= _INT64_MAX:
+                return torch.where(condition, a, b)     # (two Python integers: int64)
+            # (a real of the backend's dtype; b beside it as a number takes that dtype)
+            a = torch.tensor(a, dtype=self.float_dtype, device=self.device) \
+                if type(a) is float else self.asarray(a)
         return torch.where(condition, *self._tensors(a, b))
 
     @contextlib.contextmanager

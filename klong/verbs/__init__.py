@@ -7,7 +7,8 @@ from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
-from .atomic import DYAD_PARTS, atomic_dyad, differentiated, int_arith, mixed_with_reals, real_arith, real_divide, real_power
+from .atomic import (DYAD_PARTS, atomic_dyad, differentiated, int_arith, mixed_with_reals,
+                     real_arith, real_divide, real_extreme, real_power)
 from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
@@ -200,12 +201,12 @@ VERBS = _table(
     Verb("%", "reciprocal", "divide", atomic="md", numeric="md",
          shortcuts=(real_divide, mixed_with_reals("%"))),
     Verb("|", "reverse", "max", atomic="d", numeric="d", reduce="|", batch_monad=batching.reverse,
-         text_monad="{a}[::-1]",
+         text_monad="{a}[::-1]", shortcuts=(real_extreme(True),),
          scalar_dyad="{a} if {a} >= {b} else {b}"),
     Verb("^", "shape", "power", atomic="d", numeric="d", shortcuts=(real_power,),
          batch_monad=batching.shape, scalar_dyad="{a} ** {b}", scalar_guard=POWER_GUARD),
     Verb("&", "expand", "min", atomic="d", numeric="d", reduce="&", batch_monad=batching.where,
-         scalar_dyad="{a} if {a} < {b} else {b}"),
+         shortcuts=(real_extreme(False),), scalar_dyad="{a} if {a} < {b} else {b}"),
     Verb(":#", "char", "split", atomic="m"),
     Verb(":_", "undefined", "cut", any_monad="(1 if {a} is UNDEFINED else 0)",
          test_monad="{a} is UNDEFINED"),

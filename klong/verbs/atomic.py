@@ -394,6 +394,18 @@ def real_arith(op):
     return shortcut
 
 
+def real_extreme(larger):
+    """The shortcut of | (larger) and &: on operands that pass _plain_reals, the library's
+    fmax or fmin where they pick what the verb picks (Backend.extreme), as _max_array and
+    _min_array try first, without the general path's tests of shapes and kinds (None:
+    the general path compares and selects)."""
+    def shortcut(a, b):
+        if _plain_reals(a, b):
+            return B().extreme(a, b, larger)
+        return None
+    return shortcut
+
+
 def real_divide(a, b):
     """The shortcut of %: on operands that pass _plain_reals or _ranked_reals and a divisor
     with no zero, the library's division, as _divide_array does it (a zero divisor gives
@@ -404,7 +416,7 @@ def real_divide(a, b):
             return None
         ranked = True
     backend = B()
-    if (b == 0 if type(b) is float else backend.any(b == 0)):
+    if (b == 0 if type(b) is float else backend.any_zero(b)):
         return None
     if ranked:
         a, b = _align(a, b)

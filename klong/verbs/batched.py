@@ -40,7 +40,7 @@ def each(body, a, reads):
             return r
     n = shape[0]
     try:
-        if body.calm:
+        if body.calm or not backend.warns:
             r = body(_Run(_rows_of(a), reads, n, chain=(body,)))
         else:
             with backend.quiet():
@@ -74,7 +74,7 @@ def pairs(body, a, b, reads, rows):
     run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b,
                chain=(body,))
     try:
-        if body.calm:
+        if body.calm or not backend.warns:
             r = body(run)
         else:
             with backend.quiet():
@@ -799,6 +799,12 @@ def _conditional(clauses, otherwise):
 def _select(run, p, chosen, other):
     if p.a.ndim != 1:
         raise Declined          # a list as a predicate: the loop's rule, row by row
+    t = type(chosen)
+    if t is type(other) and (t is float or t is int and limits.fits_int64(chosen)
+                             and limits.fits_int64(other)):
+        # two plain numbers of one kind (`:[(+/x)>0;1;-1]`): the library's choice of them
+        # for each row, without each made a vector first
+        return Rows.of(backends.current().select(p.a != 0, chosen, other))
     chosen = chosen.a if type(chosen) is Rows else _repeated(chosen, run.n)
     other = other.a if type(other) is Rows else _repeated(other, run.n)
     kind = values.array_kind(chosen)

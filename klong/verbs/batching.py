@@ -173,6 +173,10 @@ def _arrays(op, dyad):
                 return Rows.of(real(a.a, float(b)))
             if type(b) is Rows and _exact_real(a) and values.array_kind(b.a) == "f":
                 return Rows.of(real(float(a), b.a))
+            if type(a) is Rows and type(b) is Rows:
+                pair = _real_rows(a.a, b.a, n)
+                if pair is not None:
+                    return Rows.of(real(*pair))
         if direct is not None:
             r = _direct(direct, a, b, n)
             if r is not None:
@@ -307,18 +311,26 @@ def direct_rows(fn, x, v, n, left):
     """_direct's usual cases in fewer steps (a batched body of a small batch makes many
     such calls, each worth a few numpy operations): Rows x beside Rows, a number or a
     plain array v of its kind, either where it pairs with no reshaping of x (of one shape,
-    of the same rank) or where x holds one number per row; x is the left operand where
-    `left`. The same result as _direct's general steps, or _UNSETTLED where they decide."""
+    of the same rank) or where x or Rows v holds one number per row; x is the left operand
+    where `left`. The same result as _direct's general steps, or _UNSETTLED where they decide."""
     kind = _DTYPE_KINDS.get(x.dtype)
     if kind is None:
         return _UNSETTLED
     gx = x                          # (the operands' arrays as they came: see _direct)
     t = type(v)
     if t is Rows:
-        y = v.a
-        if y.shape != x.shape or _DTYPE_KINDS.get(y.dtype) != kind:
+        y = given = v.a
+        if _DTYPE_KINDS.get(y.dtype) != kind:
             return _UNSETTLED
-        given = y
+        if y.shape != x.shape:
+            # one number per row beside each row's array (`x-(+/x)%#x`): the number
+            # paired with every element of its row's, as the general steps pair them
+            if y.ndim == 1:
+                y = y.reshape((n,) + (1,) * (x.ndim - 1))
+            elif x.ndim == 1:
+                x = x.reshape((n,) + (1,) * (y.ndim - 1))
+            else:
+                return _UNSETTLED
     elif t is int:
         if kind != "i" or not limits.INT64_MIN <= v <= limits.INT64_MAX:
             return _UNSETTLED
@@ -364,7 +376,7 @@ def _direct_operand(v, n):
 
 
 def _divide(x, y):
-    if (backends.current().any(y == 0) if values.is_array(y) else y == 0):
+    if (backends.current().any_zero(y) if values.is_array(y) else y == 0):
         raise Declined          # :undefined in the loop: a mixed list
     return backends.current().divide(x, y)
 
@@ -373,6 +385,21 @@ def _divide(x, y):
 # (Divide by Backend.divide, correctly rounded), so that the batch may apply it directly
 _REAL_OPS = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
              "%": _divide}
+
+
+def _real_rows(x, y, n):
+    """_real_pair's common case in fewer steps: the reals of two Rows of one shape, or one
+    number per row beside each row's array (`x%+/x`), given trailing unit axes; None
+    elsewhere (the general steps decide)."""
+    if _DTYPE_KINDS.get(x.dtype) != "f" or _DTYPE_KINDS.get(y.dtype) != "f":
+        return None
+    if x.shape == y.shape:
+        return x, y
+    if y.ndim == 1:
+        return x, y.reshape((n,) + (1,) * (x.ndim - 1))
+    if x.ndim == 1:
+        return x.reshape((n,) + (1,) * (y.ndim - 1)), y
+    return None
 
 
 def _real_pair(a, ra, b, rb):
@@ -881,13 +908,17 @@ def _fast_fold(op, a):
     the same order, for every row at once; a sum or product of rows of reals short enough
     to be folded left to right, by the backend's fold along the rows (the same steps)."""
     real = values.array_kind(a) == "f"
-    if op in ("|", "&") and real and _negative_zero(a):
-        raise Declined          # which zero (0.0 or -0.0) a max keeps may differ
     backend = backends.current()
     if real and op in ("+", "*") and a.shape[1] <= SEQUENTIAL_ROWS:
         return backend.fold_each_row(op, a)
     if op in ("|", "&"):
-        return backend.extreme_each_row(a, op == "|")
+        r = backend.extreme_each_row(a, op == "|")
+        # which zero (0.0 or -0.0) a max keeps may differ from the loop's: it matters only
+        # where some row's extreme is a zero (the few results looked at first, not every
+        # element of the rows)
+        if real and not backend.all(r) and _negative_zero(a):
+            raise Declined
+        return r
     return folds.fold(op, backend.swap01(a))
 
 
@@ -905,13 +936,20 @@ def over(op, dyad):
     """op/x along each row: +/ */ |/ &/ as the loop folds them (folds.fold, which for reals
     is Backend.fold_reals, the same steps for each column as for one row); -/ left to right,
     column by column, as the loop folds it."""
+    summed = op in ("+", "*")
+
     def rule(x, n):
-        if x.rank == 0:
-            return x                # a number is its own fold
         a = x.a
-        k = a.shape[1]
+        shape = a.shape
+        if len(shape) == 1:
+            return x                # a number is its own fold
+        k = shape[1]
         if k == 0:
             raise Declined
+        if summed and k <= SEQUENTIAL_ROWS and _DTYPE_KINDS.get(a.dtype) == "f":
+            # (_fast_fold's common case first: rows of reals a row of Each folds left
+            # to right, one kind asked once)
+            return Rows(backends.current().fold_each_row(op, a))
         if op == "+" and values.array_kind(a) == "i":
             return Rows(_int_sums(a))
         if op == "-":

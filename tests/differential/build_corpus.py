@@ -478,6 +478,29 @@ TORCH_ROWS = [
     "{(*x)^((1.0e308*10)-1.0e308*10)}'m",
 ]
 
+# issue 32's row idioms on torch, second round: Max and Min of reals by fmax and fmin
+# (NaN, infinities, -0.0 beside 0.0), one number per row beside each row's array on either
+# side, a conditional choosing between two plain numbers of one kind (or not)
+TORCH_ROWS2 = [
+    "n::(1.0e308*10)-1.0e308*10;m::[[1.5 -0.1 0.3] [-0.0 0.0 0.25]],,(1.0e308*10),n,-0.5;"
+    "({(x|-0.25)&0.25}'m),({x|0.0}'m),({x&-0.0}'m),({x|n}'m),({x|-x}'m),{+/x|-x}'m",
+    "m::[[1.5 -0.1 0.3] [-0.0 0.0 0.25]];((m|-0.25)&0.25),(m|0.0),(m&m),({(x|1)&4}'[[0 3 9]])",
+    "m::[[1.5 2.25 -3.0] [0.1 0.2 0.3] [-0.0 -0.0 -0.0]];({x-(+/x)%#x}'m),({((+/x)%#x)-x}'m),"
+    "({x*+/x}'m),({x-*x}'m),({(*x)+x}'m),{x%+/x}'m",
+    "i::[[3 1 2] [0 -4 7] [9 9 -2]];({(+/x)-x}'i),({x*|/x}'i),({x=*x}'i),({(*x)<x}'i),"
+    "{x-|/|/x}'[2 2 2]:^!8",
+    "b::[[4611686018427387904 4611686018427387904] [1 2]];({x+|/x}'b),{(|/x)*x}'b",
+    "m::[[1.5 2.25 -3.0] [0.1 0.2 0.3] [-1.0 -0.0 0.5]];({:[(+/x)>0;1;-1]}'m),"
+    "({:[(+/x)>0;1.5;-0.0]}'m),({:[(*x)>0;(1.0e308*10);-1.0]}'m),"
+    "({:[(+/x)>0;9223372036854775807;-9223372036854775808]}'m),{:[(*x)>0;x;0.5*x]}'m",
+    "m::[[1.5 2.25] [-0.1 -0.2]];({:[(+/x)>0;1;-1.0]}'m),({:[(+/x)>0;9223372036854775808;0]}'m),"
+    "{:[(+/x)>0;1:|(+/x)>1;2;3]}'m",
+    "i::[[3 1 2] [0 -4 7]];({:[(+/x)>5;1;-1]}'i),(*/'[[1.5 -2.0] [0.5 0.5]]),+/'[[0.1 0.2 0.3]]",    "z::[[-0.0 1.0] [2.0 -0.0]];w::[[-0.0 0.0] [1.0 2.0]];(|/'z),(&/'z),(|/'w),(&/'w),"
+    "({x-|/x}'z),({x-&/x}'z),({x-|/x}'[[-0.0 -1.0] [-2.0 -0.0]]),|/'[[0.0 0.0] [1.0 -0.0]]",    "m::[[1.5 2.25 -3.0] [0.1 0.2 0.3] [-1.0 4.0 0.5]];e::m,[[1.0 -1.0 0.0] [-0.0 2.0 3.0]];"
+    "({x%+/x}'m),({(+/x)%x}'m),({x%*x}'m),({(x%+/x)-x%|/x}'m),({x%+/x}'e),({x%*x}'e),"
+    "{x%|/|/x}'[2 2 2]:^1+!8",
+]
+
 # Issue 35's small programs, third round: Take of a one-item list, Where of integers, a
 # sieve's progression steps, a real array beside an integer, Floor's range, a dictionary of
 # numbers handed to Python, matrix products by hand
@@ -630,7 +653,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-"))]
+                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -672,6 +695,8 @@ def main(argv=None):
         entries.append({"id": f"call-{i:03d}", "source": source})
     for i, source in enumerate(NUMROWS2):
         entries.append({"id": f"rn-{i:03d}", "source": source})
+    for i, source in enumerate(TORCH_ROWS2):
+        entries.append({"id": f"rt-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
