@@ -27,6 +27,13 @@ CASES = [
     ("{(x=*x)&x>0}'[[1 2 1] [0 3 0]]", "[[1 0 1] [0 0 0]]"),
     ("{x*y-1}:'[[1 2] [3 4] [5 6]]", "[[2 6] [12 20]]"),
     ("+/{(x*3)-x+1}'!100", "9800"),
+    # comparisons kept as truths: read by arithmetic, by a comparison, by | & beside
+    # integers, Not of them, the result's bound remembered (100 rows)
+    ("v::[1 2 3];{((x=v)+x)*2}'[1 2]", "[[4 2 2] [4 6 4]]"),
+    ("v::[1 2 3];{(x>v)=(x<v+1)}'[1 2 3]", "[[0 0 0] [0 0 0] [0 0 0]]"),
+    ("v::[1 2 3];{(x>v)|x-v+5}'[1 9]", "[[0 0 0] [3 2 1]]"),
+    ("v::[1 2 3];{(x>v)&x<v+2}'[1 2 3]", "[[0 0 0] [1 0 0] [0 1 0]]"),
+    ("v::[0 1];+/+/{(x>v)&x<v+50}'!100", "98"), ("v::[0 1];+/+/{~(x>v)|x=v}'!100", "1"),
     # one element; two plain numbers in the tree (the verb's own Python integers)
     ("{(x=1)|x>2}'[3]", "[1]"), ("{(x+1)*2}'!1", "[2]"), ("{(x=1)|(2=2)}'[1 0]", "[1 1]"),
     # beyond int64 (the bound of a product or a sum): the verbs' nodes, Python integers
@@ -94,22 +101,24 @@ def test_the_loop_gives_the_same(backend, src, printed):
     assert kind_of(batched, src).replace("torch.", "") == kind_of(loop, src).replace("torch.", "")
 
 
-def test_the_fused_node_runs():
-    # the n-queens test is one fused node whose fast path gives the result (not the
-    # verbs' nodes after a declined check)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_fused_node_runs(backend):
+    # these trees are one fused node whose fast path gives the result (not the verbs'
+    # nodes after a declined check); reals take the verbs' nodes
     from klong.verbs import fused
     taken = []
     fast = fused._fast
 
-    def watched(slots, code, n):
-        r = fast(slots, code, n)
+    def watched(*args):
+        r = fast(*args)
         taken.append(r is not None)
         return r
     fused._fast = watched
     try:
-        k = KlongInterpreter(backend="numpy")
+        k = KlongInterpreter(backend=backend)
         assert run(k, SAFE + ";safe([1 3 0];)'!4") == "[0 0 1 0]"
+        assert run(k, "v::[1 2 3];{((x=v)+x)*2}'[1 2]") == "[[4 2 2] [4 6 4]]"
         assert run(k, "v::[0.5 1.5];{(x+v)*x}'[1.0 2.0]") == "[[1.5 2.5] [5.0 7.0]]"
     finally:
         fused._fast = fast
-    assert taken == [True, False]
+    assert taken == [True, True, False]

@@ -68,10 +68,11 @@ def compiled(plan, compile_leaf):
     code = [(op, form, _index(a, len(leaves)), _index(b, len(leaves)))
             for op, form, a, b in code]
     steps = [_step(op, form) for op, form, _, _ in code]
+    fast = _plan_of(code, len(leaves))
 
     def fused(run):
         slots = [leaf(run) for leaf in leaves]
-        r = _fast(slots, code, run.n)
+        r = _fast(slots, fast, run.n)
         if r is not None:
             return r
         n = run.n               # the verbs' nodes' steps, on the operands evaluated
@@ -111,14 +112,53 @@ def _step(op, form):
 
 
 _DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
+_COMPARE, _ARITH, _EXTREME, _NOT = range(4)
 
 
-def _fast(slots, code, n):
+def _plan_of(code, leaves):
+    """The fast path's steps for `code` (what, the library's operation, the bound of an
+    arithmetic result from its operands', slots), and the leaves whose bounds they read:
+    those under an arithmetic verb through | and & (a comparison's bound is 1)."""
+    steps = []
+    needed = set()
+
+    def need(slot):
+        if slot < leaves:
+            needed.add(slot)
+            return
+        op, form, i, j = code[slot - leaves]
+        if form == 2 and (op in _ARITHMETIC or op in _EXTREMES):
+            need(i)
+            need(j)
+    for op, form, i, j in code:
+        if form == 1:
+            steps.append((_NOT, None, None, i, j))
+        elif op in _COMPARISONS:
+            steps.append((_COMPARE, _COMPARISONS[op], None, i, j))
+        elif op in _ARITHMETIC:
+            steps.append((_ARITH,) + _ARITHMETIC[op] + (i, j))
+            need(i)
+            need(j)
+        else:
+            steps.append((_EXTREME, _EXTREMES[op], None, i, j))
+    need(leaves + len(code) - 1)        # (the result's bound is remembered)
+    return steps, needed
+
+
+def _fast(slots, plan, n):
     """The tree's result by the library's operations on the whole batch, or None where its
-    checks do not pass (see the module's docstring)."""
+    checks do not pass (see the module's docstring). Comparisons give truths (the
+    library's booleans), which | & and ~ combine as such (the larger of 0 and 1 is their
+    or); they are made integers where an arithmetic verb reads them, and at the end."""
+    steps, needed = plan
+    # the operands, each once (x read three times is one operand): their kinds and lengths
+    distinct = {}
     k = None            # the length of every vector
     rows = None         # the array type of the rows (None: no operand is Rows)
     for v in slots:
+        if id(v) in distinct:
+            continue
+        distinct[id(v)] = v
         t = type(v)
         if t is Rows:
             a = v.a
@@ -133,8 +173,7 @@ def _fast(slots, code, n):
         elif t is int:
             if not limits.INT64_MIN <= v <= limits.INT64_MAX:
                 return None
-        elif isinstance(v, arrays.ARRAY_TYPES) and v.ndim == 1 \
-                and _DTYPE_KINDS.get(v.dtype) == "i":
+        elif t in arrays.ARRAY_TYPES and v.ndim == 1 and _DTYPE_KINDS.get(v.dtype) == "i":
             if k is None:
                 k = v.shape[0]
             elif v.shape[0] != k:
@@ -146,53 +185,71 @@ def _fast(slots, code, n):
     known = limits.current()
     if k is not None:
         limits.check_elements(n * k)    # (a plain vector paired with every row, as _stacked)
-    bounds = []
+    # each operand's array as the library pairs it, and where read its bound
     values = []
-    seen = {}           # id of an operand -> (its bound, its array as paired): x read twice
-    for v in slots:
-        got = seen.get(id(v))
-        if got is None:
-            t = type(v)
-            if t is Rows:
-                a = v.a
-                got = (known.magnitude(a), a.reshape(n, 1) if k is not None and a.ndim == 1
-                       else a)
-            elif t is int:
-                got = (abs(v), v)
-            elif type(v) is rows:
-                got = (known.magnitude(v), v)
-            else:
-                return None     # (an array of another library than the rows')
-            seen[id(v)] = got
-        bounds.append(got[0])
-        values.append(got[1])
+    bounds = []
+    for slot, v in enumerate(slots):
+        t = type(v)
+        if t is Rows:
+            a = v.a
+            values.append(a.reshape(n, 1) if k is not None and a.ndim == 1 else a)
+        elif t is int:
+            values.append(v)
+        elif t is rows:
+            values.append(v)
+        else:
+            return None         # (an array of another library than the rows')
+        if slot in needed:
+            bounds.append(abs(v) if t is int else known.magnitude(v.a if t is Rows else v))
+        else:
+            bounds.append(0)    # (not read)
+    truths = set()              # the slots that hold truths
     backend = backends.current()
-    for op, form, i, j in code:
+    for what, fn, bound, i, j in steps:
+        here = len(values)
         a = values[i]
-        if form == 1:           # ~ (Not): 1 where 0
-            values.append(backend.astype(a == 0, "i") if type(a) is not int else int(a == 0))
+        if what == _NOT:        # ~ (Not): 1 where 0
+            if i in truths:
+                values.append(~a)
+                truths.add(here)
+            elif type(a) is int:
+                values.append(int(a == 0))
+            else:
+                values.append(a == 0)
+                truths.add(here)
             bounds.append(1)
             continue
         b = values[j]
         if type(a) is int and type(b) is int:
             return None         # two plain numbers: the verb's own Python integers
-        compare = _COMPARISONS.get(op)
-        if compare is not None:
-            values.append(backend.astype(compare(a, b), "i"))
+        if what == _COMPARE:
+            if i in truths or j in truths:
+                a, b = _integer(backend, a, i, truths), _integer(backend, b, j, truths)
+            values.append(fn(a, b))
+            truths.add(here)
             bounds.append(1)
-        elif op in _ARITHMETIC:
-            fn, bound = _ARITHMETIC[op]
+        elif what == _ARITH:
             most = bound(bounds[i], bounds[j])
             if most > limits.INT64_MAX:
                 return None
-            values.append(fn(a, b))
+            values.append(fn(_integer(backend, a, i, truths), _integer(backend, b, j, truths)))
             bounds.append(most)
         else:
-            values.append(getattr(backend, _EXTREMES[op])(a, b))
+            if i in truths and j in truths:
+                values.append(a | b if fn == "maximum" else a & b)
+                truths.add(here)
+            else:
+                values.append(getattr(backend, fn)(_integer(backend, a, i, truths),
+                                                   _integer(backend, b, j, truths)))
             bounds.append(max(bounds[i], bounds[j]))
-    r = values[-1]
+    r = _integer(backend, values[-1], len(values) - 1, truths)
     if type(r) is int or r.shape[0] != n:
         raise Declined          # (cannot be: a verb with Rows gives Rows)
     if math.prod(r.shape) >= limits.REMEMBERED:
         known.remember(r, bounds[-1])
     return Rows.of(r)
+
+
+def _integer(backend, v, slot, truths):
+    """The value in `slot` as integers (0s and 1s where it holds truths)."""
+    return backend.astype(v, "i") if slot in truths else v
