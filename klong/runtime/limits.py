@@ -86,6 +86,13 @@ class Limits:
         self.remember(x, m)
         return m
 
+    def known(self, x):
+        """The bound remembered for the array x, or None (no scan: see `magnitude`)."""
+        known = self._magnitudes.get(id(x))
+        if known is not None and known[0]() is x:
+            return known[1]
+        return None
+
     def remember(self, x, bound, progression=None):
         """Note that no element of the new array x exceeds `bound` in magnitude, and, for an
         integer vector, that it is the arithmetic `progression` (see `progression`)."""

@@ -7,7 +7,7 @@ run instead. A module apart from the rules because it reads the registry the rul
 part of."""
 from .. import backends
 from ..backends import HOST, arrays
-from . import VERBS, adverbs, batching
+from . import VERBS, adverbs, batching, fused
 from ..runtime import kinds, limits, values
 from ..runtime.functions import Lambda
 from ..runtime.values import MAX_DIMS
@@ -293,6 +293,8 @@ def _compiled(plan):
         return _take_reversed(_compiled(plan[3]), _compiled(plan[2]), _compiled(plan[3][2]))
     if what == "monad" and plan[1] == "#" and plan[2][0] == "monad" and plan[2][1] == "&":
         return _count_where(_compiled(plan[2]), _compiled(plan[2][2]))
+    if what in ("dyad", "monad") and fused.fusable(plan):
+        return fused.compiled(plan, _compiled)      # integer verbs' checks made once
     if what == "monad":
         entry, arg = VERBS[plan[1]], _compiled(plan[2])
         verb, rule = entry.monad, entry.batch_monad

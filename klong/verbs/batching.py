@@ -230,13 +230,23 @@ def _integers(op):
     return lambda x, y, kind, given: op(x, y) if kind == "i" else None
 
 
-def _naturals(op):
+def _naturals(op, bounded_by):
     """Integer-Divide and Remainder of integers none negative, by divisors none zero:
-    truncated is floored there, and C's remainder Python's (else the verb's own steps)."""
+    truncated is floored there, and C's remainder Python's (else the verb's own steps).
+    The result is at most the dividend (given[0]), a remainder below the divisor
+    (given[1]): `bounded_by` says which; where that one's bound is known without a scan,
+    the result's is remembered (`m+1` after `m::(+/x):%2` then scans nothing)."""
     def natural(x, y, kind, given):
         if kind != "i" or _least(given[0]) < 0 or _least(given[1]) <= 0:
             return None
-        return op(x, y)
+        r = op(x, y)
+        if math.prod(r.shape) >= limits.REMEMBERED:
+            known = limits.current()
+            v = given[bounded_by]
+            bound = abs(v) if type(v) is int else known.known(v)
+            if bound is not None:
+                known.remember(r, bound)
+        return r
     return natural
 
 
@@ -254,7 +264,7 @@ _DIRECT = {"<": _compared(lambda x, y: x < y), ">": _compared(lambda x, y: x > y
            "+": _exactly(lambda x, y: x + y, lambda p, q: p + q),
            "-": _exactly(lambda x, y: x - y, lambda p, q: p + q),
            "*": _exactly(lambda x, y: x * y, lambda p, q: p * q),
-           ":%": _naturals(lambda x, y: x // y), "!": _naturals(lambda x, y: x % y),
+           ":%": _naturals(lambda x, y: x // y, 0), "!": _naturals(lambda x, y: x % y, 1),
            "|": _integers(lambda x, y: backends.current().maximum(x, y)),
            "&": _integers(lambda x, y: backends.current().minimum(x, y))}
 DIRECT = _DIRECT            # (batched.py applies them first, before the rule's other steps)
@@ -927,8 +937,13 @@ def _int_sums(a):
     any order (the library's, where none can leave int64; else the loop's Python integers,
     folds.fold), and a row's elements lie side by side (a fold down the columns of a few
     long rows costs several times more)."""
-    if a.ndim == 2 and a.shape[1] * magnitude(a) <= limits.INT64_MAX:
-        return a.sum(1)
+    if a.ndim == 2:
+        most = a.shape[1] * magnitude(a)
+        if most <= limits.INT64_MAX:
+            r = a.sum(1)
+            if r.shape[0] >= limits.REMEMBERED:
+                limits.current().remember(r, most)      # (what an operation on it reads)
+            return r
     return folds.fold("+", backends.current().swap01(a))
 
 

@@ -547,6 +547,26 @@ CALL_PROGRAMS = [
 ]
 
 
+# The paths of issue 35's n-queens and binary search in a batched body (verbs/fused.py: a
+# tree of integer element-wise verbs as one node, and the verbs' nodes where its checks do
+# not pass: reals, bounds beyond int64, empty and unequal lists; the bounds of +/ and of :%
+# and ! remembered; numpy's join of rows)
+PROGRAM_PATHS = [
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]};nq::{n::x;+/{q(,x)}'!n};(safe([1 3 0];)'!4),nq'[1 4 5 6]",
+    "v::[1 5 9];({(x+1)*x-2}'[[1 2] [3 4]]),({(x<v)&(v-x)>2}'[0 4 8]),({~(x=1)|x=2}'[1 2 3]),{(x=*x)&x>0}'[[1 2 1] [0 3 0]]",
+    "({(x=1)|x>2}'[3]),({(x+1)*2}'!1),({(x=1)|(2=2)}'[1 0]),{x*y-1}:'[[1 2] [3 4] [5 6]]",
+    "({(x*x)+1}'[3037000500 2]),({(x+x)-x}'[9223372036854775807 1]),({(x=0)|x<0}'[-9223372036854775808 0 5]),{(x-1)|x}'[-9223372036854775808 0]",
+    "v::[0.5 1.5];({(x+1)*x}'[1.5 2.0]),({(x<1.5)|x=1}'[1 2 0]),({(x+v)*x}'[1.0 2.0]),{(x+v)*x}'[1 2]",
+    "v::!0;{(x=v)|x<v}'[1 2]",
+    "v::[1 2 3];{(x+v)*2}'[[1 2] [3 4]]",
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};a::3*!1000;q::(7*!100)!3001;(+/bs(a;)'q),(bs(a;)'[0 2998 2999 -5]),(bs([5];)'[1 5 9]),bs(!0;)'[1 2]",
+    "s::{((+/x):%2)+1}'[100 2]:^!200;(#s),(+/s),(s@99),(+/{((+/x):%2)+1}'[100 2]:^4611686018427387904+!200),(+/{(x!7)+1}'!100),+/{(x:%3)*x}'4611686018427387904+!100",
+    "{(+/x):%0}'[70 2]:^!140",
+    "({x,1+x}'[[1 2] [3 4]]),{(*x),x}'[[1.5 2.5] [3.5 4.5]]",
+    "v::[1 2 3];w::[0 1];({((x=v)+x)*2}'[1 2]),({(x>v)=(x<v+1)}'[1 2 3]),({(x>v)|x-v+5}'[1 9]),({(x>v)&x<v+2}'[1 2 3]),(+/+/{(x>w)&x<w+50}'!100),+/+/{~(x>w)|x=w}'!100",
+]
+
+
 # Row idioms of issue 32, third round: results that are views of the rows (a column, the
 # first or last few, reversed), with an Amend of the view or of the matrix after them;
 # *x?|/x from argmax (ties, near elements, infinities, zeros: the steps before); sums of
@@ -653,7 +673,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-"))]
+                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "pg-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -697,6 +717,8 @@ def main(argv=None):
         entries.append({"id": f"rn-{i:03d}", "source": source})
     for i, source in enumerate(TORCH_ROWS2):
         entries.append({"id": f"rt-{i:03d}", "source": source})
+    for i, source in enumerate(PROGRAM_PATHS):
+        entries.append({"id": f"pg-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
