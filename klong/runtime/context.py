@@ -50,21 +50,27 @@ class Recursion:
         self.saved = None       # the limit to give back, when it was raised
 
     def __enter__(self):
-        with self.lock:
+        self.lock.acquire()     # (not `with`, which costs more: entered around every call)
+        try:
             if self.running == 0:
                 limit = sys.getrecursionlimit()
                 self.saved = limit if limit < RECURSION_LIMIT else None
                 if self.saved is not None:
                     sys.setrecursionlimit(RECURSION_LIMIT)
             self.running += 1
+        finally:
+            self.lock.release()
 
     def __exit__(self, *exc):
-        with self.lock:
+        self.lock.acquire()
+        try:
             self.running -= 1
             # given back unless someone else changed it meanwhile
             if self.running == 0 and self.saved is not None \
                     and sys.getrecursionlimit() == RECURSION_LIMIT:
                 sys.setrecursionlimit(self.saved)
+        finally:
+            self.lock.release()
 
 
 recursion = Recursion()
