@@ -202,6 +202,11 @@ def _differentiable(plan):
         return _differentiable(plan[2])
     if what == "monad":
         return plan[1] == "-" and _differentiable(plan[2])
+    if what == "dyad" and plan[3][0] == "const" and type(plan[3][1]) is int \
+            and (plan[1] == "@" or plan[1] == "^" and plan[3][1] in batching.GRAPH_POWERS):
+        # x@i, a view of each row's element (_element); x^2, x^3: the library's power of
+        # every row's number, as the loop's (batching.power)
+        return _differentiable(plan[2])
     if what == "dyad":
         return plan[1] in _GRAPH_DYADS and _differentiable(plan[2]) and _differentiable(plan[3])
     if what == "adverb":
@@ -589,9 +594,14 @@ def _sum_of_products(plus_over, times, left, right):
 
 
 def _product(a, w):
-    """The library's product of the rows a and w (the graph's step for their sums)."""
+    """The graph's step for the sums of the products of the rows a and w. By a vector w:
+    the products, and torch's sum of each row's, whose backward is the loop's (the gradient
+    broadcast, times the other factor; summed over the rows for w): the loop's gradient, to
+    the bit. By a matrix: the library's product, whose backward is two products (the
+    loop's, a product and a sum over every row's products, costs more; its bits differ)."""
     backend = backends.current()
-    return _reals(backend, a) @ _reals(backend, w)
+    a, w = _reals(backend, a), _reals(backend, w)
+    return (a * w).sum(-1) if w.ndim == 1 else a @ w
 
 
 def _products_summed(a, w):
