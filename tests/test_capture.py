@@ -293,6 +293,22 @@ def test_a_long_sum_replays_bit_identical(codegen):
     assert "step: captured, 1 variant(s), 21 replays" in on.capture.explain()
 
 
+def test_a_long_sum_differentiated_replays_its_fold_as_one_step():
+    """The sum in Klong's order of a vector being differentiated (torch's sum the graph's
+    step holding it) is one call of the record, numpy's steps on the CPU, not torch's
+    slices and additions one by one: the same bits as the ordinary evaluation."""
+    setup = "f::{+/x^2};v::0.001*!100000"
+    on, results_on, _ = run(setup, "f:>v", 2, True, [])      # (the second call recorded)
+    names = [getattr(v, "__name__", "") for v in
+             on.capture.records[on.globals["f"].facts].variants[0].replay.__globals__.values()]
+    assert "_sum_values" in names and "narrow" not in names and "add" not in names
+    results_on += [on.run("f:>v") for _ in range(4)]
+    off, results_off, _ = run(setup, "f:>v", 6, False, [])
+    for a, b in zip(results_on, results_off):
+        assert_same(a, b)
+    assert on("+/v^2") == off("+/v^2")
+
+
 def test_a_global_given_back_as_it_is():
     """A function whose result is a global's real, untouched, replays it (it was once
     recorded without the global among its inputs)."""

@@ -435,11 +435,12 @@ class TorchBackend(Backend):
             # too; compiled code keeps torch's sum, which the compiler fuses
             if op == "+" and a.requires_grad and not _wrapped(a) and self.recorder is not None \
                     and a.device.type == "cpu" and a.dtype == torch.float64:
-                # recorded for replay (torch_capture.py): as below, the fold's steps in
-                # torch at every length (numpy's are not recorded). Not the fold's steps
-                # as steps of the graph: the same sum and gradient, but their backward
-                # costs a step for each (a slice's, a running sum's)
-                r = _with_values(a.sum(0), ordered_sum(a.detach(), 0))
+                # recorded for replay (torch_capture.py): as below, the fold one step of
+                # the record (numpy's steps on a long vector are not followed, and torch's
+                # cost more). Not the fold's steps as steps of the graph: the same sum and
+                # gradient, but their backward costs a step for each (a slice's, a
+                # running sum's)
+                r = _with_values(a.sum(0), self.recorder.whole(self._sum_values, a.detach()))
             elif op == "+" and a.requires_grad and not _wrapped(a):
                 # differentiated: torch's sum is the step of the graph, holding the value
                 # of the fold, taken outside the graph

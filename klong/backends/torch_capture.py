@@ -479,6 +479,30 @@ class Recorder(TorchFunctionMode):
         return f"{self.const(engine)}({self.ref(outputs)}, ({seeds},), False, False, " \
                f"{self.ref(inputs)}, {kwargs['allow_unused']!r}, False)"
 
+    def whole(self, fn, *args):
+        """fn(*args), a function of tensors that gives a tensor of its own and decides
+        nothing from their values (Klong's sum of a vector, folded by numpy on the CPU):
+        recorded as one call of fn, its own steps not (numpy's could not be followed)."""
+        operands = None
+        if self.failure is None:
+            if self.sub is not None:
+                self.failure = "a whole step inside a vmap"
+            else:
+                try:
+                    operands = [self.ref(a) for a in args]
+                except Unfollowable as e:
+                    self.failure = f"{getattr(fn, '__name__', 'a step')}: {e}"
+        paused, self.paused = self.paused, True
+        try:
+            out = fn(*args)
+        finally:
+            self.paused = paused
+        if operands is not None and self.failure is None:
+            slot = self.slot()
+            self.lines.append(f"{slot} = {self.named(fn)}({', '.join(operands)})")
+            self.bind(out, slot)
+        return out
+
     def opaque(self, impl, fn, *args):
         """impl(fn, *args), the backend's torch.vmap of the Klong function fn over args:
         fn's operations are recorded as a function of its batched arguments, which the
