@@ -620,10 +620,15 @@ def _products_summed(a, w):
     # made where the fold reads them, not made row by row and then moved)
     x = lib.laid_out(lib.swap01(_reals(lib, x)))
     v = _reals(lib, v)
-    products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+    if rest:
+        # (by a matrix of p columns: the j-th products of row i at i*p+q, so that the
+        # sums lie as the rows of the result, which needs no move)
+        products = x.reshape(k, n, 1) * v.reshape(k, 1, rest[0])
+    else:
+        products = v.reshape(k, 1) * x
     sums = lib.fold_columns("+", products.reshape(k, -1))
     if rest:
-        sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
+        sums = sums.reshape((n,) + rest)
     return sums if lib is backend else backend.from_host(sums)
 
 
