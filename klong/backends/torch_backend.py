@@ -462,9 +462,10 @@ class TorchBackend(Backend):
     def _sum_values(self, v):
         """+/ of the real tensor v, which nothing tracks, in Klong's order: a tensor of its
         own memory (v is never overwritten)."""
-        if v.device.type == "cpu" and v.dtype == torch.float64 and v.numel() <= _HOST_ROWS:
-            # in torch: numpy's error state would cost more than a short fold; a long one
-            # costs less in numpy (one call per step for less)
+        if v.device.type == "cpu" and v.dtype == torch.float64 and v.numel() <= _HOST_ROWS \
+                and v.shape[0] <= SEQUENTIAL_ROWS:
+            # in torch: one running sum, where numpy's error state would cost more; halving
+            # first costs less in numpy (a call of numpy's per step costs less than torch's)
             return ordered_sum(v, 0)
         if v.device.type == "cpu" and v.dtype in _HOST_FLOATS:
             with np.errstate(all="ignore"):         # folded by numpy, on v's memory
