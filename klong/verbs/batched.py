@@ -586,22 +586,33 @@ def _sum_of_products(plus_over, times, left, right):
             return plus_over(_Run(times(run), run.reads, run.n))
         n, k = row.a.shape
         limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
-        # differentiated: the library's product of the matrix of rows and w is the step of
-        # the graph (its backward two products, not a product and a sum over every one of
-        # the rows' products), holding the loop's sums
-        return Rows(backends.current().graph_holding(_product, _products_summed, row.a, w))
+        backend = backends.current()
+        if w.ndim == 1 and (backend.is_tracked(row.a) or backend.is_tracked(w)):
+            # differentiated, by a vector: the loop's products, steps of the graph, each
+            # row's summed by torch as the step holding the loop's sums of them (the
+            # loop's gradient, to the bit: the gradient broadcast, times the other factor)
+            products = _reals(backend, row.a) * _reals(backend, w)
+            return Rows(backend.graph_holding(_summed, _each_row_summed, products))
+        # differentiated by a matrix: the library's product of the matrix of rows and w is
+        # the step of the graph (its backward two products, not a product and a sum over
+        # every one of the rows' products), holding the loop's sums
+        return Rows(backend.graph_holding(_product, _products_summed, row.a, w))
     return fold
 
 
+def _summed(products):
+    return products.sum(-1)
+
+
+def _each_row_summed(products):
+    return backends.current().fold_each_row("+", products)
+
+
 def _product(a, w):
-    """The graph's step for the sums of the products of the rows a and w. By a vector w:
-    the products, and torch's sum of each row's, whose backward is the loop's (the gradient
-    broadcast, times the other factor; summed over the rows for w): the loop's gradient, to
-    the bit. By a matrix: the library's product, whose backward is two products (the
-    loop's, a product and a sum over every row's products, costs more; its bits differ)."""
+    """The library's product of the rows a and the matrix w (the graph's step for their
+    sums)."""
     backend = backends.current()
-    a, w = _reals(backend, a), _reals(backend, w)
-    return (a * w).sum(-1) if w.ndim == 1 else a @ w
+    return _reals(backend, a) @ _reals(backend, w)
 
 
 def _products_summed(a, w):
