@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from klong import KlongInterpreter
+from klong.errors import KlongError
 
 # what replays compute, whatever the machine's load (conftest.py)
 pytestmark = pytest.mark.usefixtures("capture_untimed")
@@ -52,3 +53,98 @@ def test_capture_on_and_off_give_the_same_parameters(name):
     assert any(line.startswith("step: captured") for line in k_on.capture.explain().splitlines()), \
         k_on.capture.explain()
     assert k_off.capture.explain().splitlines()[0] == "capture: off"
+
+
+# Steps with the gradient written out, or whose Each batches: 25 of them leave the same bits
+# with capture on and off, batched and not (KLONG_BATCH=0's loop), generated code and closures
+PER_SAMPLE_MLP = """.bkf("tanh")
+N::256
+X::(2*(!N)%N)-1
+XY::X,'X^2
+W1::0.1*(!16)-8
+B1::0.1*!16
+W2::0.05*(!16)-6
+B2::0.0
+net::{B2++/W2*tanh(B1+W1*x)}
+loss::{(+/{(net(x@0)-x@1)^2}'XY)%N}
+step::{[g];g::loss:>[W1 B1 W2 B2];W1::W1-0.1*g@0;B1::B1-0.1*g@1;W2::W2-0.1*g@2;B2::B2-0.1*g@3}"""
+
+# (the residual to the fourth power: its cube, ^3, times itself)
+CUBED_MLP = PER_SAMPLE_MLP.replace("{(net(x@0)-x@1)^2}'XY", "{((net(x@0)-x@1)^3)*net(x@0)-x@1}'XY") \
+    .replace("-0.1*g@", "-0.01*g@")
+
+SOFTMAX = """.bkf("exp")
+X::((([256 4]:^!1024)!37)%37)-0.5
+XT::+X
+Y::{x=!3}'(!256)!3
+W::0.01*([3 4]:^!12)-6
+loss::{[p];p::{x%+/x}'exp({x{+/x*y}:/W}'X);-(+/+/Y*p)%256}
+step::{[p];p::{x%+/x}'exp({x{+/x*y}:/W}'X);W::W-0.1*({x{+/x*y}:/XT}'+p-Y)%256}"""
+
+PROGRAMS = {"per_sample_mlp": (PER_SAMPLE_MLP, ["W1", "B1", "W2", "B2"]),
+            "cubed_mlp": (CUBED_MLP, ["W1", "B1", "W2", "B2"]),
+            "softmax": (SOFTMAX, ["W"])}
+SETTINGS = [dict(capture=False), dict(batch=False), dict(codegen=False),
+            dict(batch=False, capture=False)]
+
+
+def train_program(name, **settings):
+    source, params = PROGRAMS[name]
+    k = KlongInterpreter(backend="torch", device="cpu", **settings)
+    k(source)
+    before = k("loss()")
+    for _ in range(STEPS):
+        k("step()")
+    return before, k("loss()"), [k[p] for p in params], k
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_steps_give_the_same_bits_every_way(name):
+    before, after, params, k = train_program(name)
+    assert after < before, f"{name}: loss {before} -> {after}"
+    assert any(line.startswith("step: captured") for line in k.capture.explain().splitlines())
+    for settings in SETTINGS:
+        other_before, other_after, other_params, _ = train_program(name, **settings)
+        assert (other_before, other_after) == (before, after), settings
+        for p, a, b in zip(PROGRAMS[name][1], params, other_params):
+            assert same_bits(a, b), f"{name}: {p} differs with {settings}"
+
+
+@pytest.mark.parametrize("name", ["logreg", "ridge"])
+def test_batched_and_loop_give_the_same_parameters(name):
+    # (sums of products by a vector: the graph's step is the loop's products and sum)
+    model = MODELS[name]
+    trained = []
+    for batch in (True, False):
+        k = KlongInterpreter(backend="torch", device="cpu", batch=batch)
+        training_models.load(k, model)
+        for _ in range(STEPS):
+            k("step()")
+        trained.append([k[p] for p in model.params])
+    for param, on, off in zip(model.params, *trained):
+        assert same_bits(on, off), f"{name}: {param} differs batched and not"
+
+
+def _without_vmap(k):
+    def refuse(*args, **kwargs):
+        raise AssertionError("torch.vmap was called")
+    k.backend.vmap = refuse
+
+
+@pytest.mark.parametrize("name", ["per_sample_mlp", "cubed_mlp"])
+def test_the_per_sample_body_batches_when_differentiated(name):
+    # the loss's Each (x@0, x@1, ^2 or ^3, a call of a literal holding a 0-d parameter)
+    # runs once for all rows, itself, not through torch.vmap (which the loop needs)
+    want = train_program(name, capture=False)[2]
+    k = KlongInterpreter(backend="torch", device="cpu", capture=False)
+    k(PROGRAMS[name][0])
+    _without_vmap(k)
+    for _ in range(STEPS):
+        k("step()")
+    for p, a in zip(PROGRAMS[name][1], want):
+        assert same_bits(k[p], a), p
+    loop = KlongInterpreter(backend="torch", device="cpu", capture=False, batch=False)
+    loop(PROGRAMS[name][0])
+    _without_vmap(loop)
+    with pytest.raises(KlongError, match="torch.vmap was called"):
+        loop("step()")

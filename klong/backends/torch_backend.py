@@ -435,15 +435,18 @@ class TorchBackend(Backend):
         if op in _REDUCE and a.is_floating_point() and not torch.compiler.is_compiling():
             # Klong's order (docs/numbers.md), for values being differentiated or batched
             # too; compiled code keeps torch's sum, which the compiler fuses
-            if op == "+" and a.requires_grad and not _wrapped(a):
+            if op == "+" and a.requires_grad and not _wrapped(a) and self.recorder is not None \
+                    and a.device.type == "cpu" and a.dtype == torch.float64:
+                # recorded for replay (torch_capture.py): as below, the fold one step of
+                # the record (numpy's steps on a long vector are not followed, and torch's
+                # cost more). Not the fold's steps as steps of the graph: the same sum and
+                # gradient, but their backward costs a step for each (a slice's, a
+                # running sum's)
+                r = _with_values(a.sum(0), self.recorder.whole(self._sum_values, a.detach()))
+            elif op == "+" and a.requires_grad and not _wrapped(a):
                 # differentiated: torch's sum is the step of the graph, holding the value
-                # of the fold, taken outside the graph. Not the fold's steps as steps of
-                # the graph: the same sum and gradient, but their backward costs a step
-                # for each (a slice's, a running sum's). Recorded for replay
-                # (torch_capture.py) as one step: numpy's are not followed
-                v = a.detach()
-                r = _with_values(a.sum(0), self._sum_values(v) if self.recorder is None
-                                 else self.recorder.host_step(self._sum_values, v))
+                # of the fold, taken outside the graph
+                r = _with_values(a.sum(0), self._sum_values(a.detach()))
             else:
                 # batched by a transform, or a product differentiated: the steps of the
                 # fold are steps of the graph
@@ -461,9 +464,10 @@ class TorchBackend(Backend):
     def _sum_values(self, v):
         """+/ of the real tensor v, which nothing tracks, in Klong's order: a tensor of its
         own memory (v is never overwritten)."""
-        if v.device.type == "cpu" and v.dtype == torch.float64 and v.numel() <= _HOST_ROWS:
-            # in torch: numpy's error state would cost more than a short fold; a long one
-            # costs less in numpy (one call per step for less)
+        if v.device.type == "cpu" and v.dtype == torch.float64 and v.numel() <= _HOST_ROWS \
+                and v.shape[0] <= SEQUENTIAL_ROWS:
+            # in torch: one running sum, where numpy's error state would cost more; halving
+            # first costs less in numpy (a call of numpy's per step costs less than torch's)
             return ordered_sum(v, 0)
         if v.device.type == "cpu" and v.dtype in _HOST_FLOATS:
             with np.errstate(all="ignore"):         # folded by numpy, on v's memory

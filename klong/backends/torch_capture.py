@@ -479,24 +479,29 @@ class Recorder(TorchFunctionMode):
         return f"{self.const(engine)}({self.ref(outputs)}, ({seeds},), False, False, " \
                f"{self.ref(inputs)}, {kwargs['allow_unused']!r}, False)"
 
-    def host_step(self, fn, *args):
-        """fn(*args), a function of tensors computed where the recorder cannot follow its
-        steps (numpy's, on the tensors' memory): recorded as one call of fn. Its result
-        depends on its operands' values alone, whose shapes and types the guards fix."""
-        if self.sub is None and self.failure is None:
-            try:
-                operands = [self.ref(a) for a in args]
-            except Unfollowable as e:
-                self.failure = f"{getattr(fn, '__name__', 'a step')}: {e}"
+    def whole(self, fn, *args):
+        """fn(*args), a function of tensors that gives a tensor of its own and decides
+        nothing from their values (Klong's sum of a vector, folded by numpy on the CPU):
+        recorded as one call of fn, its own steps not (numpy's could not be followed)."""
+        operands = None
+        if self.failure is None:
+            if self.sub is not None:
+                self.failure = "a whole step inside a vmap"
             else:
-                with _pop_mode_temporarily():
-                    out = fn(*args)
-                slot = self.slot()
-                self.lines.append(f"{slot} = {self.const(fn)}({', '.join(operands)})")
-                self.bind(out, slot)
-                return out
-        with _pop_mode_temporarily():
-            return fn(*args)
+                try:
+                    operands = [self.ref(a) for a in args]
+                except Unfollowable as e:
+                    self.failure = f"{getattr(fn, '__name__', 'a step')}: {e}"
+        paused, self.paused = self.paused, True
+        try:
+            out = fn(*args)
+        finally:
+            self.paused = paused
+        if operands is not None and self.failure is None:
+            slot = self.slot()
+            self.lines.append(f"{slot} = {self.named(fn)}({', '.join(operands)})")
+            self.bind(out, slot)
+        return out
 
     def opaque(self, impl, fn, *args):
         """impl(fn, *args), the backend's torch.vmap of the Klong function fn over args:

@@ -235,6 +235,11 @@ def _differentiable(plan):
         return _differentiable(plan[2])
     if what == "monad":
         return plan[1] == "-" and _differentiable(plan[2])
+    if what == "dyad" and plan[3][0] == "const" and type(plan[3][1]) is int \
+            and (plan[1] == "@" or plan[1] == "^" and plan[3][1] in batching.GRAPH_POWERS):
+        # x@i, a view of each row's element (_element); x^2, x^3: the library's power of
+        # every row's number, as the loop's (batching.power)
+        return _differentiable(plan[2])
     if what == "dyad":
         return plan[1] in _GRAPH_DYADS and _differentiable(plan[2]) and _differentiable(plan[3])
     if what == "adverb":
@@ -622,15 +627,31 @@ def _sum_of_products(plus_over, times, left, right):
             return plus_over(_Run(times(run), run.reads, run.n))
         n, k = row.a.shape
         limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
-        # differentiated: the library's product of the matrix of rows and w is the step of
-        # the graph (its backward two products, not a product and a sum over every one of
-        # the rows' products), holding the loop's sums
-        return Rows(backends.current().graph_holding(_product, _products_summed, row.a, w))
+        backend = backends.current()
+        if w.ndim == 1 and (backend.is_tracked(row.a) or backend.is_tracked(w)):
+            # differentiated, by a vector: the loop's products, steps of the graph, each
+            # row's summed by torch as the step holding the loop's sums of them (the
+            # loop's gradient, to the bit: the gradient broadcast, times the other factor)
+            products = _reals(backend, row.a) * _reals(backend, w)
+            return Rows(backend.graph_holding(_summed, _each_row_summed, products))
+        # differentiated by a matrix: the library's product of the matrix of rows and w is
+        # the step of the graph (its backward two products, not a product and a sum over
+        # every one of the rows' products), holding the loop's sums
+        return Rows(backend.graph_holding(_product, _products_summed, row.a, w))
     return fold
 
 
+def _summed(products):
+    return products.sum(-1)
+
+
+def _each_row_summed(products):
+    return backends.current().fold_each_row("+", products)
+
+
 def _product(a, w):
-    """The library's product of the rows a and w (the graph's step for their sums)."""
+    """The library's product of the rows a and the matrix w (the graph's step for their
+    sums)."""
     backend = backends.current()
     return _reals(backend, a) @ _reals(backend, w)
 
@@ -651,14 +672,18 @@ def _products_summed(a, w):
     # made where the fold reads them, not made row by row and then moved)
     x = lib.laid_out(lib.swap01(_reals(lib, x)))
     v = _reals(lib, v)
-    if not rest and lib is HOST and x.flags.owndata:
+    if rest:
+        # (by a matrix of p columns: the j-th products of row i at i*p+q, so that the
+        # sums lie as the rows of the result, which needs no move)
+        products = x.reshape(k, n, 1) * v.reshape(k, 1, rest[0])
+    elif lib is HOST and x.flags.owndata:
         # (x is the copy laid_out made: the products by a vector made in its place)
         products = HOST.array_module().multiply(v.reshape(k, 1), x, out=x)
     else:
-        products = v.reshape((k,) + rest + (1,)) * x.reshape((k,) + (1,) * len(rest) + (n,))
+        products = v.reshape(k, 1) * x
     sums = lib.fold_columns("+", products.reshape(k, -1))
     if rest:
-        sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
+        sums = sums.reshape((n,) + rest)
     return sums if lib is backend else backend.from_host(sums)
 
 

@@ -75,8 +75,11 @@ def _rank(v):
     array; anything else declines."""
     if _number(v):
         return 0
-    if values.is_array(v) and v.ndim and values.array_kind(v) in ("i", "f"):
-        return v.ndim
+    if isinstance(v, arrays.ARRAY_TYPES) and values.array_kind(v) in ("i", "f"):
+        if v.ndim:
+            return v.ndim
+        if backends.current().is_tracked(v):
+            return 0        # a number being differentiated (a 0-d tensor): as a number
     raise Declined
 
 
@@ -442,6 +445,11 @@ def _real_pair(a, ra, b, rb):
     return parts
 
 
+# the integer powers that the library computes as products (torch's x*x, x*x*x), of one
+# number or of a batch alike (batched.py's differentiated bodies may hold them)
+GRAPH_POWERS = (2, 3)
+
+
 def power(dyad, arrays):
     """The batching rule of ^: on arrays, the verb on the whole batch, as atomic_dyad; on one
     number per row, as the loop computes each row's a^b: integers by the verb on the whole
@@ -468,7 +476,11 @@ def power(dyad, arrays):
                 return _per_number([dyad(p, q) for p, q in zip(_numbers(a, n), _numbers(b, n))])
             if type(backend).vmap is not backends.Backend.vmap:
                 # where Each traces (torch), the loop's trace raises a batch of reals to an
-                # integer power with the library's power (x*x*x for 3), not C's pow
+                # integer power with the library's power (x*x*x for 3), not C's pow: the
+                # same for reals being differentiated (each row's power is the library's
+                # there), where the power is products (GRAPH_POWERS)
+                if type(b) is int and b in GRAPH_POWERS and backend.is_tracked(x):
+                    return Rows(backend.power(x, b))
                 raise Declined
         r = backend.pow_each_normal(x, y)
         if r is None:
