@@ -110,9 +110,10 @@ def test_steps_give_the_same_bits_every_way(name):
             assert same_bits(a, b), f"{name}: {p} differs with {settings}"
 
 
-@pytest.mark.parametrize("name", ["logreg", "ridge"])
+@pytest.mark.parametrize("name", list(MODELS))
 def test_batched_and_loop_give_the_same_parameters(name):
-    # (sums of products by a vector: the graph's step is the loop's products and sum)
+    # (sums of products by a vector or a matrix: the graph's step is the loop's products
+    # and torch's sum of them, whose backward adds the gradient up as the loop's does)
     model = MODELS[name]
     trained = []
     for batch in (True, False):

@@ -634,10 +634,11 @@ def _sum_of_products(plus_over, times, left, right):
             # loop's gradient, to the bit: the gradient broadcast, times the other factor)
             products = _reals(backend, row.a) * _reals(backend, w)
             return Rows(backend.graph_holding(_summed, _each_row_summed, products))
-        # differentiated by a matrix: the library's product of the matrix of rows and w is
-        # the step of the graph (its backward two products, not a product and a sum over
-        # every one of the rows' products), holding the loop's sums
-        return Rows(backend.graph_holding(_product, _products_summed, row.a, w))
+        # differentiated by a matrix: the loop's products, steps of the graph, summed along
+        # each row by torch as the step holding the loop's sums (not the library's matrix
+        # product, whose backward adds the gradient up in another order than the loop's)
+        return Rows(backend.graph_holding(_products_by_matrix_summed, _products_summed,
+                                          row.a, w))
     return fold
 
 
@@ -649,11 +650,11 @@ def _each_row_summed(products):
     return backends.current().fold_each_row("+", products)
 
 
-def _product(a, w):
-    """The library's product of the rows a and the matrix w (the graph's step for their
-    sums)."""
+def _products_by_matrix_summed(a, w):
+    """The rows a (n x k) each times the matrix w (k x p), as the loop pairs them (row j of
+    w by element j), summed by the library (the graph's step for their sums)."""
     backend = backends.current()
-    return _reals(backend, a) @ _reals(backend, w)
+    return (_reals(backend, a)[:, :, None] * _reals(backend, w)).sum(1)
 
 
 def _products_summed(a, w):
