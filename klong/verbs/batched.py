@@ -674,9 +674,9 @@ def _products_summed(a, w):
     x = lib.laid_out(lib.swap01(_reals(lib, x)))
     v = _reals(lib, v)
     if rest:
-        # (by a matrix of p columns: the j-th products of row i at i*p+q, so that the
-        # sums lie as the rows of the result, which needs no move)
-        products = x.reshape(k, n, 1) * v.reshape(k, 1, rest[0])
+        # (by a matrix of p columns: the j-th products by its column q at q*n+i, each
+        # inner loop of the library as long as the rows are many)
+        products = v.reshape(k, rest[0], 1) * x.reshape(k, 1, n)
     elif lib is HOST and x.flags.owndata:
         # (x is the copy laid_out made: the products by a vector made in its place)
         products = HOST.array_module().multiply(v.reshape(k, 1), x, out=x)
@@ -684,7 +684,7 @@ def _products_summed(a, w):
         products = v.reshape(k, 1) * x
     sums = lib.fold_columns("+", products.reshape(k, -1))
     if rest:
-        sums = sums.reshape((n,) + rest)
+        sums = lib.swap01(sums.reshape(rest + (n,)))      # (a view, as it lies)
     return sums if lib is backend else backend.from_host(sums)
 
 
