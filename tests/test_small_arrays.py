@@ -206,3 +206,37 @@ def test_torch_repeat_by_one_count():
 ])
 def test_max_min(k, src, result):
     assert printed(k, src) == result
+
+
+@pytest.mark.parametrize("src, result", [
+    # the groups of = (views of one vector on torch): their first positions, their sizes
+    ("*'=[5 3 5 5 1 3]", "[0 1 4]"),
+    ("#'=[5 3 5 5 1 3]", "[3 2 1]"),
+    ("*'=\"mississippi\"", "[0 1 2 8]"),
+    ("{(x@*'g),'#'g}(w)", "[[:a 3] [:b 2] [:c 1]]"),
+    # pieces cut from one vector of reals (views of it), and of vectors of their own
+    ("*'[2 3]:_[0.5 -0.0 2.5 1e300 7.0]", "[0.5 2.5 1.0e+300]"),
+    ("*'[[1.5 2] [-0.0] [3 4 5]]", "[1.5 0.0 3]"),
+    ("#'[[1.5 2] [-0.0] [3 4 5]]", "[2 1 3]"),
+    # a group far smaller than the vector it views: read from the group itself
+    ("*'[99]:_!100", "[0 99]"),
+    # an empty vector among them: First of it, as the loop takes it
+    ("*'[[1 2] [] [3]]", "[1 [] 3]"),
+])
+def test_firsts_and_sizes_of_vectors(k, src, result):
+    k.run("g::=w::[:a :b :a :c :a :b]")
+    assert printed(k, src) == result
+
+
+def test_torch_reads_the_firsts_of_groups_from_the_vector_they_view(kt, monkeypatch):
+    """The groups of = are views of one vector: their first elements come from its list,
+    not from one list per group."""
+    kt.run("g::=[5 3 5 5 1 3 8 8]")
+    groups = kt["g"]
+    assert all(v._base is groups[0]._base for v in groups)
+
+    def per_group(a, i):
+        raise AssertionError("a list per group")
+    monkeypatch.setattr(kt.backend, "element", per_group)
+    assert kt.backend.firsts(groups) == [0, 1, 4, 6]
+    assert printed(kt, "*'g") == "[0 1 4 6]"

@@ -239,6 +239,11 @@ class Backend:
         array that a[i] makes first."""
         return a.item(i)
 
+    def firsts(self, vectors):
+        """The first elements of non-empty vectors of the backend, as `element` gives them
+        (*'g over the groups of =)."""
+        return [a.item(0) for a in vectors]
+
     def items(self, a):
         """The elements of `a` along its first axis: Python numbers for a vector (0-d arrays
         when they carry a gradient), sub-arrays otherwise."""

@@ -8,6 +8,8 @@ whole array at once; `rows` is the matrix-vector product that an inner product a
 the rows of a matrix equals. Each may return None (not here); they are shortcuts to the same
 results, never different semantics.
 """
+import operator
+
 from .. import backends
 from ..backends import arrays
 from . import folds, mixed
@@ -81,8 +83,12 @@ def each(f, a, whole=None, strings=None, vectors=None):
 
 def _nonempty_vectors(elems):
     """Whether every item is a non-empty vector of the backend (the groups of =)."""
-    array = backends.current().array_type
-    return all(type(e) is array and e.ndim == 1 and e.shape[0] for e in elems)
+    # (each test one pass in C: a word count's Each over a few hundred groups)
+    return set(map(type, elems)) == {backends.current().array_type} \
+        and all(len(s) == 1 and s[0] for s in set(map(_SHAPE, elems)))
+
+
+_SHAPE = operator.attrgetter("shape")
 
 
 def each2(f, a, b, whole=None):

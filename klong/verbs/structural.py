@@ -224,13 +224,12 @@ def first(a):
 def firsts_of_vectors(vectors):
     """*'g for the items of g, non-empty vectors of the backend: their first elements, as
     First takes each."""
-    element = backends.current().element
-    return [element(v, 0) for v in vectors]
+    return backends.current().firsts(vectors)
 
 
 def sizes_of_vectors(vectors):
     """#'g for the items of g, vectors of the backend: their lengths."""
-    return [v.shape[0] for v in vectors]
+    return list(map(len, vectors))
 
 
 def reverse(a):
