@@ -410,3 +410,42 @@ def test_find_among_reals_with_an_infinity_warns_of_nothing():
                 printed.add(tuple(write(k(src)) for src in (
                     "(1.0,i,-i)?-i", "(i,2.0)?i", "{*x?|/x}'[[1.0 2.0] [3.0 4.0]],,(1.0,i)")))
     assert len(printed) == 1
+
+
+SIGNED_ZEROS = [[-0.0, -0.0], [-0.0, 0.0], [0.0, -0.0], [1.0, -1.0], [-0.0],
+                [-0.0, -0.0, -0.0, 1.0, -1.0], [-0.0, 2.5, -2.5, -0.0], [-0.0] * 40]
+
+
+def _running(v):
+    """The running sums of v from its first element, one addition a step (Klong's order
+    for up to 16 terms; for 40 terms of -0.0 every order gives -0.0)."""
+    out = [v[0]]
+    for e in v[1:]:
+        out.append(out[-1] + e)
+    return out
+
+
+def _signs(value):
+    import numpy as np
+    from klong.backends import to_host
+    if isinstance(value, float):
+        return bool(np.signbit(value))
+    return np.signbit(np.asarray(to_host(value), dtype=float)).tolist()
+
+
+@pytest.mark.parametrize("v", SIGNED_ZEROS)
+def test_sums_and_scans_keep_the_sign_of_a_zero(k, v):
+    """Which no printed text shows, but Python sees (and 1%x through .bkf("reciprocal")):
+    a sum of nothing but -0.0 is -0.0, on every backend; torch's scan starts from +0.0."""
+    import math
+    k["v"] = v
+    k["m"] = [v, [2.0] * len(v), v]
+    running = _running(v)
+    assert _signs(k.run("+\\v")) == [math.copysign(1, e) < 0 for e in running]
+    assert _signs(k.run("+/v")) == (math.copysign(1, running[-1]) < 0)
+    rows = [math.copysign(1, running[-1]) < 0, False, math.copysign(1, running[-1]) < 0]
+    for program in ("+/'m", "{+/x}'m"):
+        assert _signs(k.run(program)) == rows, program
+    assert _signs(k.run("+\\'m"))[0] == [math.copysign(1, e) < 0 for e in running]
+    k.run('.bkf("reciprocal")')
+    assert write(k.run("reciprocal(+/[-0.0 -0.0])")) == "-inf"

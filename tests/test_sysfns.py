@@ -440,3 +440,17 @@ def test_comment_in_a_loaded_file_does_not_reach_the_caller(tmp_path, k):
     f = tmp_path / "c.kg"
     f.write_text('.comment("END")\nskipped\nEND\nv::1\n')
     assert k(f'.l({q(f)});v+1') == 2
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_backend_function_gives_inf_and_nan_without_a_warning(backend):
+    """numpy warns of log(0.0) and 1%0.0 on standard error; torch does not: a Klong program
+    gets the same -inf, inf and nan on both, and nothing printed beside them."""
+    import warnings
+    pytest.importorskip(backend)
+    k = KlongInterpreter(backend=backend)
+    k('.bkf(["log" "reciprocal" "sqrt"])')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert [str(k(src)) for src in ("log(0.0)", "sqrt(-1.0)")] == ["-inf", "nan"]
+        assert k("reciprocal([0.0 -0.0])").tolist() == [float("inf"), float("-inf")]

@@ -154,6 +154,23 @@ def _host_scan(op, a):
         return torch.from_numpy(np.cumsum(host, 0) if op == "+" else np.cumprod(host, 0))
 
 
+def _running_sum(t, dim):
+    """torch's running sum of t along dim with the loop's signed zeros: torch's scan adds
+    the first element to +0.0, where the loop starts from the element itself, so a row
+    starting with -0.0 sums to +0.0 there and to -0.0 in the loop for as long as it holds
+    nothing but -0.0. Where some row starts with a zero, that run is set to -0.0."""
+    c = torch.cumsum(t, dim)
+    if not t.is_floating_point() or not t.shape[dim]:
+        return c
+    if not (_wrapped(t) or torch.compiler.is_compiling()):   # (no branch on data there)
+        first = c.select(dim, 0)        # +0.0 plus the first elements: zero where they are
+        if (first.item() != 0) if first.ndim == 0 else not bool((first == 0).any()):
+            return c
+    negative_zero = (t == 0) & torch.signbit(t)
+    run = negative_zero.to(torch.int64).cumprod(dim).bool()
+    return torch.where(run, torch.full((), -0.0, dtype=c.dtype, device=c.device), c)
+
+
 def _with_values(graph, values):
     """`graph`, torch's sum or running sum of a tensor being differentiated, holding
     `values`, the same sums taken in Klong's order: the gradient of a sum (the incoming
@@ -183,7 +200,7 @@ def ordered_sum(t, dim=0):
         t = t.narrow(dim, 0, half) + t.narrow(dim, half, half)
         n = half
     if t.dtype == torch.float64 and t.device.type == "cpu":
-        total = t.cumsum(dim).select(dim, -1)
+        total = _running_sum(t, dim).select(dim, -1)
     else:
         rows = t.unbind(dim)
         total = rows[0]
@@ -595,8 +612,10 @@ class TorchBackend(Backend):
                 and not torch.compiler.is_compiling():
             # torch's CPU scans of float64 (and exact int64) run left to right along any
             # axis: along the rows where they lie, the result laid out as a is (no copy)
-            if op in "+*":
-                return _SCAN[op](a, 1)
+            if op == "+":
+                return _running_sum(a, 1)
+            if op == "*":
+                return torch.cumprod(a, 1)
             return (torch.cummax if op == "|" else torch.cummin)(a, 1).values
         return super().accumulate_each_row(op, a)
 
@@ -613,7 +632,7 @@ class TorchBackend(Backend):
                 return self.running_rows(op, a)     # batched, or a product differentiated
             return self._scan_on_host(op, a)
         if op == "+":
-            return torch.cumsum(a, 0)
+            return _running_sum(a, 0)
         if op == "*":
             return torch.cumprod(a, 0)
         return (torch.cummax if op == "|" else torch.cummin)(a, 0).values

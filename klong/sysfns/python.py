@@ -268,7 +268,11 @@ class BackendFunction(Function):
             # column of a matrix, by other code than one of the same numbers laid out)
             x = self.backend.laid_out(x)
         try:
-            result = self.fn(x)
+            if self.backend.warns:
+                with self.backend.quiet():  # (log(0.0) is -inf, as on torch: no warning)
+                    result = self.fn(x)
+            else:
+                result = self.fn(x)
         except Exception as e:
             raise KlongError("type", f"{self.name}: {e}") from None
         if isinstance(result, arrays.ARRAY_TYPES) and result.ndim == 0:
