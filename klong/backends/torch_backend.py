@@ -123,7 +123,8 @@ def _host_real_operand(v, copy=False):
     being compiled); None otherwise. `copy`: a tensor on another device too, copied."""
     if not isinstance(v, torch.Tensor):
         return v
-    if not v.is_cpu:
+    # (device, not is_cpu: a capture's Recorder knows the device as fixed metadata)
+    if v.device.type != "cpu":
         if copy and not torch.compiler.is_compiling() and not v.requires_grad \
                 and not _wrapped(v) and v.dtype in _HOST_DTYPES:
             return v.cpu().numpy()
@@ -653,7 +654,8 @@ class TorchBackend(Backend):
             if x is not None and y is not None:
                 with _quietly():                    # inf and nan, silently, as torch's
                     r = torch.from_numpy(np.asarray(np.power(x, y)))
-                return r if t.is_cpu else r.to(t.device)
+                device = t.device
+                return r if device.type == "cpu" else r.to(device)
         return torch.pow(a, b)
 
     def divide(self, a, b):
