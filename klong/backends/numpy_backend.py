@@ -359,8 +359,9 @@ def extreme_of_reals(a, b, larger):
     not NaN, maximum and minimum NaN, and of two equal operands either (which differ only as
     0.0 and -0.0). So: against a number b not NaN, fmax or fmin (against a zero b, only
     where a holds no zero: `x|0.0`); a number a neither NaN nor zero against b, maximum or
-    minimum; two arrays, fmax or fmin where b holds no NaN and no zero is picked (then no
-    0.0 stood beside a -0.0)."""
+    minimum; two arrays, maximum or minimum where their result holds no NaN and no zero,
+    else fmax or fmin where b holds no NaN and no zero is picked (then no 0.0 stood beside
+    a -0.0)."""
     if not (_reals(a) and _reals(b)):
         return None
     if type(b) is float:
@@ -371,6 +372,15 @@ def extreme_of_reals(a, b, larger):
         if a != a or a == 0:
             return None
         return (np.maximum if larger else np.minimum)(a, b)
+    # maximum and minimum give NaN where either operand is NaN: where their result holds no
+    # NaN (its least element is a number) and no zero, no operand was NaN and no 0.0 stood
+    # beside a -0.0, so the larger (smaller) is the verb's. Its least element positive says
+    # both at once (|x|-like results: `x|-x`); one pass each otherwise
+    r = (np.maximum if larger else np.minimum)(a, b)
+    if r.size:
+        least = r.min()
+        if least > 0 or least == least and r.all():
+            return r
     if np.isnan(b).any():
         return None
     r = (np.fmax if larger else np.fmin)(a, b)

@@ -11,7 +11,7 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import (code_array, extreme_of_reals, fold_host_columns,
+from .numpy_backend import (_quietly, code_array, extreme_of_reals, fold_host_columns,
                             host_negative_zero, lookup, places_of_extremes, text_of)
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
@@ -123,10 +123,13 @@ def _host_real_operand(v, copy=False):
     being compiled); None otherwise. `copy`: a tensor on another device too, copied."""
     if not isinstance(v, torch.Tensor):
         return v
-    if copy and not torch.compiler.is_compiling() and v.device.type != "cpu" and not v.requires_grad \
-            and not _wrapped(v) and v.dtype in (*_HOST_FLOATS, torch.int64):
-        return v.cpu().numpy()
-    if v.device.type != "cpu" or v.requires_grad or v.dtype not in _HOST_DTYPES \
+    # (device, not is_cpu: a capture's Recorder knows the device as fixed metadata)
+    if v.device.type != "cpu":
+        if copy and not torch.compiler.is_compiling() and not v.requires_grad \
+                and not _wrapped(v) and v.dtype in _HOST_DTYPES:
+            return v.cpu().numpy()
+        return None
+    if v.requires_grad or v.dtype not in _HOST_DTYPES \
             or torch._C._functorch.is_batchedtensor(v) or torch.compiler.is_compiling():
         return None
     try:
@@ -563,7 +566,7 @@ class TorchBackend(Backend):
         # where they lie (along the first axis of the columns it reads across the rows).
         # The last column of the scan, laid out as a vector of its own by numpy (cheaper
         # than torch's copy): the result holds no view of the scan
-        host = np.ascontiguousarray(_SCAN[op](a, 1).select(1, -1).numpy())
+        host = _SCAN[op](a, 1).numpy()[:, -1].copy()
         r = torch.from_numpy(host)
         # (count_nonzero: a fraction of the cost of all() on a short vector)
         return self.signed_zero_sums(r, a) if op == "+" \
@@ -676,12 +679,13 @@ class TorchBackend(Backend):
         # torch's differs from it in the last place (its CUDA kernels more) and one program
         # prints one answer on every backend; values being differentiated, traced or
         # compiled keep torch's
-        device = next((v.device for v in (a, b) if isinstance(v, torch.Tensor)), None)
-        if device is not None and torch.is_floating_point(a if isinstance(a, torch.Tensor) else b):
+        t = a if isinstance(a, torch.Tensor) else b
+        if isinstance(t, torch.Tensor) and t.is_floating_point():
             x, y = _host_real_operand(a, copy=True), _host_real_operand(b, copy=True)
             if x is not None and y is not None:
-                with np.errstate(all="ignore"):     # inf and nan, silently, as torch's
+                with _quietly():                    # inf and nan, silently, as torch's
                     r = torch.from_numpy(np.asarray(np.power(x, y)))
+                device = t.device
                 return r if device.type == "cpu" else r.to(device)
         return torch.pow(a, b)
 

@@ -99,7 +99,8 @@ def each2(f, a, b, whole=None):
     if whole is not None and numeric(a) and numeric(b):
         n = min(a.shape[0], b.shape[0])
         try:
-            r = whole(a[:n], b[:n])
+            # (operands of one length as they are: a slice of a tensor costs a few us)
+            r = whole(a, b) if a.shape[0] == b.shape[0] else whole(a[:n], b[:n])
         except KlongError:
             r = None        # the loop below raises the error as it names it (at its pair)
         if r is not None:

@@ -501,6 +501,25 @@ TORCH_ROWS2 = [
     "{x%|/|/x}'[2 2 2]:^1+!8",
 ]
 
+# Issue 32 on torch, third round: Max and Min of two arrays by the library's maximum and
+# minimum where their result holds no NaN and no zero (else fmax and fmin, or the verb's
+# steps), powers by a number, pairs of rows of one length, row sums and products
+TORCH_ROWS3 = [
+    "n::(1.0e308*10)-1.0e308*10;g::[[1.0 -2.0 3.0] [0.5 -0.5 2.0]],,(n,0.5,-0.0);"
+    "h::[[0.5 -3.0 3.0] [1.0 0.25 -0.0]],,(2.0,n,0.0);(g|h),(g&h),(h|g),(h&g),(g{x|y}'h),"
+    "(g{x&y}'h),(h{x|y}'g),({x|-x}'g),({x&-x}'g),({+/x|-x}'g),{+/x&-x}'g",
+    "m::[[1.5 2.25 -3.0] [0.1 0.2 0.3] [-1.0 4.0 0.5]];({x|-x}'m),({+/x|-x}'m),"
+    "({(x*x)&1+x*x}'m),(m{x|y}'m-1),(m{x&y}'m-1),((m*m)|m),{+/x&-x}'m",
+    "z::[[0.0 -0.0 1.0] [-0.0 -0.0 2.0]];({x|-x}'z),({x&-x}'z),(z|-z),(z&-z),"
+    "({+/x|-x}'z),(z{x|y}'|'z),z{x&y}'|'z",
+    "m::[[1.5 2.25 -3.0] [0.1 0.2 0.3] [-1.0 4.0 0.5]];n::m-0.25;({x^2}'m),(m{+/(x-y)^2}'n),"
+    "(m{(x-y)^2}'n),(m^2),({(+/(x-(+/x)%#x)^2)%#x}'m),{(+/x*x)^0.5}'m",
+    "i::(1.0e308*10);n::i-i;f::[[1.0 2.0 3.0] [4.0 5.0 6.0]],,(i,(-i),n);"
+    "({x^2}'f),(f{+/(x-y)^2}'|'f),(f^3),(+/'f),*/'f",
+    "m::[[1.5 2.25 -3.0] [0.1 0.2 0.3] [-1.0 4.0 0.5]];(m{+/x-y}'2#m),(m{x*y}'m),"
+    "(+/'m),(*/'m),(+/'[[-0.0 -0.0] [0.0 -0.0]]),*/'[[-0.0 1.0] [2.0 -0.0]]",
+]
+
 # Issue 35's small programs, third round: Take of a one-item list, Where of integers, a
 # sieve's progression steps, a real array beside an integer, Floor's range, a dictionary of
 # numbers handed to Python, matrix products by hand
@@ -673,7 +692,7 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "pg-"))]
+                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -717,6 +736,8 @@ def main(argv=None):
         entries.append({"id": f"rn-{i:03d}", "source": source})
     for i, source in enumerate(TORCH_ROWS2):
         entries.append({"id": f"rt-{i:03d}", "source": source})
+    for i, source in enumerate(TORCH_ROWS3):
+        entries.append({"id": f"tr2-{i:03d}", "source": source})
     for i, source in enumerate(PROGRAM_PATHS):
         entries.append({"id": f"pg-{i:03d}", "source": source})
     for path in example_files():
