@@ -567,6 +567,16 @@ PROGRAM_PATHS = [
 ]
 
 
+# Issue 35, real programs at the library's pace (second round): a conditional's predicate
+# value kept for the parts after it (passes/shared.py), and where it must not be
+PROGRAM_PATHS2 = [
+    "cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}'x;d};(,cnt([3 1 3 3 2 1])),(,cnt(\"abca\")),,cnt(,0)",
+    "d:::{[5 1] [6 2] [7 3]};f::{:[(d?x)>2;0:|(d?x)>1;1+d?x;2*d?x]};f'[5 6 7]",
+    "d:::{[1 1]};f::{:[(d?x)>5;0:|((d,x,9)?x)>100;1;d?x]};g::{[a];a::x;:[(a+1)>0;(a+1)+a::5;0]};f(1),g(1)",
+    "h::{:[#x?0ca;*x?0ca;-1]};j::{:[(#x,y)>3;(x,y)@2;#x,y]};(h'[\"bab\" \"bbb\"]),j([1 2];[3 4]),j([1];[2])",
+]
+
+
 # Row idioms of issue 32, third round: results that are views of the rows (a column, the
 # first or last few, reversed), with an Amend of the view or of the matrix after them;
 # *x?|/x from argmax (ties, near elements, infinities, zeros: the steps before); sums of
@@ -673,7 +683,8 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "pg-"))]
+                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "pg-",
+                      "pg2-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -719,6 +730,8 @@ def main(argv=None):
         entries.append({"id": f"rt-{i:03d}", "source": source})
     for i, source in enumerate(PROGRAM_PATHS):
         entries.append({"id": f"pg-{i:03d}", "source": source})
+    for i, source in enumerate(PROGRAM_PATHS2):
+        entries.append({"id": f"pg2-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
