@@ -574,6 +574,10 @@ PROGRAM_PATHS2 = [
     "d:::{[5 1] [6 2] [7 3]};f::{:[(d?x)>2;0:|(d?x)>1;1+d?x;2*d?x]};f'[5 6 7]",
     "d:::{[1 1]};f::{:[(d?x)>5;0:|((d,x,9)?x)>100;1;d?x]};g::{[a];a::x;:[(a+1)>0;(a+1)+a::5;0]};f(1),g(1)",
     "h::{:[#x?0ca;*x?0ca;-1]};j::{:[(#x,y)>3;(x,y)@2;#x,y]};(h'[\"bab\" \"bbb\"]),j([1 2];[3 4]),j([1];[2])",
+    # the truth of an element read in a loop (values.is_true), called often enough to be
+    # captured on torch
+    "sieve::{[s n];n::x;s::n#,1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};(#'sieve'[2 3 30 30 30 30 100]),sieve(50)",
+    "t::{:[x@y;1;0]};u::{:[x@1;1;0]};(t([0 1 2];)'[0 1 2]),(t([0.0 -0.0 0.5];)'[0 1 2]),u'[[0 1] [2 0]]",
 ]
 
 
