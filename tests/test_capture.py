@@ -542,3 +542,31 @@ def test_a_result_computed_from_unchanged_data_after_a_guard():
     k = steps_both("n::[3 4]\nf::{n*n}", ["f()"] * 5 + ["n::[5 6]"] + ["f()"] * 3)
     assert "f: captured, 2 variant(s)" in k.capture.explain()
 
+
+
+def test_a_loop_tests_the_element_it_indexes_itself():
+    """The sieve's `:[s@x;...]` records the element read and its truth, not a comparison of
+    it with 0 between them (values.is_true of a number held as a 0-d tensor: one library
+    call less at every step of the loop)."""
+    import re
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k(SIEVE)
+    for _ in range(5):
+        assert k("#sieve(30)") == 10
+    lines = k.globals["sieve"].run.records.source().split("\n")
+    tested = []
+    for before, line in zip(lines, lines[1:]):
+        truth = re.fullmatch(r"\s*if K\d+\((s\d+)\) != (True|False): return None", line)
+        if truth:
+            read = re.fullmatch(rf"\s*{truth.group(1)} = K\d+\(s\d+, (\d+)\)", before)
+            tested.append(read and int(read.group(1)))
+    assert tested == [2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("value, truth", [(float("nan"), True), (-0.0, False), (0.0, False),
+                                          (0, False), (-3, True), (0.25, True)])
+def test_the_truth_of_a_number_held_as_a_tensor(value, truth):
+    from klong.runtime.values import is_true
+    import numpy as np
+    assert is_true(torch.tensor(value)) is truth
+    assert bool(is_true(np.array(value))) is truth

@@ -176,6 +176,14 @@ def _arrays(op, dyad):
                 return Rows.of(real(a.a, float(b)))
             if type(b) is Rows and _exact_real(a) and values.array_kind(b.a) == "f":
                 return Rows.of(real(float(a), b.a))
+            # integers of the rows and one real (`1.0*x=!n`): made reals first, as the
+            # verb's array form makes them (kinds.operands), then the same operation
+            if op != "%" and type(b) is float and type(a) is Rows \
+                    and values.array_kind(a.a) == "i":
+                return Rows.of(real(backends.current().astype(a.a, "f"), b))
+            if op != "%" and type(a) is float and type(b) is Rows \
+                    and values.array_kind(b.a) == "i":
+                return Rows.of(real(a, backends.current().astype(b.a, "f")))
             if type(a) is Rows and type(b) is Rows:
                 pair = _real_rows(a.a, b.a, n)
                 if pair is not None:

@@ -586,6 +586,23 @@ PROGRAM_PATHS = [
 ]
 
 
+# Issue 35, real programs at the library's pace (second round): a conditional's predicate
+# value kept for the parts after it (passes/shared.py), and where it must not be
+PROGRAM_PATHS2 = [
+    "cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}'x;d};(,cnt([3 1 3 3 2 1])),(,cnt(\"abca\")),,cnt(,0)",
+    "d:::{[5 1] [6 2] [7 3]};f::{:[(d?x)>2;0:|(d?x)>1;1+d?x;2*d?x]};f'[5 6 7]",
+    "d:::{[1 1]};f::{:[(d?x)>5;0:|((d,x,9)?x)>100;1;d?x]};g::{[a];a::x;:[(a+1)>0;(a+1)+a::5;0]};f(1),g(1)",
+    "h::{:[#x?0ca;*x?0ca;-1]};j::{:[(#x,y)>3;(x,y)@2;#x,y]};(h'[\"bab\" \"bbb\"]),j([1 2];[3 4]),j([1];[2])",
+    # the truth of an element read in a loop (values.is_true), called often enough to be
+    # captured on torch
+    "sieve::{[s n];n::x;s::n#,1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};(#'sieve'[2 3 30 30 30 30 100]),sieve(50)",
+    "t::{:[x@y;1;0]};u::{:[x@1;1;0]};(t([0 1 2];)'[0 1 2]),(t([0.0 -0.0 0.5];)'[0 1 2]),u'[[0 1] [2 0]]",
+    # integer rows and one real, batched (Gauss-Jordan's identity matrix)
+    "n::4;(,{1.0*x=!n}'!n),(,{2.5-x}'[[1 2] [3 4]]),(,{(x+1)*-0.5}'[[0 -1] [3 4]]),,{x*1.0}'[[9007199254740993 1] [-9007199254740993 0]]",
+    "gj::{[a n];n::#x;a::x,'{1.0*x=!n}'!n;{[r];r::a@x;r::r%r@x;a::a-{x*r}'{y@x}(x;)'a;a::(x#a),(,r),(x+1)_a}'!n;{n_x}'a};gj([[4.0 1.0 0.5] [1.0 3.0 0.25] [0.5 0.25 2.0]])",
+]
+
+
 # Row idioms of issue 32, third round: results that are views of the rows (a column, the
 # first or last few, reversed), with an Amend of the view or of the matrix after them;
 # *x?|/x from argmax (ties, near elements, infinities, zeros: the steps before); sums of
@@ -692,7 +709,8 @@ def main(argv=None):
                  if "source" in e and not e["id"].startswith(
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
-                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-"))]
+                      "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
+                      "pg2-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -740,6 +758,8 @@ def main(argv=None):
         entries.append({"id": f"tr2-{i:03d}", "source": source})
     for i, source in enumerate(PROGRAM_PATHS):
         entries.append({"id": f"pg-{i:03d}", "source": source})
+    for i, source in enumerate(PROGRAM_PATHS2):
+        entries.append({"id": f"pg2-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -273,6 +273,23 @@ class JoinEntry(Node):
     labels: tuple
 
 
+@node
+class Keep(Node):
+    """`value`, its value named `slot` for the Kept nodes that follow it (passes/shared.py:
+    a conditional's predicate computing what its consequent computes again)."""
+    slot: int
+    value: Node = child()
+
+
+@node
+class Kept(Node):
+    """The value of the Keep of the same `slot`, evaluated before this node and unchanged
+    since. `expr` (data, not a child: the nodes below the Keep hold what it reads) is the
+    expression itself, for a renderer that evaluates it again."""
+    slot: int
+    expr: Node
+
+
 class Loop(Node):
     """A loop of While, Converge or Iterate whose body literal runs inline. Each has a
     `scan` field: the loop of its scanning adverb (\\~ or \\*), giving the list of the values

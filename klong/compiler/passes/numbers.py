@@ -135,6 +135,9 @@ class _Kinds:
     def k_Local(self, node):
         return self.known.get(node.name) if node.depth == 0 else None
 
+    def k_Keep(self, node):
+        return self.kind(node.value)
+
     def k_Lambda(self, node):
         _Kinds({}).body(node)           # its parameters could be anything
         return None

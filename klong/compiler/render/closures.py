@@ -55,6 +55,13 @@ class Renderer:
         pairs = node.pairs
         return lambda fr: Dict(pairs)
 
+    def r_Keep(self, node):
+        return self.render(node.value)
+
+    def r_Kept(self, node):
+        # evaluated again: a closure keeps no value from one node to another
+        return self.render(node.expr)
+
     def r_Global(self, node):
         name, key, line, column = node.name, node.key, node.line, node.column
         g = self.interp.globals

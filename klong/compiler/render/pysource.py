@@ -157,6 +157,7 @@ class Renderer:
         self.level = None
         self.out = None                 # the block being written
         self.updated = set()            # the names the chunk updates in place (update())
+        self.kept = {}                  # Keep's slot -> the Operand holding its value
 
     # -- entry
     def chunk(self, chunk):
@@ -321,6 +322,15 @@ class Renderer:
 
     def r_Self(self, node):
         return Operand("self_", NAME)
+
+    def r_Keep(self, node):
+        value = self.expr(node.value)
+        self.kept[node.slot] = value
+        return value
+
+    def r_Kept(self, node):
+        # (the Keep is rendered first, on the way to this node: passes/shared.py)
+        return self.kept[node.slot]
 
     # -- calls
     def r_Project(self, node):
