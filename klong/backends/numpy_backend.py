@@ -320,7 +320,7 @@ class NumpyBackend(Backend):
         return np.bincount(a, minlength=size).astype(np.int64, copy=False)
 
     def quiet(self):
-        return _quietly()
+        return quietly()
 
     def math_function(self, name):
         fn = getattr(np, name, None)
@@ -347,7 +347,7 @@ def fold_host_columns(op, c):
     if not (c.ndim == 2 and c.shape[0] >= 2 and c.shape[1] >= 2 and c.dtype == np.float64
             and c.flags.c_contiguous):
         return None
-    with _quietly():                            # a real overflow is inf, silently
+    with quietly():                            # a real overflow is inf, silently
         return _REDUCE[op].reduce(c, axis=0)
 
 
@@ -409,7 +409,7 @@ except (ImportError, TypeError):       # another numpy: errstate itself
     _QUIET_STATE = None
 
 
-def _quietly():
+def quietly():
     """A context in which numpy's overflows, divisions and invalid operations are silent."""
     return _Quiet() if _QUIET_STATE is not None else np.errstate(all="ignore")
 

@@ -11,7 +11,7 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import (_quietly, code_array, extreme_of_reals, fold_host_columns,
+from .numpy_backend import (quietly, code_array, extreme_of_reals, fold_host_columns,
                             host_negative_zero, lookup, places_of_extremes, text_of)
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
@@ -683,7 +683,7 @@ class TorchBackend(Backend):
         if isinstance(t, torch.Tensor) and t.is_floating_point():
             x, y = _host_real_operand(a, copy=True), _host_real_operand(b, copy=True)
             if x is not None and y is not None:
-                with _quietly():                    # inf and nan, silently, as torch's
+                with quietly():                    # inf and nan, silently, as torch's
                     r = torch.from_numpy(np.asarray(np.power(x, y)))
                 device = t.device
                 return r if device.type == "cpu" else r.to(device)
