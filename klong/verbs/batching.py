@@ -798,7 +798,7 @@ def grade(descending):
     """<x, >x: the order of each row of numbers, as Grade orders one (ordering.py): the
     library's sort where a row's elements are distinct (there is one order), and where some
     are equal the reference's Shell sort, which puts them in an order of its own, made for
-    all such rows at once (each pass sorts the chains of every row together)."""
+    all such rows at once (_shell_rows)."""
     def rule(x, n):
         if x.rank != 1:
             raise Declined          # a number: the loop's error; rows of rows: not yet
@@ -806,68 +806,63 @@ def grade(descending):
         a = x.a
         if values.array_kind(a) == "f" and backend.any(a != a):
             raise Declined          # where a NaN goes is the library's choice
-        c = backend.swap01(a)       # one row per column
-        order, s = _sorted_columns(backend, c)
-        if descending:
-            order = backend.flip(order)
         k = a.shape[1]
-        result = backend.copy(backend.swap01(order).reshape(-1))     # (fresh: written below)
-        tied = backend.where(backend.astype(s[1:] == s[:-1], "i").sum(0) > 0)
-        if tied.shape[0]:
-            some = backend.swap01(backend.take(a, tied))
-            ranks = _dense_ranks(backend, some)
-            if descending:
-                ranks = int(ranks.max()) - ranks
-            places = tied.reshape(-1, 1) * k + backend.arange(k).reshape(1, k)
-            backend.put(result, places.reshape(-1),
-                        backend.swap01(_shell_columns(backend, ranks)).reshape(-1))
+        s, ascending = backend.order_each_row(a)
+        same = s[:, 1:] == s[:, :-1]        # where a sorted row holds two equal elements
+        order = backend.swap01(backend.flip(backend.swap01(ascending))) if descending \
+            else ascending
+        if not backend.any(same):
+            return Rows(order)
+        if k > _SHELL_WIDTH:
+            raise Declined
+        held = backend.full((n,), 0, "i")
+        backend.put(held, backend.where(same.reshape(-1)) // (k - 1), 1)
+        tied = backend.where(held)          # the rows that hold equal elements
+        m = tied.shape[0]
+        # the rank of each element of a tied row: 0, 1, ... as its sorted row goes up
+        # (equal elements, equal ranks), put back in the element's place
+        up = 1 - backend.astype(backend.take(same, tied), "i")
+        ranked = backend.concat_each_row((backend.full((m, 1), 0, "i"),
+                                          backend.accumulate_each_row("+", up)))
+        if descending:
+            ranked = (k - 1) - ranked
+        ranks = backend.full((m * k,), 0, "i")
+        starts = backend.arange(m).reshape(m, 1) * k
+        backend.put(ranks, (backend.take(ascending, tied) + starts).reshape(-1),
+                    ranked.reshape(-1))
+        result = backend.copy(order).reshape(-1)        # (fresh: written below)
+        places = (tied.reshape(m, 1) * k + backend.arange(k).reshape(1, k)).reshape(-1)
+        backend.put(result, places, _shell_rows(backend, ranks.reshape(m, k)).reshape(-1))
         return Rows(result.reshape(n, k))
     return rule
 
 
-def _sorted_columns(backend, c):
-    """The positions that sort each column of c ascending (ties in any order), and the
-    sorted columns."""
-    k, n = c.shape
-    positions = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
-    order = backend.sort_columns(c, positions)
-    flat = backend.copy(c).reshape(-1)
-    return order, backend.take(flat, order * n + backend.arange(n).reshape(1, n))
+_SHELL_WIDTH = 1 << 15      # (_shell_rows's four fields of a row's key in 60 bits)
 
 
-def _dense_ranks(backend, c):
-    """Ranks 0, 1, ... of the elements of each column of c (equal elements, equal ranks)."""
-    k, n = c.shape
-    order, s = _sorted_columns(backend, c)
-    ranked = backend.concat((backend.full((1, n), 0, "i"),
-                             backend.accumulate("+", backend.astype(s[1:] != s[:-1], "i"))))
-    # back to each element's own place
-    ranks = backend.full((k * n,), 0, "i")
-    backend.put(ranks, (order * n + backend.arange(n).reshape(1, n)).reshape(-1),
-                ranked.reshape(-1))
-    return ranks.reshape(k, n)
-
-
-def _shell_columns(backend, ranks):
-    """ordering._shell_order for every column of ranks at once: a pass with gap g lays each
-    column's positions out in g chains and sorts every chain of every column by (rank, the
-    reversed place in its chain), the chains of all columns side by side."""
-    k, n = ranks.shape
-    # position k stands for the slots after the end of the last chain: it ranks above all
-    flat = backend.concat((ranks, backend.full((1, n), int(ranks.max()) + 1, "i"))).reshape(-1)
-    column = backend.arange(n).reshape(1, 1, n)
-    p = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
+def _shell_rows(backend, ranks):
+    """ordering._shell_order for every row of ranks (m rows of k ranks, each below k) at
+    once. A pass with gap g sorts each chain of places i, i+g, i+2g, ... of a row by (rank,
+    the reversed place in the chain): one sort of every row by the key (chain, rank,
+    reversed place, position), which lays each row out chain after chain (chain c starts
+    after the c chains before it, of k//g elements and one more for the first k%g); the
+    position (its element's place in the row) comes back from the key's low bits, and the
+    rank with it, for the next pass."""
+    m, k = ranks.shape
+    b = max(1, (k - 1).bit_length())        # bits for each field: all are below k
+    position = (1 << b) - 1
+    kept = (position << 2 * b) | position   # the rank and position of a key
+    column = backend.arange(k)
+    item = ranks * (1 << 2 * b) + column
     gap = ordering._fix_gap(k // 2)
     while gap > 0:
-        rows = -(-k // gap)
-        grid = backend.concat((p, backend.full((rows * gap - k, n), k, "i")))
-        grid = grid.reshape(rows, gap, n)
-        below = (rows - 1 - backend.arange(rows)).reshape(rows, 1, 1)
-        keys = backend.take(flat, grid * n + column) * rows + below
-        p = backend.sort_columns(keys.reshape(rows, gap * n), grid.reshape(rows, gap * n))
-        p = p.reshape(rows * gap, n)[:k]
+        chain, place = column % gap, column // gap
+        key = item + (chain * (1 << 3 * b) + (k - 1 - place) * (1 << b))
+        sorted_ = backend.sort_each_row(key)
+        # each place's key: the sorted row's element at its chain's start plus its place
+        item = (sorted_ & kept)[:, chain * (k // gap) + backend.minimum(chain, k % gap) + place]
         gap = ordering._fix_gap(gap // 2)
-    return p
+    return item & position
 
 
 def join(a, b, n):
