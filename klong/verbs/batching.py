@@ -696,7 +696,7 @@ def first_largest(x):
     tolerance: an element that matches the largest c is at least c-4*tol*|c| (see
     _first_near), so where in every row the largest is the only element that near (c
     finite; no tie, no 0.0 beside -0.0; no -inf, which is within the tolerance of any
-    finite c), it is the only match. Rows of numpy's memory (torch's on the CPU) only."""
+    finite c), it is the only match (one column: its element, +inf too). Rows of numpy's memory (torch's on the CPU) only."""
     a = x.a
     if a.ndim != 2 or a.shape[1] == 0:
         return None
@@ -710,12 +710,12 @@ def first_largest(x):
         if not host.min() > float("-inf"):
             return None         # a NaN, or -inf (within Match's tolerance of any finite c)
         library = HOST.array_module()
-        c = host.reshape(-1).take(places + HOST.arange(n) * k)
-        if not library.isfinite(c).all():
-            return None         # a NaN (argmax finds it first) or an infinity
+        c = host.reshape(-1).take(places + library.arange(0, n * k, k))
         near = c - abs(c) * (4 * REAL_TOLERANCE)
-        if library.count_nonzero(host >= near.reshape(n, 1)) != n:
-            return None         # some row has another element that near its largest
+        # each row's other k-1 elements below near (an infinite c makes near NaN, which
+        # nothing is below): else some row has another element that near its largest
+        if library.count_nonzero(host < near.reshape(n, 1)) != n * (k - 1):
+            return None
     return Rows.of(backend.from_host(places.astype("int64", copy=False)))
 
 
