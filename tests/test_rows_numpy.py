@@ -270,3 +270,17 @@ def test_extremes_and_grades_of_many_rows_are_the_loops(backend, program, monkey
         outs.append(_printed(k, program))
     assert outs[1] == outs[0]
     assert gave, "the batched evaluation gave no result"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_largest_of_rows_with_an_infinity_is_found_silently(backend):
+    """*x?|/x where a row's largest is +inf: the step before argmax's answer makes NaN of
+    inf-inf (the answer is then the loop's way), with no warning from numpy, also under
+    torch (whose rows do not run in numpy's quiet state)."""
+    import warnings
+    k = KlongInterpreter(backend=backend)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = k("{*x?|/x}'[2 3]:^(1.0e308*10),[2.0 1.0 0.5 -3.0 4.0]")
+    assert write(r) == "[0 2]"
+    assert [str(w.message) for w in seen] == []
