@@ -848,20 +848,23 @@ def _shell_rows(backend, ranks):
     reversed place, position), which lays each row out chain after chain (chain c starts
     after the c chains before it, of k//g elements and one more for the first k%g); the
     position (its element's place in the row) comes back from the key's low bits, and the
-    rank with it, for the next pass."""
+    rank with it, for the next pass. The rows stay as the sort laid them out: `slots` says
+    which place each column holds (the last pass, gap 1, lays them out in order)."""
     m, k = ranks.shape
     b = max(1, (k - 1).bit_length())        # bits for each field: all are below k
     position = (1 << b) - 1
     kept = (position << 2 * b) | position   # the rank and position of a key
     column = backend.arange(k)
-    item = ranks * (1 << 2 * b) + column
+    item, slots = ranks * (1 << 2 * b) + column, column
     gap = ordering._fix_gap(k // 2)
     while gap > 0:
+        chain, place = slots % gap, slots // gap
+        item = backend.sort_each_row(item + (chain * (1 << 3 * b) + (k - 1 - place) * (1 << b)))
+        item = item & kept
+        # the column of each place after the sort: its chain's start, plus its place in it
         chain, place = column % gap, column // gap
-        key = item + (chain * (1 << 3 * b) + (k - 1 - place) * (1 << b))
-        sorted_ = backend.sort_each_row(key)
-        # each place's key: the sorted row's element at its chain's start plus its place
-        item = (sorted_ & kept)[:, chain * (k // gap) + backend.minimum(chain, k % gap) + place]
+        sorted_at = chain * (k // gap) + backend.minimum(chain, k % gap) + place
+        slots = backend.put(backend.full((k,), 0, "i"), sorted_at, column)
         gap = ordering._fix_gap(gap // 2)
     return item & position
 
