@@ -520,6 +520,13 @@ def test_backend_primitives(name):
     keys = B.asarray([[2, 0], [1, 3]])
     assert B.sort_columns(keys, B.asarray([[10, 11], [12, 13]])).tolist() == [[12, 11], [10, 13]]
     assert B.row_ranks(B.asarray([[1, 2], [0, 5], [1, 2]])).tolist() == [1, 0, 1]
+    m = B.asarray([[3, 1, 2], [0, -5, 9]])
+    assert B.sort_each_row(m).tolist() == [[1, 2, 3], [-5, 0, 9]]
+    for rows in (m, B.asarray([[3, 1, 2], [0, -2 ** 62, 2 ** 62]]),      # (a range too wide
+                 B.asarray([[3.0, 1.0, 2.5], [0.0, -5.0, 9.0]])):       # for positions)
+        s, order = B.order_each_row(rows)
+        assert s.tolist() == B.sort_each_row(rows).tolist()
+        assert order.tolist() == [[1, 2, 0], [1, 0, 2]]
     assert B.text(B.codes("h\u00e9\u03b1!")) == "h\u00e9\u03b1!"
     assert B.lookup(["x", "y", [1]], B.asarray([2, 0, 0])) == [[1], "x", "x"]
     assert B.equal(B.asarray([0.1 + 0.2]), B.asarray([0.3]), 1e-14)

@@ -331,6 +331,15 @@ class Backend:
         matrix of its shape, unique within each column) sorts ascending."""
         raise NotImplementedError
 
+    def sort_each_row(self, a):
+        """Each row of the matrix a in ascending order."""
+        raise NotImplementedError
+
+    def order_each_row(self, a):
+        """(each row of the matrix a in ascending order, the positions in its row that put
+        it so): equal elements in any order (the library's fastest sort)."""
+        raise NotImplementedError
+
     def sort(self, a):
         """The vector `a` in ascending order."""
         return self.take(a, self.argsort(a, stable=False))

@@ -11,8 +11,9 @@ import torch
 
 from . import torch_distributed
 from .base import SEQUENTIAL_ROWS, Backend
-from .numpy_backend import (quietly, code_array, extreme_of_reals, fold_host_columns,
-                            host_negative_zero, lookup, places_of_extremes, text_of)
+from .numpy_backend import (code_array, extreme_of_reals, fold_host_columns,
+                            host_negative_zero, lookup, ordered_rows, places_of_extremes,
+                            quietly, text_of)
 from .torch_autograd import TorchAutograd
 from .torch_capture import Capturer
 from .torch_compile import TorchCompiler
@@ -456,6 +457,21 @@ class TorchBackend(Backend):
 
     def sort(self, a):
         return torch.sort(a).values
+
+    # numpy's sorts on the same memory: several times faster than torch's along the rows
+    # on the CPU
+    def sort_each_row(self, a):
+        host = self._host(a)
+        if host is None:
+            return torch.sort(a, dim=1).values
+        return torch.from_numpy(np.sort(host, 1))
+
+    def order_each_row(self, a):
+        host = self._host(a)
+        if host is None:
+            return tuple(torch.sort(a, dim=1))
+        s, order = ordered_rows(host)
+        return torch.from_numpy(s), torch.from_numpy(order)
 
     def sort_order(self, a, stable=True):
         return tuple(torch.sort(a, stable=stable))

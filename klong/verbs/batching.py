@@ -704,7 +704,7 @@ def first_largest(x):
     tolerance: an element that matches the largest c is at least c-4*tol*|c| (see
     _first_near), so where in every row the largest is the only element that near (c
     finite; no tie, no 0.0 beside -0.0; no -inf, which is within the tolerance of any
-    finite c), it is the only match. Rows of numpy's memory (torch's on the CPU) only."""
+    finite c), it is the only match (one column: its element, +inf too). Rows of numpy's memory (torch's on the CPU) only."""
     a = x.a
     if a.ndim != 2 or a.shape[1] == 0:
         return None
@@ -718,12 +718,13 @@ def first_largest(x):
         if not host.min() > float("-inf"):
             return None         # a NaN, or -inf (within Match's tolerance of any finite c)
         library = HOST.array_module()
-        c = host.reshape(-1).take(places + HOST.arange(n) * k)
-        if not library.isfinite(c).all():
-            return None         # a NaN (argmax finds it first) or an infinity
-        near = c - abs(c) * (4 * REAL_TOLERANCE)
-        if library.count_nonzero(host >= near.reshape(n, 1)) != n:
-            return None         # some row has another element that near its largest
+        c = host.reshape(-1).take(places + library.arange(0, n * k, k))
+        with HOST.quiet():      # (torch's rows too: inf-inf is NaN, silently)
+            near = c - abs(c) * (4 * REAL_TOLERANCE)
+        # each row's other k-1 elements below near (an infinite c makes near NaN, which
+        # nothing is below): else some row has another element that near its largest
+        if library.count_nonzero(host.reshape(-1) < near.repeat(k)) != n * (k - 1):
+            return None
     return Rows.of(backend.from_host(places.astype("int64", copy=False)))
 
 
@@ -806,7 +807,7 @@ def grade(descending):
     """<x, >x: the order of each row of numbers, as Grade orders one (ordering.py): the
     library's sort where a row's elements are distinct (there is one order), and where some
     are equal the reference's Shell sort, which puts them in an order of its own, made for
-    all such rows at once (each pass sorts the chains of every row together)."""
+    all such rows at once (_shell_rows)."""
     def rule(x, n):
         if x.rank != 1:
             raise Declined          # a number: the loop's error; rows of rows: not yet
@@ -814,68 +815,66 @@ def grade(descending):
         a = x.a
         if values.array_kind(a) == "f" and backend.any(a != a):
             raise Declined          # where a NaN goes is the library's choice
-        c = backend.swap01(a)       # one row per column
-        order, s = _sorted_columns(backend, c)
-        if descending:
-            order = backend.flip(order)
         k = a.shape[1]
-        result = backend.copy(backend.swap01(order).reshape(-1))     # (fresh: written below)
-        tied = backend.where(backend.astype(s[1:] == s[:-1], "i").sum(0) > 0)
-        if tied.shape[0]:
-            some = backend.swap01(backend.take(a, tied))
-            ranks = _dense_ranks(backend, some)
-            if descending:
-                ranks = int(ranks.max()) - ranks
-            places = tied.reshape(-1, 1) * k + backend.arange(k).reshape(1, k)
-            backend.put(result, places.reshape(-1),
-                        backend.swap01(_shell_columns(backend, ranks)).reshape(-1))
+        s, ascending = backend.order_each_row(a)
+        same = s[:, 1:] == s[:, :-1]        # where a sorted row holds two equal elements
+        order = backend.swap01(backend.flip(backend.swap01(ascending))) if descending \
+            else ascending
+        if not backend.any(same):
+            return Rows(order)
+        if k > _SHELL_WIDTH:
+            raise Declined
+        held = backend.full((n,), 0, "i")
+        backend.put(held, backend.where(same.reshape(-1)) // (k - 1), 1)
+        tied = backend.where(held)          # the rows that hold equal elements
+        m = tied.shape[0]
+        # the rank of each element of a tied row: 0, 1, ... as its sorted row goes up
+        # (equal elements, equal ranks), put back in the element's place
+        up = 1 - backend.astype(backend.take(same, tied), "i")
+        ranked = backend.concat_each_row((backend.full((m, 1), 0, "i"),
+                                          backend.accumulate_each_row("+", up)))
+        if descending:
+            ranked = (k - 1) - ranked
+        ranks = backend.full((m * k,), 0, "i")
+        starts = backend.arange(m).reshape(m, 1) * k
+        backend.put(ranks, (backend.take(ascending, tied) + starts).reshape(-1),
+                    ranked.reshape(-1))
+        result = backend.copy(order).reshape(-1)        # (fresh: written below)
+        places = (tied.reshape(m, 1) * k + backend.arange(k).reshape(1, k)).reshape(-1)
+        backend.put(result, places, _shell_rows(backend, ranks.reshape(m, k)).reshape(-1))
         return Rows(result.reshape(n, k))
     return rule
 
 
-def _sorted_columns(backend, c):
-    """The positions that sort each column of c ascending (ties in any order), and the
-    sorted columns."""
-    k, n = c.shape
-    positions = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
-    order = backend.sort_columns(c, positions)
-    flat = backend.copy(c).reshape(-1)
-    return order, backend.take(flat, order * n + backend.arange(n).reshape(1, n))
+_SHELL_WIDTH = 1 << 15      # (_shell_rows's four fields of a row's key in 60 bits)
 
 
-def _dense_ranks(backend, c):
-    """Ranks 0, 1, ... of the elements of each column of c (equal elements, equal ranks)."""
-    k, n = c.shape
-    order, s = _sorted_columns(backend, c)
-    ranked = backend.concat((backend.full((1, n), 0, "i"),
-                             backend.accumulate("+", backend.astype(s[1:] != s[:-1], "i"))))
-    # back to each element's own place
-    ranks = backend.full((k * n,), 0, "i")
-    backend.put(ranks, (order * n + backend.arange(n).reshape(1, n)).reshape(-1),
-                ranked.reshape(-1))
-    return ranks.reshape(k, n)
-
-
-def _shell_columns(backend, ranks):
-    """ordering._shell_order for every column of ranks at once: a pass with gap g lays each
-    column's positions out in g chains and sorts every chain of every column by (rank, the
-    reversed place in its chain), the chains of all columns side by side."""
-    k, n = ranks.shape
-    # position k stands for the slots after the end of the last chain: it ranks above all
-    flat = backend.concat((ranks, backend.full((1, n), int(ranks.max()) + 1, "i"))).reshape(-1)
-    column = backend.arange(n).reshape(1, 1, n)
-    p = backend.arange(k).reshape(k, 1) + backend.full((1, n), 0, "i")
+def _shell_rows(backend, ranks):
+    """ordering._shell_order for every row of ranks (m rows of k ranks, each below k) at
+    once. A pass with gap g sorts each chain of places i, i+g, i+2g, ... of a row by (rank,
+    the reversed place in the chain): one sort of every row by the key (chain, rank,
+    reversed place, position), which lays each row out chain after chain (chain c starts
+    after the c chains before it, of k//g elements and one more for the first k%g); the
+    position (its element's place in the row) comes back from the key's low bits, and the
+    rank with it, for the next pass. The rows stay as the sort laid them out: `slots` says
+    which place each column holds (the last pass, gap 1, lays them out in order)."""
+    m, k = ranks.shape
+    b = max(1, (k - 1).bit_length())        # bits for each field: all are below k
+    position = (1 << b) - 1
+    kept = (position << 2 * b) | position   # the rank and position of a key
+    column = backend.arange(k)
+    item, slots = ranks * (1 << 2 * b) + column, column
     gap = ordering._fix_gap(k // 2)
     while gap > 0:
-        rows = -(-k // gap)
-        grid = backend.concat((p, backend.full((rows * gap - k, n), k, "i")))
-        grid = grid.reshape(rows, gap, n)
-        below = (rows - 1 - backend.arange(rows)).reshape(rows, 1, 1)
-        keys = backend.take(flat, grid * n + column) * rows + below
-        p = backend.sort_columns(keys.reshape(rows, gap * n), grid.reshape(rows, gap * n))
-        p = p.reshape(rows * gap, n)[:k]
+        chain, place = slots % gap, slots // gap
+        item = backend.sort_each_row(item + (chain * (1 << 3 * b) + (k - 1 - place) * (1 << b)))
+        item = item & kept
+        # the column of each place after the sort: its chain's start, plus its place in it
+        chain, place = column % gap, column // gap
+        sorted_at = chain * (k // gap) + backend.minimum(chain, k % gap) + place
+        slots = backend.put(backend.full((k,), 0, "i"), sorted_at, column)
         gap = ordering._fix_gap(gap // 2)
-    return p
+    return item & position
 
 
 def join(a, b, n):

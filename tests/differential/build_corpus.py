@@ -8,7 +8,8 @@ Four sources, in this order:
     Each over the rows of a matrix, batched or not; IN_PLACE: Amend into the variable it
     reads, written in place or not; INDEPENDENT: the shortcuts made for issue 35's programs;
     ARRAYS_PROGRAMS: tallies, floors and progressions, issue 35's second round;
-    SMALL_PROGRAMS: the paths of issue 35's small programs, third round);
+    SMALL_PROGRAMS: the paths of issue 35's small programs, third round; EXTREME_ROWS:
+    the first place of each row's extreme and each row's grade, issue 32);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -651,6 +652,25 @@ NUMROWS2 = [
 ]
 
 
+# The first place of each row's extreme and the grade of each row (issue 32): ties of
+# integers and reals (the reference's Shell order), infinities, -0.0 beside 0.0, NaN, one
+# column, int64's extremes, many tied rows, 40 columns, near ties within Match's tolerance.
+EXTREME_ROWS = [
+    "t::[[3 1 3 2] [0 0 0 0] [5 -1 5 -1] [2 7 7 7]];({*>x}'t),({*<x}'t),({*x?|/x}'t),(<'t),>'t",
+    "r::[[0.5 2.0 2.0 -1.0] [1.5 -3.0 1.5 -3.0] [4.0 3.0 2.0 1.0]];({*>x}'r),({*<x}'r),({*x?|/x}'r),(<'r),>'r",
+    "f::[3 3]:^(1.0e308*10),[1.0],(1.0e308*10),(-1.0e308*10),(-1.0e308*10),[0.0 2.0 -1.0],-1.0e308*10;({*>x}'f),({*<x}'f),({*x?|/x}'f),(<'f),>'f",
+    "z::[[0.0 -0.0 -1.0] [-0.0 0.0 0.0] [-0.0 -1.0 -0.0] [1.0 -0.0 0.0]];({*>x}'z),({*<x}'z),({*x?|/x}'z),(<'z),>'z",
+    "n::[3 3]:^[1.0],((1.0e308*10)-1.0e308*10),[2.0],((1.0e308*10)-1.0e308*10),((1.0e308*10)-1.0e308*10),[0.5 3.0 1.0 2.0];({*>x}'n),({*<x}'n),<'n",
+    "c::[[2.5] [-0.5] [0.0]];i::[[4] [-2] [0]];({*>x}'c),({*<x}'i),({*x?|/x}'c),(<'c),>'i",
+    "e::[[9223372036854775807 -9223372036854775808 0 9223372036854775807] [-1 -9223372036854775808 -9223372036854775808 5]];({*>x}'e),({*<x}'e),(<'e),>'e",
+    "t::[60 16]:^((!960)*7919)!5;(<'t),(>'t),({*>x}'t),{*<x}'t",
+    "g::[12 40]:^((!480)*7919)!7;(<'g),>'g",
+    "m::[50 16]:^(((!800)*7919)!1009)%7.0;({*>x}'m),({*<x}'m),({*x?|/x}'m),(<'m),>'m",
+    "m::[[1.0 1.0000000000000002 0.5] [0.25 2.0 1.9999999999999998] [3.0 -1.0 2.0]];({*x?|/x}'m),({*>x}'m),{*<x}'m",
+    "b::[20 8]:^((((!160)*7919)!3)-1)*4611686018427387904;(<'b),(>'b),{*>x}'b",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -710,7 +730,7 @@ def main(argv=None):
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
-                      "pg2-"))]
+                      "pg2-", "am-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -760,6 +780,8 @@ def main(argv=None):
         entries.append({"id": f"pg-{i:03d}", "source": source})
     for i, source in enumerate(PROGRAM_PATHS2):
         entries.append({"id": f"pg2-{i:03d}", "source": source})
+    for i, source in enumerate(EXTREME_ROWS):
+        entries.append({"id": f"am-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
