@@ -3,8 +3,6 @@ by the REPL and .w, the display form of .d and .p, and what those functions prin
 import numpy as np
 import pytest
 
-from conftest import BACKENDS
-from klong import KlongInterpreter
 from klong.runtime.display import Summary, format_real, show, write
 from klong.runtime.values import Char, Dict, Symbol, UNDEFINED
 
@@ -315,13 +313,3 @@ def test_format_real_is_the_fifteen_digit_rounding():
     for x in [float(v) for v in (*bits, *typed, *scaled)] + edges:
         if x == x and abs(x) != float("inf"):
             assert format_real(x) == _fifteen_digits(x), x
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("src", ["{*x?0.5}'[[1.0 2.0] [0.5 1.0]]", "[[1.5 2.0] 3 \"ab\" :s]",
-                                 "[[1 2] [3]]", "[[] 0.5 [[1 2] [3 4]]]", "[1 2.5]"])
-def test_what_python_gets_writes_as_the_value_itself(backend, src):
-    """k(...) hands a mixed list to Python as a numpy array of objects (arrays of the
-    backend among them): written, it reads as the Klong value does."""
-    k = KlongInterpreter(backend=backend)
-    assert write(k(src)) == write(k.run(src))

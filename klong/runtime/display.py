@@ -114,8 +114,6 @@ class _Printer:
         out = self.out
         if type(v) is MixedNumbers:
             v = v.general()
-        if isinstance(v, arrays.ARRAY_TYPES) and v.ndim and array_kind(v) == "o":
-            v = v.tolist()      # a list as Python gets it (k(...)): its elements one by one
         if isinstance(v, arrays.ARRAY_TYPES):
             if v.ndim == 0:
                 out.append(atom_text(v.item(), self.readable))
