@@ -90,11 +90,17 @@ def _printed(k, program):
                                              f"{'batched' if t else 'loop'}" for b, c, t in MODES])
 @pytest.mark.parametrize("program, printed, batched", PROGRAMS, ids=[p for p, _, _ in PROGRAMS])
 def test_row_idioms_print_exactly(mode, program, printed, batched, monkeypatch):
+    _prints_exactly(mode, SETUP, program, printed, batched, monkeypatch)
+
+
+def _prints_exactly(mode, setup, program, printed, batched, monkeypatch):
+    """`program` after `setup` prints `printed` in `mode`, and the batched evaluation gave
+    its result where `batched` is True (declined where it is False; None: either)."""
     backend, codegen, batch = mode
     gave = []
     watch_batched(monkeypatch, lambda r, n: gave.append(n))
     k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
-    k(SETUP)
+    k(setup)
     assert _printed(k, program) == printed
     if batched is True and batch:
         assert gave, "the batched evaluation gave no result"
@@ -225,16 +231,7 @@ EXTREMES = [
                          ids=[p for p, _, _ in EXTREMES])
 def test_extremes_and_grades_of_rows_print_exactly(mode, program, printed, batched,
                                                    monkeypatch):
-    backend, codegen, batch = mode
-    gave = []
-    watch_batched(monkeypatch, lambda r, n: gave.append(n))
-    k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
-    k(EXTREME_SETUP)
-    assert _printed(k, program) == printed
-    if batched is True and batch:
-        assert gave, "the batched evaluation gave no result"
-    elif batched is False or not batch:
-        assert not gave, "the batched evaluation should have declined"
+    _prints_exactly(mode, EXTREME_SETUP, program, printed, batched, monkeypatch)
 
 
 # Larger matrices, each printed batched as the loop prints it: every row tied (integers
