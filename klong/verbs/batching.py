@@ -704,7 +704,8 @@ def first_largest(x):
     tolerance: an element that matches the largest c is at least c-4*tol*|c| (see
     _first_near), so where in every row the largest is the only element that near (c
     finite; no tie, no 0.0 beside -0.0; no -inf, which is within the tolerance of any
-    finite c), it is the only match (one column: its element, +inf too). Rows of numpy's memory (torch's on the CPU) only."""
+    finite c), it is the only match (one column: its element, +inf too). Rows of numpy's
+    memory (torch's on the CPU) only."""
     a = x.a
     if a.ndim != 2 or a.shape[1] == 0:
         return None
