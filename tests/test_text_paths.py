@@ -145,6 +145,12 @@ CASES = [
     ('f::{*x};f("")', '""'),
     ('f::{*x};f([1.5 2])', '1.5'),
     ('f::{x,\'y};f(["a" "b"];[1 2])', '[["a" 1] ["b" 2]]'),
+    # Size of each character of a string, its code: one vector at once
+    ("f::{#'x};f(\"abc\")", '[97 98 99]'),
+    ("f::{#'x};f(\"a\")", '[97]'),
+    ("f::{#'x};f(\"\")", '""'),
+    ("f::{+/#'x};(f(\"ab\")),(#'\"a\"),1.5", '[195 97 1.5]'),
+    ("f::{(#'x)-97};f(\"cab\")", '[2 0 1]'),
 ]
 
 
@@ -158,6 +164,13 @@ def printed(k, src):
 @pytest.mark.parametrize("src, expected", CASES)
 def test_the_value_is_the_general_verbs(km, src, expected):
     assert printed(km, src) == expected
+
+
+@pytest.mark.parametrize("text", ["\u00e9\u20ac\U0001f600", "a\ud800b", "x" * 1000])
+def test_the_codes_of_a_string_are_those_of_its_characters_one_by_one(km, text):
+    km["s"] = text
+    assert printed(km, "#'s") == printed(km, "{#x}'s")
+    assert printed(km, "#'s") == write(km.run("[" + " ".join(str(ord(c)) for c in text) + "]"))
 
 
 def rendered(src):

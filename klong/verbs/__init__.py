@@ -78,6 +78,8 @@ class Verb:
     each_of_vectors    Each of the monad over a list whose every item is a non-empty vector
                        of the backend (the groups of =): the list of its results, as the
                        monad gives each one, from the list of items
+    each_of_chars      Each of the monad over the characters of a non-empty string: its
+                       results as one value (what the loop's list would be), or None
     batch_monad/dyad   the batching rule (batching.py): the form applied to the rows of a
                        matrix at once, rule(x, n) or rule(x, y, n), an operand being
                        batching.Rows (one value per row) or a value the same for every row;
@@ -109,6 +111,7 @@ class Verb:
     batch_monad: Optional[Callable] = None
     batch_dyad: Optional[Callable] = None
     each_of_vectors: Optional[Callable] = None
+    each_of_chars: Optional[Callable] = None
     # made from the above
     monad: Optional[Callable] = field(init=False)
     dyad: Optional[Callable] = field(init=False)
@@ -171,7 +174,8 @@ VERBS = _table(
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d", scalar_dyad="{a} % {b}",
          scalar_guard=NATURAL_OPERANDS),
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take,
-         text_monad="len({a})", each_of_vectors=structural.sizes_of_vectors),
+         text_monad="len({a})", each_of_vectors=structural.sizes_of_vectors,
+         each_of_chars=structural.codes_of_chars),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          batch_monad=batching.grade(False),
          scalar_dyad="1 if {a} < {b} else 0", shortcuts=(mixed_with_reals("<"),)),

@@ -52,11 +52,12 @@ def _iterable(a):
 _STRINGS = {str}
 
 
-def each(f, a, whole=None, strings=None, vectors=None):
+def each(f, a, whole=None, strings=None, vectors=None, chars=None):
     """f'a. `strings(elems)`: the results of f on a list of strings, an iterator (or it
     raises: the loop then runs and fails as f does), or a list of strings (a list as it
     stands); `vectors(elems)`: the results of f on a list of non-empty vectors of the
-    backend."""
+    backend; `chars(a)`: the results of f on the characters of a string, as one value, or
+    None (the loop)."""
     # the whole-array form first: a non-empty array is neither a dictionary nor an atom,
     # and `*'m` over a matrix asks nothing else
     if whole is not None and numeric(a):
@@ -67,6 +68,10 @@ def each(f, a, whole=None, strings=None, vectors=None):
         return make_list([f(make_list([k, v])) for k, v in a.pairs()])
     if not _iterable(a):
         return a if is_seq(a) else f(a)
+    if chars is not None and type(a) is str:
+        r = chars(a)
+        if r is not None:
+            return r
     elems = items(a)
     if vectors is not None and type(a) is list and _nonempty_vectors(elems):
         return list_like(vectors(elems), a)

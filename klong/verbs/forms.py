@@ -43,6 +43,8 @@ class VerbForms:
                                         # (with_constant_each)
     vectors: Optional[Callable] = None  # the monad over a list of non-empty vectors
                                         # (Verb.each_of_vectors)
+    chars: Optional[Callable] = None    # the monad over the characters of a string
+                                        # (Verb.each_of_chars)
 
 
 def _no_monad(op):
@@ -68,6 +70,7 @@ def op_forms(op, batch=False):
                      whole_dyad=entry.dyad if entry.atomic_dyad else entry.each,
                      batch=("monad", op, ("x",)) if batch and entry.batch_monad else None,
                      batch_op=op if batch else None, vectors=entry.each_of_vectors,
+                     chars=entry.each_of_chars,
                      pairs=_primitive_pairs(op) if batch and entry.batch_dyad else None)
 
 
@@ -176,7 +179,7 @@ def _predicate(p):
 
 
 MONADIC_ADVERBS = {
-    "'": lambda v, a: adv.each(v.monad, a, v.whole_monad, v.strings, v.vectors),
+    "'": lambda v, a: adv.each(v.monad, a, v.whole_monad, v.strings, v.vectors, v.chars),
     "/": lambda v, a: adv.over(v.dyad, a, v.fast, v.fold),
     "\\": lambda v, a: adv.scan(v.dyad, a, v.fast, v.scan_fold),
     ":'": lambda v, a: adv.each_pair(v.dyad, a, v.whole_dyad),

@@ -14,6 +14,8 @@ follows them.
 import math
 import operator
 
+import numpy as np
+
 from .. import backends
 from ..backends import arrays
 from ..runtime import values
@@ -230,6 +232,17 @@ def firsts_of_vectors(vectors):
 def sizes_of_vectors(vectors):
     """#'g for the items of g, vectors of the backend: their lengths."""
     return [v.shape[0] for v in vectors]        # (torch's len() is Python code)
+
+
+def codes_of_chars(s):
+    """#'s for a non-empty string s: the code of each character, as one integer vector (a
+    Char's size is its code); None where the text has no UTF-32 form (a lone surrogate:
+    then the loop)."""
+    try:
+        codes = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
+    except UnicodeEncodeError:
+        return None
+    return backends.current().from_host(codes.astype(np.int64))
 
 
 def reverse(a):
