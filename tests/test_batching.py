@@ -837,6 +837,41 @@ def test_calls_of_literals_batch(mode, program, batched, monkeypatch):
     _batched_beside_the_loop(*mode, LITERAL_SETUP, program, batched, monkeypatch)
 
 
+# A global holding a dyad literal with a batched body of its own, called with two arguments
+# in a batched body: its body on the rows (x, y or both one value per row); one that calls
+# itself, has effects or stops at a row's error declines
+DYAD_SETUP = LITERAL_SETUP + """
+gcd::{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y}
+idx::{x@y}
+dn::{:[y<0;x;dn(x;y-1)]}
+mix::{(x*k)+y}
+lp::{.p(x);x+y}
+"""
+
+DYAD_CALLS = [
+    ("{two(x;x)}'r", True), ("{two(x;3)}'i", True), ("{two(2;x)}'r", True),
+    ("{+/two(x;x)}'r", True), ("u{two(x;y)}'u", True), ("{mix(x;x)}'r", True),
+    ("{two(x;x)}'big", False), ("{two(x;x)}'hv", None),
+    ("[12 17 100 0 7]{gcd(x;y)}'[18 5 75 9 0]", True), ("{gcd(x;6)}'[4 9 35 0]", True),
+    ("{idx(x;9)}'i", False), ("{idx(x;1)}'i", True), ("{dn(x;2)}'i", False),
+    ("{lp(x;1)}'r", False), ("{two(x;x)}'rag", None), ("{sq(two(x;2))}'r", True),
+]
+
+
+@pytest.mark.parametrize("program, batched", DYAD_CALLS, ids=[p for p, _ in DYAD_CALLS])
+def test_calls_of_dyad_literals_batch(mode, program, batched, monkeypatch):
+    _batched_beside_the_loop(*mode, DYAD_SETUP, program, batched, monkeypatch)
+
+
+@pytest.mark.skipif("torch" not in BACKENDS, reason="needs torch")
+@pytest.mark.parametrize("codegen", [True, False])
+@pytest.mark.parametrize("program, batched", [
+    ("{+/{two(x;w)}'r}:>w", True), ("{+/{idx(x*w;0)}'r}:>w", False),
+])
+def test_a_called_dyad_literal_differentiated(codegen, program, batched, monkeypatch):
+    _batched_beside_the_loop("torch", codegen, DYAD_SETUP, program, batched, monkeypatch)
+
+
 def test_a_called_literal_is_read_as_it_is_called(mode, monkeypatch, capsys):
     """The global called is read at every Each, and the names its body reads as it reads
     them: a literal redefined, or a global it reads assigned, between two Eachs gives the

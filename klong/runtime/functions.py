@@ -46,9 +46,10 @@ class LambdaFacts:
     with_constant  (op, c, x_right) for a monad {c OP x} (x_right) or {x OP c}, OP a
                  primitive verb and c a number, character or string: Each over a list of
                  strings applies the verb to each without the literal's call (forms.py)
-    batched      a monad whose whole form (Lambda.whole) is a batched body
-                 (passes/batching.py): whole(x, caller=run) runs that body on the rows x
-                 of the batched body `run` that calls it (verbs/batched.py _call)
+    batched      a monad or dyad whose whole form (Lambda.whole) is a batched body
+                 (passes/batching.py): whole(x, caller=run), whole(x, y, 0, caller=run),
+                 runs that body on the rows of the batched body `run` that calls it
+                 (verbs/batched.py _call, _call_dyad)
 
     Learnt while the program runs (the interpreter's own, as the literal is):
     untraced     the (dtype, row shape) of arrays on which tracing Each over the whole array

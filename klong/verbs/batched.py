@@ -233,6 +233,8 @@ def _differentiable(plan):
         # what the global called holds is known as it runs: _call declines there where it
         # is a literal whose body is not differentiable (an element-wise math function is)
         return _differentiable(plan[2])
+    if what == "call2":
+        return _differentiable(plan[2]) and _differentiable(plan[3])
     if what == "monad":
         return plan[1] == "-" and _differentiable(plan[2])
     if what == "dyad" and plan[3][0] == "const" and type(plan[3][1]) is int \
@@ -343,6 +345,8 @@ def _compiled(plan):
         return adverb
     if what == "call":
         return _call(_compiled(plan[1]), _compiled(plan[2]))
+    if what == "call2":
+        return _call_dyad(_compiled(plan[1]), _compiled(plan[2]), _compiled(plan[3]))
     if what == "each":
         return _each(_compiled(plan[1]), _compiled(plan[2]))
     if what == "while":
@@ -381,10 +385,30 @@ def _call(fn, arg):
     return call
 
 
-def called(body, x, reads, caller):
-    """The batched body `body` of a monad literal called in the batched body running as
-    `caller` (_call), on its argument x (Rows, or a value the same for every row), the names
-    it reads read where the literal reads them (`reads`). Declines where the literal is one
+def _call_dyad(fn, left, right):
+    """f(a;b) in a batched body, f a global: where it holds a dyad literal with a batched
+    body of its own (LambdaFacts.batched), that body on the rows (`called`), as _call runs a
+    monad's; anything else declines."""
+    def call(run):
+        f = fn(run)
+        if type(f) is not Lambda:
+            raise Declined
+        facts = f.facts
+        if f.arity != 2 or not facts.batched or facts.effects or f.whole is None:
+            raise Declined
+        y = right(run)              # (the right operand first, as Klong evaluates them)
+        r = f.whole(left(run), y, 0, caller=run)
+        if r is None:
+            raise Declined  # (its body declined, or a row's error: the loop's)
+        return r
+    return call
+
+
+def called(body, x, reads, caller, y=None):
+    """The batched body `body` of a literal called in the batched body running as `caller`
+    (_call, _call_dyad), on its arguments x (and y, for a dyad's), each Rows or a value the
+    same for every row, the names it reads read where the literal reads them (`reads`).
+    Declines where the literal is one
     of those running (recursion: every branch of a conditional runs on every row, so it
     would not end), and where differentiated operands would meet a rule that is not the
     graph's (_differentiable), in this body or in a caller's, which its result goes
@@ -393,10 +417,11 @@ def called(body, x, reads, caller):
     if body in chain:
         raise Declined
     backend = backends.current()
-    if backend.differentiates and _tracked(backend, (x.a if type(x) is Rows else x,), reads) \
+    if backend.differentiates \
+            and _tracked(backend, tuple(v.a if type(v) is Rows else v for v in (x, y)), reads) \
             and not (body.differentiable and all(b.differentiable for b in chain)):
         raise Declined
-    return body(_Run(x, reads, caller.n, chain=chain + (body,)))
+    return body(_Run(x, reads, caller.n, y, chain=chain + (body,)))
 
 
 def _element(i, arg):

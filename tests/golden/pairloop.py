@@ -36,9 +36,10 @@ def chunk(_):
                     return t17
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            def whole18(x, y, rows):
+            def whole18(x, y, rows, caller=None):
                 try:
                     if HOOKS: return None
+                    if caller is not None: return BATCH_CALLED(K0, x, [], caller, y)
                     return BATCH_PAIRS(K0, x, y, [], rows)
                 except Exception:
                     return None

@@ -7,8 +7,9 @@ def chunk(_):
                     return t1
                 except BaseException as e:
                     raise FAIL(e, W, self_)
-            def whole4(x, y, rows):
+            def whole4(x, y, rows, caller=None):
                 try:
+                    if caller is not None: return BATCH_CALLED(K0, x, [], caller, y)
                     return BATCH_PAIRS(K0, x, y, [], rows)
                 except Exception:
                     return None

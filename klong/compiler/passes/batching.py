@@ -6,7 +6,8 @@ its own locals assigned (at the top of a statement) before they are read, condit
 verbs whose registry entry has a batching rule for the form applied (batch_monad,
 batch_dyad; Over and Scan of the verbs in batching.ADVERBS), calls of a global that holds
 one of the backend's element-wise math functions or a monad literal with a batched body of its
-own as the body runs (that body then runs on the rows), monads without one applied
+own as the body runs (that body then runs on the rows), or, called with two arguments, a
+dyad literal with a batched body of its own, monads without one applied
 to a value the same for every row (`!n`: the verb itself, once), and While of two literal
 monads made of the same (p f:~s: every row's loop at once, the literals reading the locals
 of the body around them that it assigned before; verbs/batched.py _while). Such a body has
@@ -37,6 +38,7 @@ def settle(fn):
             found = _Plan(fn).body()
             if found is not None:
                 fn.whole = ir.Batched(found[0], found[1], None, line=fn.line, column=fn.column)
+                fn.facts.batched = True
         return
     if fn.arity != 1:
         return
@@ -114,6 +116,12 @@ class _Plan:
             # body of its own, else declined (verbs/batched.py _call)
             fn, arg = self.expr(node.fn), self.expr(node.args[0])
             return None if fn is None or arg is None else ("call", fn, arg)
+        if isinstance(node, ir.Call) and len(node.args) == 2 and isinstance(node.fn, ir.Global) \
+                and None not in node.args:
+            # f(a;b) of a global f: batched where f holds, as the body runs, a dyad literal
+            # with a batched body of its own, else declined (verbs/batched.py _call_dyad)
+            fn, left, right = (self.expr(n) for n in (node.fn, *node.args))
+            return None if None in (fn, left, right) else ("call2", fn, left, right)
         if isinstance(node, ir.Cond):
             clauses = tuple((self.expr(p), self.expr(c)) for p, c in node.clauses)
             otherwise = self.expr(node.otherwise)

@@ -674,13 +674,13 @@ class Renderer:
                     names = [read(outer) for read in reads]
                 except Exception:       # (a name not defined: the loop says so)
                     return None
-                if pair:                # a dyad's: (y, rows), see passes/batching.py
-                    return batched.pairs(body, a, pair[0], names, pair[1])
                 if caller is not None:  # a call in another batched body (LambdaFacts.batched)
                     try:
-                        return batched.called(body, a, names, caller)
+                        return batched.called(body, a, names, caller, *pair[:1])
                     except Exception:   # (Declined, or a row's error: the loop's)
                         return None
+                if pair:                # a dyad's: (y, rows), see passes/batching.py
+                    return batched.pairs(body, a, pair[0], names, pair[1])
                 return batched.each(body, a, names)
             return whole
         return make

@@ -42,6 +42,9 @@ def write(r, fn, form=None):
             names = ", ".join(str(r.expr(n)) for n in form.reads)
             rows_body = r.const(batched.compiled(form.plan))
             if fn.arity == 2:
+                # (a call of the literal in another batched body: verbs/batched.py _call_dyad)
+                r.emit(f"if caller is not None: "
+                       f"return BATCH_CALLED({rows_body}, x, [{names}], caller, y)")
                 r.emit(f"return BATCH_PAIRS({rows_body}, x, y, [{names}], rows)")
             else:
                 # a call of the literal in another batched body (verbs/batched.py _call)
@@ -52,7 +55,7 @@ def write(r, fn, form=None):
             r.emit(f"return WHOLE_RESULT({elementwise(r, form.expr)}, x)")
     dyadic = isinstance(form, ir.Batched) and fn.arity == 2
     if dyadic:
-        r.emit(f"def {name}(x, y, rows):")
+        r.emit(f"def {name}(x, y, rows, caller=None):")     # (LambdaFacts.batched)
     elif isinstance(form, ir.Batched):
         r.emit(f"def {name}(x, caller=None):")     # (LambdaFacts.batched)
     else:
