@@ -311,7 +311,9 @@ class NumpyBackend(Backend):
             # the same places, found several times quicker in bytes than in int64s (the
             # sieve's &s): a copy of one byte an element costs less than the difference
             condition = condition.astype(np.bool_)
-        return np.flatnonzero(condition).astype(np.int64, copy=False)
+        # (the array's own nonzero: numpy's flatnonzero is Python calls around it)
+        return (condition if condition.ndim == 1 else condition.ravel()).nonzero()[0] \
+            .astype(np.int64, copy=False)
 
     def select(self, condition, a, b):
         return np.where(condition, a, b)
