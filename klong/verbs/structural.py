@@ -14,8 +14,6 @@ follows them.
 import math
 import operator
 
-import numpy as np
-
 from .. import backends
 from ..backends import arrays
 from ..runtime import values
@@ -236,13 +234,8 @@ def sizes_of_vectors(vectors):
 
 def codes_of_chars(s):
     """#'s for a non-empty string s: the code of each character, as one integer vector (a
-    Char's size is its code); None where the text has no UTF-32 form (a lone surrogate:
-    then the loop)."""
-    try:
-        codes = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
-    except UnicodeEncodeError:
-        return None
-    return backends.current().from_host(codes.astype(np.int64))
+    Char's size is its code); None where the backend cannot read them (then the loop)."""
+    return backends.current().char_codes(s)
 
 
 def reverse(a):
