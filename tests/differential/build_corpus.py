@@ -670,6 +670,30 @@ EXTREME_ROWS = [
     "b::[20 8]:^((((!160)*7919)!3)-1)*4611686018427387904;(<'b),(>'b),{*>x}'b",
 ]
 
+# The second round of issue 35's independent programs (bench_independent.py, ind2_...) and
+# the paths they found: the codes of a string at once (#'s), calls of dyad literals in
+# batched bodies, Where of a mask
+SECOND_ROUND = [
+    'rot::{[c s];c::#\'x;s::c>96;,/:#(c*~s)+s*97+(c-84)!26};rot("hello world the quick fox")',
+    '(#\'"abc"),(#\'""),(#\'"a"),{+/#\'x}\'["ab" "c" ""]',
+    'lf::{[g];g::=x;(x@*\'g),\'#\'g};lf("mississippi banana")',
+    "top::{x@y#>x};top([3.5 1.0 4.0 1.0 5.5 9.0 2.0 6.5];3)",
+    "ds::{+/({x>0}{x:%10}\\~x)!10};ds'1+!40",
+    "pas::{(x-1){(0,x)+x,0}\\*,1};(*|pas(70)),#pas(5)",
+    "ema::{[a];a::y;{(a*y)+(1-a)*x}\\x};ema([1.0 2.0 3.0 4.0 -1.5];0.125)",
+    'line::{(-1)_,/{($x),","}\'x};csv::{,/{line(x),:#10}\'x};csv([[1 2 3] [40 -5 6]])',
+    'lev::{[a];a::#\'x;*|{[t];t::(1+*x),(1+1_x)&((-1)_x)+~a=y;(!#t)+&\\t-!#t}/(,!1+#x),#\'y};(lev("kitten";"sitting")),lev("flaw";"lawn")',
+    "qs::{:[2>#x;x;{(qs(x@&x<y)),(x@&x=y),qs(x@&x>y)}(x;x@0)]};qs([3 1 4 1 5 9 2 6 5 3 5])",
+    "gcd::{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y};[12 17 100 0 7]{gcd(x;y)}'[18 5 75 9 0]",
+    "gcd::{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y};({gcd(x;6)}'[4 9 35 0]),[12 18]gcd'[8 27]",
+    "two::{x*y};r::[[1.5 2.0] [-3.0 0.5]];({two(x;x)}'r),({two(x;3)}'r),[1 2]{two(x;y)}'[3 4]",
+    "two::{x*y};b::[[4611686018427387904 4611686018427387904] [1 2]];{two(x;x)}'b",
+    "idx::{x@y};i::[[3 1 2] [0 -4 7]];({idx(x;1)}'i),{idx(x;9)}'i",
+    "dn::{:[y<0;x;dn(x;y-1)]};i::[[3 1] [0 -4]];{dn(x;2)}'i",
+    "mix::{(x*k)+y};k::2.0;r::[[1 2] [3 4]];{mix(x;x)}'r",
+    "(&[0 1 1 0 1]),(&[]),(&0),(&1),(&[2 0 1]),&(!5)<3",
+]
+
 
 def conformance_programs(directory):
     seen = set()
@@ -730,7 +754,7 @@ def main(argv=None):
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
-                      "pg2-", "am-"))]
+                      "pg2-", "am-", "sr-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -782,6 +806,8 @@ def main(argv=None):
         entries.append({"id": f"pg2-{i:03d}", "source": source})
     for i, source in enumerate(EXTREME_ROWS):
         entries.append({"id": f"am-{i:03d}", "source": source})
+    for i, source in enumerate(SECOND_ROUND):
+        entries.append({"id": f"sr-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
