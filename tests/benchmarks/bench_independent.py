@@ -514,7 +514,7 @@ PROGRAMS.update({
         _reals_inputs, _top_baseline, _same(), (10000, 100000, 1000000)),
     "ind2_digits": Program(
         "digit sums of 1..n (Scan-While under Each)", "ds::{+/({x>0}{x:%10}\\~x)!10}",
-        "ds'1+!n", lambda n: {"n": n}, _digits_baseline, _same(), (1000, 10000, 100000)),
+        "ds'1+!n", lambda n: {"n": n}, _digits_baseline, _same(), (300, 3000, 30000)),
     "ind2_pascal": Program(
         "the first n rows of Pascal's triangle (Scan-Iterating, big integers past row 67)",
         "pas::{(x-1){(0,x)+x,0}\\*,1}", "pas(n)", lambda n: {"n": n}, _pascal_baseline,
@@ -534,7 +534,7 @@ PROGRAMS.update({
     "ind2_quicksort": Program(
         "quicksort by recursion on the first element",
         "qs::{:[2>#x;x;{(qs(x@&x<y)),(x@&x=y),qs(x@&x>y)}(x;x@0)]}", "qs(r)",
-        _integers_inputs, _quicksort_baseline, _same(), (1000, 10000, 30000)),
+        _integers_inputs, _quicksort_baseline, _same(), (100, 1000, 10000)),
     "ind2_gcd": Program(
         "greatest common divisors of n pairs (Euclid by While, under Each)",
         "gcd::{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y}", "a{gcd(x;y)}'b", _pairs_inputs,
