@@ -1,5 +1,6 @@
-"""A tree of integer element-wise verbs in a batched body (`(x=y)|(x=y+d)|x=y-d`, the
-n-queens test) evaluated as one node: its operands (the tree's leaves) first, in the order
+"""A tree of integer element-wise verbs in a batched body (`~|/(x=y)|(x=y+d)|x=y-d`, the
+n-queens test), with Max-Over and Min-Over (|/ &/) of each row among them, evaluated as one
+node: its operands (the tree's leaves) first, in the order
 the verbs' own nodes evaluate them (the right operand first), then every verb straight on
 the library's arrays, with the checks the verbs' nodes make one by one (kinds, shapes,
 magnitudes) made once for the whole tree. Where those checks do not pass (a real, a list of
@@ -9,9 +10,10 @@ already evaluated, as they would have: so the result is always theirs.
 The fast path: every operand is an integer of int64, Rows of integers (one number or one
 vector per row), or a plain integer vector (the same for every row); every vector of one
 length k > 0. Rows of numbers are laid out (n, 1), vectors (n, k) or (k,), so that the
-library pairs them as Klong pairs each row's values. A result's magnitude is bounded from
+library pairs them as Klong pairs each row's values; |/ and &/ of each row's vector give
+its number laid out (n, 1), of a row's number that number. A result's magnitude is bounded from
 the operands' as the verbs' nodes bound it (batching._exactly: p+q for + and -, p*q for *,
-1 for a comparison and for ~, the larger for | and &); where every bound is within int64,
+1 for a comparison and for ~, the larger for | and &, its operand's for |/ and &/); where every bound is within int64,
 int64 arithmetic is exact, and the verbs give the same integers."""
 import math
 import operator
@@ -19,7 +21,7 @@ import operator
 from .. import backends
 from ..backends import arrays
 from ..runtime import limits
-from . import VERBS, batching
+from . import VERBS, adverbs, batching
 from .batching import Declined, Rows
 
 # the verbs fused: dyad -> (the library's operation, the bound of its result's magnitude
@@ -30,34 +32,50 @@ _ARITHMETIC = {"+": (operator.add, operator.add), "-": (operator.sub, operator.a
 _EXTREMES = {"|": "maximum", "&": "minimum"}
 DYADS = set(_COMPARISONS) | set(_ARITHMETIC) | set(_EXTREMES)
 MONADS = {"~"}
+_OVERS = {"|": True, "&": False}    # |/ and &/ of each row: whether the largest is kept
 
 
 def _is_op(plan):
-    return plan[0] == "dyad" and plan[1] in DYADS or plan[0] == "monad" and plan[1] in MONADS
+    what = plan[0]
+    return what == "dyad" and plan[1] in DYADS or what == "monad" and plan[1] in MONADS \
+        or what == "adverb" and plan[1] == "/" and plan[2] in _OVERS
+
+
+def _operands(plan):
+    return plan[2:] if plan[0] == "dyad" else plan[3:4] if plan[0] == "adverb" else plan[2:3]
 
 
 def fusable(plan):
     """Whether the plan node is such a tree of at least two verbs (one verb is its node's
     direct step already)."""
-    if not _is_op(plan):
-        return False
-    operands = plan[2:] if plan[0] == "dyad" else plan[2:3]
-    return any(_is_op(p) for p in operands)
+    return _is_op(plan) and any(_is_op(p) for p in _operands(plan))
 
 
 def compiled(plan, compile_leaf):
     """The function of a _Run for the tree `plan` (fusable), its leaves made by
     `compile_leaf` (batched._compiled)."""
     leaves = []         # the leaves' functions, in the order they are evaluated
-    code = []           # (verb, form, slot of the left operand or the monad's, of the right)
+    # a name read again (x in (x=y)|x=y+d) is read once, where the tree assigns nothing
+    # (reading has no effect): one operand, checked once
+    read = {} if not _assigns(plan) else None
+    code = []           # (verb, form: 1 monad, 2 dyad, 3 over; slot of the left operand or
+    #                      the only one, of the right)
 
     def build(p):
         if not _is_op(p):
+            if read is not None and p[0] in _READS:
+                if p not in read:
+                    leaves.append(compile_leaf(p))
+                    read[p] = ("leaf", len(leaves) - 1)
+                return read[p]
             leaves.append(compile_leaf(p))
             return ("leaf", len(leaves) - 1)
         if p[0] == "monad":
             arg = build(p[2])
             code.append((p[1], 1, arg, None))
+        elif p[0] == "adverb":
+            arg = build(p[3])
+            code.append((p[2], 3, arg, None))
         else:
             right = build(p[3])         # the right operand first, as Klong evaluates them
             left = build(p[2])
@@ -77,9 +95,16 @@ def compiled(plan, compile_leaf):
             return r
         n = run.n               # the verbs' nodes' steps, on the operands evaluated
         for step, (_, form, a, b) in zip(steps, code):
-            slots.append(step(slots[a], n) if form == 1 else step(slots[a], slots[b], n))
+            slots.append(step(slots[a], slots[b], n) if form == 2 else step(slots[a], n))
         return slots[-1]
     return fused
+
+
+_READS = {"x", "y", "get", "read", "up"}     # (batched.py's plan nodes that read a name)
+
+
+def _assigns(plan):
+    return type(plan) is tuple and bool(plan) and (plan[0] == "set" or any(map(_assigns, plan)))
 
 
 def _index(ref, leaves):
@@ -94,6 +119,10 @@ def _step(op, form):
     dyads the library's operation straight (batching.direct_rows) and else the rule, the
     verb itself where no operand is Rows."""
     entry = VERBS[op]
+    if form == 3:           # as batched.py's node of an adverb
+        rule = batching.ADVERBS["/"][op](op, entry.dyad)
+        return lambda x, n: rule(x, n) if type(x) is Rows \
+            else adverbs.over(entry.dyad, x, entry.reduce, entry.fold)
     if form == 1:
         verb, rule = entry.monad, entry.batch_monad
         return lambda x, n: rule(x, n) if type(x) is Rows else verb(x)
@@ -112,13 +141,13 @@ def _step(op, form):
 
 
 _DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
-_COMPARE, _ARITH, _EXTREME, _NOT = range(4)
+_COMPARE, _ARITH, _EXTREME, _NOT, _OVER = range(5)
 
 
 def _plan_of(code, leaves):
     """The fast path's steps for `code` (what, the library's operation, the bound of an
     arithmetic result from its operands', slots), and the leaves whose bounds they read:
-    those under an arithmetic verb through | and & (a comparison's bound is 1)."""
+    those under an arithmetic verb through | & |/ and &/ (a comparison's bound is 1)."""
     steps = []
     needed = set()
 
@@ -127,12 +156,16 @@ def _plan_of(code, leaves):
             needed.add(slot)
             return
         op, form, i, j = code[slot - leaves]
-        if form == 2 and (op in _ARITHMETIC or op in _EXTREMES):
+        if form == 3:
+            need(i)
+        elif form == 2 and (op in _ARITHMETIC or op in _EXTREMES):
             need(i)
             need(j)
     for op, form, i, j in code:
         if form == 1:
             steps.append((_NOT, None, None, i, j))
+        elif form == 3:
+            steps.append((_OVER, _OVERS[op], None, i, j))
         elif op in _COMPARISONS:
             steps.append((_COMPARE, _COMPARISONS[op], None, i, j))
         elif op in _ARITHMETIC:
@@ -149,7 +182,10 @@ def _fast(slots, plan, n):
     """The tree's result by the library's operations on the whole batch, or None where its
     checks do not pass (see the module's docstring). Comparisons give truths (the
     library's booleans), which | & and ~ combine as such (the larger of 0 and 1 is their
-    or); they are made integers where an arithmetic verb reads them, and at the end."""
+    or); they are made integers where an arithmetic verb reads them, and at the end. Where
+    vectors are paired, a row's number is laid out (n, 1): `numbers` are the slots that
+    hold one (or a plain integer), which |/ and &/ leave as they are and the result is
+    given back as."""
     steps, needed = plan
     # the operands, each once (x read three times is one operand): their kinds and lengths
     distinct = {}
@@ -188,12 +224,18 @@ def _fast(slots, plan, n):
     # each operand's array as the library pairs it, and where read its bound
     values = []
     bounds = []
+    numbers = set()
     for slot, v in enumerate(slots):
         t = type(v)
         if t is Rows:
             a = v.a
-            values.append(a.reshape(n, 1) if k is not None and a.ndim == 1 else a)
+            if a.ndim == 1:
+                numbers.add(slot)
+                if k is not None:
+                    a = a.reshape(n, 1)
+            values.append(a)
         elif t is int:
+            numbers.add(slot)
             values.append(v)
         elif t is rows:
             values.append(v)
@@ -208,6 +250,22 @@ def _fast(slots, plan, n):
     for what, fn, bound, i, j in steps:
         here = len(values)
         a = values[i]
+        if i in numbers and (j is None or j in numbers):
+            numbers.add(here)
+        if what == _OVER:       # |/ or &/ of each row
+            if i in numbers:
+                values.append(a)            # (a number is its own fold)
+                if i in truths:
+                    truths.add(here)
+            elif a.ndim != 2:
+                return None     # (a plain vector, the same for every row: the verb's, once)
+            else:               # (of truths: truths, their or, their and)
+                values.append(backend.extreme_each_row(a, fn).reshape(n, 1))
+                numbers.add(here)
+                if i in truths:
+                    truths.add(here)
+            bounds.append(bounds[i])
+            continue
         if what == _NOT:        # ~ (Not): 1 where 0
             if i in truths:
                 values.append(~a)
@@ -242,9 +300,12 @@ def _fast(slots, plan, n):
                 values.append(getattr(backend, fn)(_integer(backend, a, i, truths),
                                                    _integer(backend, b, j, truths)))
             bounds.append(max(bounds[i], bounds[j]))
-    r = _integer(backend, values[-1], len(values) - 1, truths)
+    last = len(values) - 1
+    r = _integer(backend, values[last], last, truths)
     if type(r) is int or r.shape[0] != n:
         raise Declined          # (cannot be: a verb with Rows gives Rows)
+    if last in numbers and r.ndim == 2:
+        r = r.reshape(n)        # (a row's number, laid out (n, 1) beside vectors)
     if math.prod(r.shape) >= limits.REMEMBERED:
         known.remember(r, bounds[-1])
     return Rows.of(r)
