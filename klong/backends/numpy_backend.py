@@ -185,8 +185,11 @@ class NumpyBackend(Backend):
 
     def concat_each_row(self, arrays):
         # one concatenation along the second axis: the base's swapped concatenation of the
-        # columns costs three calls (a batched join of a small batch, each step of a While)
-        return np.concatenate(arrays, 1)
+        # columns costs three calls (a batched join of a small batch, each step of a While);
+        # row-major, which numpy does not keep where a part is a row broadcast to every row
+        # (v,:\u): the rows, each read as a vector after, lie in order
+        r = np.concatenate(arrays, 1)
+        return r if r.flags.c_contiguous else np.ascontiguousarray(r)
 
     def stack(self, arrays):
         # np.stack's own steps, less its checks: a third of its time on a few small arrays
@@ -307,11 +310,15 @@ class NumpyBackend(Backend):
         return np.fmod(a, b)
 
     def where(self, condition):
-        if condition.dtype != np.bool_:
+        if condition.ndim != 1:
+            condition = condition.reshape(-1)
+        if condition.dtype != np.bool_ and condition.shape[0] > 64:
             # the same places, found several times quicker in bytes than in int64s (the
             # sieve's &s): a copy of one byte an element costs less than the difference
+            # (not on a few: the copy's call costs more than it saves)
             condition = condition.astype(np.bool_)
-        return np.flatnonzero(condition).astype(np.int64, copy=False)
+        # (nonzero itself: flatnonzero's Python steps cost four times its work on a few)
+        return condition.nonzero()[0].astype(np.int64, copy=False)
 
     def select(self, condition, a, b):
         return np.where(condition, a, b)

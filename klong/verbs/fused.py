@@ -145,15 +145,17 @@ _COMPARE, _ARITH, _EXTREME, _NOT, _OVER = range(5)
 
 
 def _plan_of(code, leaves):
-    """The fast path's steps for `code` (what, the library's operation, the bound of an
-    arithmetic result from its operands', slots), and the leaves whose bounds they read:
-    those under an arithmetic verb through | & |/ and &/ (a comparison's bound is 1)."""
+    """The fast path's plan for `code`: its steps (what, the library's operation, the bound
+    of an arithmetic result from its operands', slots), the slots whose bounds are read
+    (the leaves and results under an arithmetic verb through | & |/ and &/: a comparison's
+    bound is 1; and the result's, which is remembered), and its programs, made as each
+    signature of the leaves is first met (_program)."""
     steps = []
     needed = set()
 
     def need(slot):
+        needed.add(slot)
         if slot < leaves:
-            needed.add(slot)
             return
         op, form, i, j = code[slot - leaves]
         if form == 3:
@@ -175,142 +177,210 @@ def _plan_of(code, leaves):
         else:
             steps.append((_EXTREME, _EXTREMES[op], None, i, j))
     need(leaves + len(code) - 1)        # (the result's bound is remembered)
-    return steps, needed
+    return steps, leaves, sorted(needed), {}
+
+
+# what a slot holds, as the fast path lays it out: a plain integer (the same for every
+# row), a number per row ((n,), or (n, 1) beside vectors), a vector per row (n, k), a plain
+# vector (k,) the same for every row
+_INT, _NUMBER, _VECTOR, _PLAIN = range(4)
 
 
 def _fast(slots, plan, n):
     """The tree's result by the library's operations on the whole batch, or None where its
-    checks do not pass (see the module's docstring). Comparisons give truths (the
-    library's booleans), which | & and ~ combine as such (the larger of 0 and 1 is their
-    or); they are made integers where an arithmetic verb reads them, and at the end. Where
-    vectors are paired, a row's number is laid out (n, 1): `numbers` are the slots that
-    hold one (or a plain integer), which |/ and &/ leave as they are and the result is
-    given back as."""
-    steps, needed = plan
-    # the operands, each once (x read three times is one operand): their kinds and lengths
-    distinct = {}
+    checks do not pass (see the module's docstring). What the leaves are (_INT ... _PLAIN)
+    decides every step's operation (_program); what they hold, only the bounds."""
+    steps, leaves, needed, programs = plan
     k = None            # the length of every vector
     rows = None         # the array type of the rows (None: no operand is Rows)
+    plain = None        # the array type of the plain vectors
+    signature = []
+    values = []
     for v in slots:
-        if id(v) in distinct:
-            continue
-        distinct[id(v)] = v
         t = type(v)
         if t is Rows:
             a = v.a
-            if _DTYPE_KINDS.get(a.dtype) != "i" or a.ndim > 2:
+            if _DTYPE_KINDS.get(a.dtype) != "i":
                 return None
             if a.ndim == 2:
                 if k is None:
                     k = a.shape[1]
                 elif a.shape[1] != k:
                     return None
+                signature.append(_VECTOR)
+            elif a.ndim == 1:
+                signature.append(_NUMBER)
+            else:
+                return None
             rows = type(a)
+            values.append(a)
         elif t is int:
             if not limits.INT64_MIN <= v <= limits.INT64_MAX:
                 return None
+            signature.append(_INT)
+            values.append(v)
         elif t in arrays.ARRAY_TYPES and v.ndim == 1 and _DTYPE_KINDS.get(v.dtype) == "i":
             if k is None:
                 k = v.shape[0]
             elif v.shape[0] != k:
                 return None
+            plain = t
+            signature.append(_PLAIN)
+            values.append(v)
         else:
             return None
-    if rows is None or k == 0:
-        return None
+    if rows is None or k == 0 or plain is not None and plain is not rows:
+        return None     # (no Rows; an empty vector; arrays of two libraries)
+    key = tuple(signature)
+    program = programs.get(key)
+    if program is None:
+        program = programs[key] = _program(steps, signature)
+    if program is False:
+        return None     # (two plain integers meet: the verb's own Python integers)
+    ops, result_is_truth, result_is_number = program
     known = limits.current()
     if k is not None:
         limits.check_elements(n * k)    # (a plain vector paired with every row, as _stacked)
-    # each operand's array as the library pairs it, and where read its bound
-    values = []
-    bounds = []
-    numbers = set()
-    for slot, v in enumerate(slots):
-        t = type(v)
-        if t is Rows:
-            a = v.a
-            if a.ndim == 1:
-                numbers.add(slot)
-                if k is not None:
-                    a = a.reshape(n, 1)
-            values.append(a)
-        elif t is int:
-            numbers.add(slot)
-            values.append(v)
-        elif t is rows:
-            values.append(v)
-        else:
-            return None         # (an array of another library than the rows')
-        if slot in needed:
-            bounds.append(abs(v) if t is int else known.magnitude(v.a if t is Rows else v))
-        else:
-            bounds.append(0)    # (not read)
-    truths = set()              # the slots that hold truths
-    backend = backends.current()
-    for what, fn, bound, i, j in steps:
-        here = len(values)
-        a = values[i]
-        if i in numbers and (j is None or j in numbers):
-            numbers.add(here)
-        if what == _OVER:       # |/ or &/ of each row
-            if i in numbers:
-                values.append(a)            # (a number is its own fold)
-                if i in truths:
-                    truths.add(here)
-            elif a.ndim != 2:
-                return None     # (a plain vector, the same for every row: the verb's, once)
-            else:               # (of truths: truths, their or, their and)
-                values.append(backend.extreme_each_row(a, fn).reshape(n, 1))
-                numbers.add(here)
-                if i in truths:
-                    truths.add(here)
-            bounds.append(bounds[i])
+        for i in range(leaves):         # (a row's number beside vectors: laid out (n, 1))
+            if signature[i] == _NUMBER:
+                values[i] = values[i].reshape(n, 1)
+    # the bounds of what arithmetic reads: where one could leave int64, the verbs' steps
+    bounds = {}
+    for slot in needed:
+        if slot < leaves:
+            v = slots[slot]
+            bounds[slot] = abs(v) if type(v) is int else known.magnitude(
+                v.a if type(v) is Rows else v)
             continue
-        if what == _NOT:        # ~ (Not): 1 where 0
-            if i in truths:
-                values.append(~a)
-                truths.add(here)
-            elif type(a) is int:
-                values.append(int(a == 0))
-            else:
-                values.append(a == 0)
-                truths.add(here)
-            bounds.append(1)
-            continue
-        b = values[j]
-        if type(a) is int and type(b) is int:
-            return None         # two plain numbers: the verb's own Python integers
-        if what == _COMPARE:
-            if i in truths or j in truths:
-                a, b = _integer(backend, a, i, truths), _integer(backend, b, j, truths)
-            values.append(fn(a, b))
-            truths.add(here)
-            bounds.append(1)
-        elif what == _ARITH:
+        what, _, bound, i, j = steps[slot - leaves]
+        if what == _ARITH:
             most = bound(bounds[i], bounds[j])
             if most > limits.INT64_MAX:
                 return None
-            values.append(fn(_integer(backend, a, i, truths), _integer(backend, b, j, truths)))
-            bounds.append(most)
+        elif what == _EXTREME:
+            most = max(bounds[i], bounds[j])
+        elif what == _OVER:
+            most = bounds[i]
         else:
-            if i in truths and j in truths:
-                values.append(a | b if fn == "maximum" else a & b)
-                truths.add(here)
-            else:
-                values.append(getattr(backend, fn)(_integer(backend, a, i, truths),
-                                                   _integer(backend, b, j, truths)))
-            bounds.append(max(bounds[i], bounds[j]))
-    last = len(values) - 1
-    r = _integer(backend, values[last], last, truths)
+            most = 1
+        bounds[slot] = most
+    backend = backends.current()
+    astype = backend.astype
+    for fn, i, j, made in ops:
+        a = values[i]
+        if made & 1:
+            a = astype(a, "i")
+        if j is None:
+            values.append(fn(backend, a))
+            continue
+        b = values[j]
+        if made & 2:
+            b = astype(b, "i")
+        values.append(fn(backend, a, b))
+    r = values[-1]
+    if result_is_truth:
+        r = astype(r, "i")
     if type(r) is int or r.shape[0] != n:
         raise Declined          # (cannot be: a verb with Rows gives Rows)
-    if last in numbers and r.ndim == 2:
+    if result_is_number and r.ndim == 2:
         r = r.reshape(n)        # (a row's number, laid out (n, 1) beside vectors)
     if math.prod(r.shape) >= limits.REMEMBERED:
-        known.remember(r, bounds[-1])
+        known.remember(r, bounds[len(values) - 1])
     return Rows.of(r)
 
 
-def _integer(backend, v, slot, truths):
-    """The value in `slot` as integers (0s and 1s where it holds truths)."""
-    return backend.astype(v, "i") if slot in truths else v
+def _program(steps, signature):
+    """The fast path's operations for leaves of the kinds `signature`: (f(backend, a[, b]),
+    slots, which operands are made integers first: 1 the left, 2 the right), whether the
+    result holds truths, whether it is a number per row; or False where two plain integers
+    meet or |/ of a plain vector is asked. Comparisons give truths (the library's booleans), which | & ~ |/ and &/ combine
+    as such (the larger of 0 and 1 is their or); they are made integers where an
+    arithmetic verb or a comparison reads them, and at the end."""
+    kinds = list(signature)
+    truths = set()
+    ops = []
+    for what, fn, _, i, j in steps:
+        here = len(kinds)
+        a = kinds[i]
+        if what == _NOT:                # ~ (Not): 1 where 0
+            if a == _INT:
+                ops.append((_not_int, i, None, 0))
+            else:
+                ops.append((_not_truth if i in truths else _is_zero, i, None, 0))
+                truths.add(here)
+            kinds.append(a)
+            continue
+        if what == _OVER:               # |/ or &/ of each row
+            if a == _PLAIN:
+                return False    # (a plain vector, the same for every row: the verb, once)
+            if a == _VECTOR:
+                ops.append((_largest if fn else _smallest, i, None, 0))
+            else:
+                ops.append((_same, i, None, 0))         # (a number is its own fold)
+            if i in truths:
+                truths.add(here)
+            kinds.append(_INT if a == _INT else _NUMBER)
+            continue
+        b = kinds[j]
+        if a == _INT and b == _INT:
+            return False
+        if _VECTOR in (a, b) or _NUMBER in (a, b) and _PLAIN in (a, b):
+            kinds.append(_VECTOR)
+        else:
+            kinds.append(_NUMBER if _NUMBER in (a, b) else _PLAIN)
+        made = (i in truths) | (j in truths) << 1
+        if what == _COMPARE:
+            ops.append((_dyad(fn), i, j, made))
+            truths.add(here)
+        elif what == _ARITH:
+            ops.append((_dyad(fn), i, j, made))
+        elif made == 3:                 # | or & of truths: their or, their and
+            ops.append((_or if fn == "maximum" else _and, i, j, 0))
+            truths.add(here)
+        else:
+            ops.append((_maximum if fn == "maximum" else _minimum, i, j, made))
+    return ops, len(kinds) - 1 in truths, kinds[-1] in (_INT, _NUMBER)
+
+
+def _dyad(fn):
+    return lambda backend, a, b: fn(a, b)
+
+
+def _not_int(backend, a):
+    return int(a == 0)
+
+
+def _not_truth(backend, a):
+    return ~a
+
+
+def _is_zero(backend, a):
+    return a == 0
+
+
+def _largest(backend, a):
+    return backend.extreme_each_row(a, True).reshape(-1, 1)
+
+
+def _smallest(backend, a):
+    return backend.extreme_each_row(a, False).reshape(-1, 1)
+
+
+def _same(backend, a):
+    return a
+
+
+def _or(backend, a, b):
+    return a | b
+
+
+def _and(backend, a, b):
+    return a & b
+
+
+def _maximum(backend, a, b):
+    return backend.maximum(a, b)
+
+
+def _minimum(backend, a, b):
+    return backend.minimum(a, b)
