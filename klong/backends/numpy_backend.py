@@ -270,8 +270,12 @@ class NumpyBackend(Backend):
         if not (a.ndim == 2 and 1 < a.shape[1] <= SEQUENTIAL_ROWS and a.shape[0] > 1):
             return super().extreme_each_row(a, largest)
         # numpy reduces the short rows where they lie one at a time (slowly); their columns
-        # laid out one after another, in one pass
-        return (np.maximum if largest else np.minimum).reduce(a.swapaxes(0, 1).copy(), axis=0)
+        # laid out one after another, in one pass. Not a few rows of integers or truths
+        # (exact in any order): the copy costs more than the rows' reduce
+        reduce = (np.maximum if largest else np.minimum).reduce
+        if a.shape[0] <= 16 and a.dtype.kind in "ib":
+            return reduce(a, axis=1)
+        return reduce(a.swapaxes(0, 1).copy(), axis=0)
 
     def has_negative_zero(self, a):
         return host_negative_zero(a)
