@@ -146,10 +146,11 @@ _COMPARE, _ARITH, _EXTREME, _NOT, _OVER = range(5)
 
 def _plan_of(code, leaves):
     """The fast path's plan for `code`: its steps (what, the library's operation, the bound
-    of an arithmetic result from its operands', slots), the slots whose bounds are read
-    (the leaves and results under an arithmetic verb through | & |/ and &/: a comparison's
-    bound is 1; and the result's, which is remembered), and its programs, made as each
-    signature of the leaves is first met (_program)."""
+    of an arithmetic result from its operands', slots), the slots whose bounds are found
+    (every arithmetic result, checked within int64, and the leaves and results its bound
+    is made from, through | & |/ and &/: a comparison's bound is 1; and the result's, which
+    is remembered), and its programs, made as each signature of the leaves is first met
+    (_program)."""
     steps = []
     needed = set()
 
@@ -163,7 +164,7 @@ def _plan_of(code, leaves):
         elif form == 2 and (op in _ARITHMETIC or op in _EXTREMES):
             need(i)
             need(j)
-    for op, form, i, j in code:
+    for slot, (op, form, i, j) in enumerate(code, leaves):
         if form == 1:
             steps.append((_NOT, None, None, i, j))
         elif form == 3:
@@ -172,8 +173,7 @@ def _plan_of(code, leaves):
             steps.append((_COMPARE, _COMPARISONS[op], None, i, j))
         elif op in _ARITHMETIC:
             steps.append((_ARITH,) + _ARITHMETIC[op] + (i, j))
-            need(i)
-            need(j)
+            need(slot)          # (its bound is checked: within int64, or the verbs' steps)
         else:
             steps.append((_EXTREME, _EXTREMES[op], None, i, j))
     need(leaves + len(code) - 1)        # (the result's bound is remembered)
