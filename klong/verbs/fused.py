@@ -236,7 +236,7 @@ def _fast(slots, plan, n):
     if program is None:
         program = programs[key] = _program(steps, signature)
     if program is False:
-        return None     # (two plain integers meet: the verb's own Python integers)
+        return None     # (two plain integers meet, or |/ of a plain vector: the verbs)
     ops, result_is_truth, result_is_number = program
     known = limits.current()
     if k is not None:
