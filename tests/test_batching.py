@@ -15,6 +15,7 @@ from klong import KlongError, KlongInterpreter
 from klong.backends import list_backends
 from klong.runtime.display import write
 from klong.verbs import batched as evaluation
+from klong.verbs import batching as rules
 
 from differential.harness import outcome, signature
 
@@ -201,7 +202,8 @@ def mode(request):
 
 def watch_batched(monkeypatch, record):
     """record(result, n) for each result the batched evaluation gives: a run's (as
-    _results stacks it) and a matrix's part picked straight from it (_direct's picks)."""
+    _results stacks it), a matrix's part picked straight from it (_direct's picks) and a
+    vector joined to each number (batching.joined_each)."""
     results, direct = evaluation._results, evaluation._direct
 
     def stacked(r, n):
@@ -220,8 +222,16 @@ def watch_batched(monkeypatch, record):
                 record(r, a.shape[0])
             return r
         return picked
+    joined = rules.joined_each
+
+    def joined_watched(fixed, each, before):
+        r = joined(fixed, each, before)
+        if r is not None:
+            record(r, each.shape[0])
+        return r
     monkeypatch.setattr(evaluation, "_results", stacked)
     monkeypatch.setattr(evaluation, "_direct", watched)
+    monkeypatch.setattr(rules, "joined_each", joined_watched)
 
 
 def interpreter(mode, batch):
@@ -931,8 +941,9 @@ def test_differentiated_rows_batch_through_the_graph(program, monkeypatch):
 # rows of other kinds, shapes or an integer past int64 take the rule's general steps),
 # an element of each row by a constant index (batched._element), and Each-Left and
 # Each-Right of a primitive over three or more numbers once for all of them (forms.py
-# _primitive_pairs: a plain vector joined to each number; the loop where the rule declines
-# or the list is shorter), each beside the loop
+# _primitive_pairs; the loop where the rule declines or the list is shorter), a plain
+# vector joined to each number of its kind at any length (batching.joined_each), each
+# beside the loop
 QUEENS_SETUP = """
 safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d}
 q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]}
@@ -946,13 +957,25 @@ QUEENS = [
     ("{x-[1 2 3 4]}'i", True), ("{[1 2 3 4]<x}'i", True), ("{x+[1 2 3]}'i3", True),
     ("{x+[9223372036854775807 0 0 0]}'i", False), ("{x=[1.5 2 3 4]}'i", None),
     ("{(x@0)+x@3}'i", True), ("{x@4}'i", False), ("{x@0}'iv", False), ("{(x@1)*2}'i3", True),
-    ("[1 2],:\\[3 4 5]", True), ("[1 2],:\\[3 4]", False), ("[1.5 2.5],:\\[1 2 3]", False),
-    ("[[1 2] [3 4]],:\\[5 6 7]", False), ("[3 4 5],:/[1 2]", False), ("[1 2],:/[3 4 5]", True),
+    ("[1 2],:\\[3 4 5]", True), ("[1 2],:\\[3 4]", True), ("[1.5 2.5],:\\[1 2 3]", False),
+    ("[[1 2] [3 4]],:\\[5 6 7]", False), ("[3 4 5],:/[1 2]", True), ("[1 2],:/[3 4 5]", True),
+    ("[1 2],:\\[7]", True), ("[1.5],:/[2.5]", True), ("[1 2],:\\[1.5]", False),
     ("[1 2 3]+:\\[10 20 30]", True), ("[1 2 3]-:/[10 20 30]", True), ("5-:\\[1 2 3]", True),
     ("0,:\\[1 2 3]", True), ("[1.5 2.5]*:\\[1.0 2.0 4.0]", True), ("[1 2 3]@:\\[0 1 5]", False),
     ("[1 2]+:\\[[1 2 3] [4 5 6] [7 8 9]]", False), ("[9223372036854775807 0]+:\\[1 2 3]", False),
     ("\"ab\",:\\\"cde\"", None), ("[1 2],:\\[]", None), ("[1 2 3]=:/[3 2 1]", True),
     ("safe([0 2];)'!5", True), ("safe([0.0 2.0];)'[0 1.5 4]", None), ("nq'[1 2 3 4 5 6]", None),
+    # |/ and &/ of each row inside a tree of integer verbs (fused.py): of a row's vector, of
+    # a row's number (itself), of truths, beside vectors after, of a plain vector (the
+    # verb's, once), of one-element rows, past int64 (the verbs' steps)
+    ("{~|/x=3}'i", True), ("{&/(x>0)|x=-4}'i", True), ("{(|/x<3)+|/x}'i", True),
+    ("{(|/x)+x}'i", True), ("{x-&/x}'i", True), ("{|/(x*2)-1}'[1 2 3]", True),
+    ("{~&/[1 2 3]=x}'[1 2 3]", True), ("{x+|/[4 5 6]=5}'[1 2]", True),
+    ("{(|/x=1)+(&/x)*2}'[[1] [2]]", True), ("{|/x+9223372036854775800}'i", None),
+    ("{(&/x<0)=|/x>[1 2 3 4]}'i", True), ("{~|/(x=y)|x=y+1}'[[1 2] [3 4]]", None),
+    # an arithmetic result past int64 under a comparison (not under |, & or an over)
+    ("{[d];d::#x;(((x*y)+9223372036854775800)<0)+d}([1 2];)'[10 1]", None),
+    ("{[d];d::#x;((x*y)=4611686018427387904)+d}([1 2];)'[4611686018427387904 1]", None),
 ]
 
 
@@ -969,6 +992,13 @@ def test_queens_paths_give_each_rows_value(mode):
     assert signature(k("[1 2],:\\[3 4 5]")) == "LLi"
     assert write(k("[1 2],:/[3 4 5]")) == "[[3 1 2] [4 1 2] [5 1 2]]"
     assert write(k("{(x@0)+x@3}'i")) == "[8 1 12]"
+    assert write(k("[1 2],:\\[3]")) == "[[1 2 3]]" and signature(k("[1 2],:\\[3]")) == "LLi"
+    assert write(k("[1.5],:/[2.5 0.5]")) == "[[2.5 1.5] [0.5 1.5]]"
+    assert write(k("{~|/x=3}'i")) == "[0 1 0]" and write(k("{(|/x)+x}'i")) == \
+        "[[8 6 7 10] [7 3 14 8] [18 18 7 12]]"
+    assert write(k("{(|/x=1)+(&/x)*2}'[[1] [2]]")) == "[3 4]"
+    assert write(k("{[d];d::#x;(((x*y)+9223372036854775800)<0)+d}([1 2];)'[10 1]")) == \
+        "[[2 2] [2 2]]"
     assert write(k("{[1 2 3]-x}'[4 5]")) == "[[-3 -2 -1] [-4 -3 -2]]"
     assert write(k("{x+9223372036854775808}'[[1 2] [3 4]]")) == \
         "[[9223372036854775809 9223372036854775810] [9223372036854775811 9223372036854775812]]"
@@ -978,6 +1008,15 @@ def test_queens_paths_give_each_rows_value(mode):
     with pytest.raises(KlongError) as e:
         k("[1 2]+:\\[[1 2 3] [4 5 6] [7 8 9]]")
     assert (e.value.kind, e.value.message) == ("length", "lists of different lengths")
+
+
+def test_a_vector_joined_to_each_number_is_laid_out_by_rows():
+    """numpy lays a joined matrix out as its parts, column-major where one is a row
+    broadcast to every row (v,:\\u): its rows, read as vectors after (the next level of a
+    search), lie in order only row-major."""
+    k = KlongInterpreter(backend="numpy", batch=True)
+    for src in ("[1 2],:\\[3 4]", "[1 2],:\\[3 4 5]", "[1 2],:/[3 4 5]"):
+        assert k(src).flags.c_contiguous, src
 
 
 def test_each_of_a_literal_that_batches_makes_its_value_only_for_the_loop(monkeypatch):

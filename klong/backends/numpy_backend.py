@@ -185,8 +185,11 @@ class NumpyBackend(Backend):
 
     def concat_each_row(self, arrays):
         # one concatenation along the second axis: the base's swapped concatenation of the
-        # columns costs three calls (a batched join of a small batch, each step of a While)
-        return np.concatenate(arrays, 1)
+        # columns costs three calls (a batched join of a small batch, each step of a While);
+        # row-major, which numpy does not keep where a part is a row broadcast to every row
+        # (v,:\u): the rows, each read as a vector after, lie in order
+        r = np.concatenate(arrays, 1)
+        return r if r.flags.c_contiguous else np.ascontiguousarray(r)
 
     def stack(self, arrays):
         # np.stack's own steps, less its checks: a third of its time on a few small arrays
@@ -267,8 +270,12 @@ class NumpyBackend(Backend):
         if not (a.ndim == 2 and 1 < a.shape[1] <= SEQUENTIAL_ROWS and a.shape[0] > 1):
             return super().extreme_each_row(a, largest)
         # numpy reduces the short rows where they lie one at a time (slowly); their columns
-        # laid out one after another, in one pass
-        return (np.maximum if largest else np.minimum).reduce(a.swapaxes(0, 1).copy(), axis=0)
+        # laid out one after another, in one pass. Not a few rows of integers or truths
+        # (exact in any order): the copy costs more than the rows' reduce
+        reduce = (np.maximum if largest else np.minimum).reduce
+        if a.shape[0] <= 16 and a.dtype.kind in "ib":
+            return reduce(a, axis=1)
+        return reduce(a.swapaxes(0, 1).copy(), axis=0)
 
     def has_negative_zero(self, a):
         return host_negative_zero(a)
@@ -307,13 +314,15 @@ class NumpyBackend(Backend):
         return np.fmod(a, b)
 
     def where(self, condition):
-        if condition.dtype != np.bool_:
+        if condition.ndim != 1:
+            condition = condition.reshape(-1)
+        if condition.dtype != np.bool_ and condition.shape[0] > 64:
             # the same places, found several times quicker in bytes than in int64s (the
             # sieve's &s): a copy of one byte an element costs less than the difference
+            # (not on a few: the copy's call costs more than it saves)
             condition = condition.astype(np.bool_)
-        # (the array's own nonzero: numpy's flatnonzero is Python calls around it)
-        return (condition if condition.ndim == 1 else condition.ravel()).nonzero()[0] \
-            .astype(np.int64, copy=False)
+        # (nonzero itself: flatnonzero's Python steps cost four times its work on a few)
+        return condition.nonzero()[0].astype(np.int64, copy=False)
 
     def select(self, condition, a, b):
         return np.where(condition, a, b)

@@ -27,7 +27,7 @@ from ..backends import arrays
 from ..runtime import kinds, values
 from ..runtime.display import atom_text, format_real
 from ..errors import KlongError
-from ..runtime.limits import INT64_MAX, INT64_MIN, check_bits, check_elements, fits_int64, int_from_text, int_text, magnitude, real_from_text, times, too_large
+from ..runtime.limits import INT64_MAX, INT64_MIN, REMEMBERED, check_bits, check_elements, fits_int64, int_from_text, int_text, magnitude, real_from_text, times, too_large
 from ..runtime.limits import current as current_limits
 from ..runtime.match import match
 from ..runtime.mixed import MixedNumbers, general
@@ -307,7 +307,8 @@ def _exact(op, bound, a, b):
     if most > INT64_MAX:
         return None
     r = op(a, b)             # integer operations never warn
-    limits.remember(r, most, _progression(limits, op, a, b))
+    if math.prod(r.shape) >= REMEMBERED:    # (only a big array's is: Limits.remember)
+        limits.remember(r, most, _progression(limits, op, a, b))
     return r
 
 

@@ -300,7 +300,7 @@ def _compiled(plan):
         return _take_reversed(_compiled(plan[3]), _compiled(plan[2]), _compiled(plan[3][2]))
     if what == "monad" and plan[1] == "#" and plan[2][0] == "monad" and plan[2][1] == "&":
         return _count_where(_compiled(plan[2]), _compiled(plan[2][2]))
-    if what in ("dyad", "monad") and fused.fusable(plan):
+    if what in ("dyad", "monad", "adverb") and fused.fusable(plan):
         return fused.compiled(plan, _compiled)      # integer verbs' checks made once
     if what == "monad":
         entry, arg = VERBS[plan[1]], _compiled(plan[2])

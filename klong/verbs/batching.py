@@ -26,6 +26,7 @@ from ..backends import HOST, arrays
 from . import folds, ordering
 from ..runtime import kinds, limits, values
 from ..runtime.limits import magnitude
+from ..errors import KlongError
 from ..runtime.match import REAL_TOLERANCE
 from ..runtime.values import MAX_DIMS
 from ..backends.base import SEQUENTIAL_ROWS
@@ -897,6 +898,28 @@ def join(a, b, n):
         else:
             raise Declined
     return Rows(backend.concat_each_row(parts))
+
+
+def joined_each(fixed, each, before):
+    """fixed,:\\each (`before`: fixed first in every row) or each,:/fixed, `fixed` a plain
+    non-empty vector and `each` a non-empty vector of numbers of its kind: fixed joined to
+    each number, one row for each, as one matrix (the loop's joins, stacked), at any
+    length (x,:\\&m in a search: one or two numbers mostly); None for anything else, or
+    over the size guard (the loop, which says so)."""
+    if not (values.is_array(fixed) and fixed.ndim == 1 and fixed.shape[0]
+            and values.is_array(each) and each.ndim == 1 and each.shape[0]):
+        return None
+    kind = values.array_kind(each)
+    if kind not in ("i", "f") or values.array_kind(fixed) != kind:
+        return None
+    m = each.shape[0]
+    try:
+        limits.check_elements(m * (fixed.shape[0] + 1))
+    except KlongError:
+        return None
+    backend = backends.current()
+    column, rows = each.reshape(m, 1), backend.rows_of(fixed, m)
+    return backend.concat_each_row([rows, column] if before else [column, rows])
 
 
 def match(a, b, n):

@@ -79,8 +79,14 @@ def _primitive_pairs(op):
     it over a list of numbers (`v,:\\u`) once for all of them, where its batching rule
     gives a result (else None: the loop)."""
     body = batched.compiled(("dyad", op, ("x",), ("y",)))
+    join = op == ","
 
     def pairs(a, b, rows):
+        if join:        # (a vector joined to each number: one step, at any length)
+            r = batching.joined_each(a, b, True) if rows == 2 \
+                else batching.joined_each(b, a, False)
+            if r is not None:
+                return r
         if (b if rows & 2 else a).shape[0] < _FEWEST_PAIRS:
             return None         # (the loop over so few costs less than the batch's steps)
         return batched.pairs(body, a, b, (), rows)

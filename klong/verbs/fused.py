@@ -1,5 +1,6 @@
-"""A tree of integer element-wise verbs in a batched body (`(x=y)|(x=y+d)|x=y-d`, the
-n-queens test) evaluated as one node: its operands (the tree's leaves) first, in the order
+"""A tree of integer element-wise verbs in a batched body (`~|/(x=y)|(x=y+d)|x=y-d`, the
+n-queens test), with Max-Over and Min-Over (|/ &/) of each row among them, evaluated as one
+node: its operands (the tree's leaves) first, in the order
 the verbs' own nodes evaluate them (the right operand first), then every verb straight on
 the library's arrays, with the checks the verbs' nodes make one by one (kinds, shapes,
 magnitudes) made once for the whole tree. Where those checks do not pass (a real, a list of
@@ -9,9 +10,10 @@ already evaluated, as they would have: so the result is always theirs.
 The fast path: every operand is an integer of int64, Rows of integers (one number or one
 vector per row), or a plain integer vector (the same for every row); every vector of one
 length k > 0. Rows of numbers are laid out (n, 1), vectors (n, k) or (k,), so that the
-library pairs them as Klong pairs each row's values. A result's magnitude is bounded from
+library pairs them as Klong pairs each row's values; |/ and &/ of each row's vector give
+its number laid out (n, 1), of a row's number that number. A result's magnitude is bounded from
 the operands' as the verbs' nodes bound it (batching._exactly: p+q for + and -, p*q for *,
-1 for a comparison and for ~, the larger for | and &); where every bound is within int64,
+1 for a comparison and for ~, the larger for | and &, its operand's for |/ and &/); where every bound is within int64,
 int64 arithmetic is exact, and the verbs give the same integers."""
 import math
 import operator
@@ -19,7 +21,7 @@ import operator
 from .. import backends
 from ..backends import arrays
 from ..runtime import limits
-from . import VERBS, batching
+from . import VERBS, adverbs, batching
 from .batching import Declined, Rows
 
 # the verbs fused: dyad -> (the library's operation, the bound of its result's magnitude
@@ -30,34 +32,50 @@ _ARITHMETIC = {"+": (operator.add, operator.add), "-": (operator.sub, operator.a
 _EXTREMES = {"|": "maximum", "&": "minimum"}
 DYADS = set(_COMPARISONS) | set(_ARITHMETIC) | set(_EXTREMES)
 MONADS = {"~"}
+_OVERS = {"|": True, "&": False}    # |/ and &/ of each row: whether the largest is kept
 
 
 def _is_op(plan):
-    return plan[0] == "dyad" and plan[1] in DYADS or plan[0] == "monad" and plan[1] in MONADS
+    what = plan[0]
+    return what == "dyad" and plan[1] in DYADS or what == "monad" and plan[1] in MONADS \
+        or what == "adverb" and plan[1] == "/" and plan[2] in _OVERS
+
+
+def _operands(plan):
+    return plan[2:] if plan[0] == "dyad" else plan[3:4] if plan[0] == "adverb" else plan[2:3]
 
 
 def fusable(plan):
     """Whether the plan node is such a tree of at least two verbs (one verb is its node's
     direct step already)."""
-    if not _is_op(plan):
-        return False
-    operands = plan[2:] if plan[0] == "dyad" else plan[2:3]
-    return any(_is_op(p) for p in operands)
+    return _is_op(plan) and any(_is_op(p) for p in _operands(plan))
 
 
 def compiled(plan, compile_leaf):
     """The function of a _Run for the tree `plan` (fusable), its leaves made by
     `compile_leaf` (batched._compiled)."""
     leaves = []         # the leaves' functions, in the order they are evaluated
-    code = []           # (verb, form, slot of the left operand or the monad's, of the right)
+    # a name read again (x in (x=y)|x=y+d) is read once, where the tree assigns nothing
+    # (reading has no effect): one operand, checked once
+    read = {} if not _assigns(plan) else None
+    code = []           # (verb, form: 1 monad, 2 dyad, 3 over; slot of the left operand or
+    #                      the only one, of the right)
 
     def build(p):
         if not _is_op(p):
+            if read is not None and p[0] in _READS:
+                if p not in read:
+                    leaves.append(compile_leaf(p))
+                    read[p] = ("leaf", len(leaves) - 1)
+                return read[p]
             leaves.append(compile_leaf(p))
             return ("leaf", len(leaves) - 1)
         if p[0] == "monad":
             arg = build(p[2])
             code.append((p[1], 1, arg, None))
+        elif p[0] == "adverb":
+            arg = build(p[3])
+            code.append((p[2], 3, arg, None))
         else:
             right = build(p[3])         # the right operand first, as Klong evaluates them
             left = build(p[2])
@@ -77,9 +95,16 @@ def compiled(plan, compile_leaf):
             return r
         n = run.n               # the verbs' nodes' steps, on the operands evaluated
         for step, (_, form, a, b) in zip(steps, code):
-            slots.append(step(slots[a], n) if form == 1 else step(slots[a], slots[b], n))
+            slots.append(step(slots[a], slots[b], n) if form == 2 else step(slots[a], n))
         return slots[-1]
     return fused
+
+
+_READS = {"x", "y", "get", "read", "up"}     # (batched.py's plan nodes that read a name)
+
+
+def _assigns(plan):
+    return type(plan) is tuple and bool(plan) and (plan[0] == "set" or any(map(_assigns, plan)))
 
 
 def _index(ref, leaves):
@@ -94,6 +119,10 @@ def _step(op, form):
     dyads the library's operation straight (batching.direct_rows) and else the rule, the
     verb itself where no operand is Rows."""
     entry = VERBS[op]
+    if form == 3:           # as batched.py's node of an adverb
+        rule = batching.ADVERBS["/"][op](op, entry.dyad)
+        return lambda x, n: rule(x, n) if type(x) is Rows \
+            else adverbs.over(entry.dyad, x, entry.reduce, entry.fold)
     if form == 1:
         verb, rule = entry.monad, entry.batch_monad
         return lambda x, n: rule(x, n) if type(x) is Rows else verb(x)
@@ -112,144 +141,246 @@ def _step(op, form):
 
 
 _DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
-_COMPARE, _ARITH, _EXTREME, _NOT = range(4)
+_COMPARE, _ARITH, _EXTREME, _NOT, _OVER = range(5)
 
 
 def _plan_of(code, leaves):
-    """The fast path's steps for `code` (what, the library's operation, the bound of an
-    arithmetic result from its operands', slots), and the leaves whose bounds they read:
-    those under an arithmetic verb through | and & (a comparison's bound is 1)."""
+    """The fast path's plan for `code`: its steps (what, the library's operation, the bound
+    of an arithmetic result from its operands', slots), the slots whose bounds are found
+    (every arithmetic result, checked within int64, and the leaves and results its bound
+    is made from, through | & |/ and &/: a comparison's bound is 1; and the result's, which
+    is remembered), and its programs, made as each signature of the leaves is first met
+    (_program)."""
     steps = []
     needed = set()
 
     def need(slot):
+        needed.add(slot)
         if slot < leaves:
-            needed.add(slot)
             return
         op, form, i, j = code[slot - leaves]
-        if form == 2 and (op in _ARITHMETIC or op in _EXTREMES):
+        if form == 3:
+            need(i)
+        elif form == 2 and (op in _ARITHMETIC or op in _EXTREMES):
             need(i)
             need(j)
-    for op, form, i, j in code:
+    for slot, (op, form, i, j) in enumerate(code, leaves):
         if form == 1:
             steps.append((_NOT, None, None, i, j))
+        elif form == 3:
+            steps.append((_OVER, _OVERS[op], None, i, j))
         elif op in _COMPARISONS:
             steps.append((_COMPARE, _COMPARISONS[op], None, i, j))
         elif op in _ARITHMETIC:
             steps.append((_ARITH,) + _ARITHMETIC[op] + (i, j))
-            need(i)
-            need(j)
+            need(slot)          # (its bound is checked: within int64, or the verbs' steps)
         else:
             steps.append((_EXTREME, _EXTREMES[op], None, i, j))
     need(leaves + len(code) - 1)        # (the result's bound is remembered)
-    return steps, needed
+    return steps, leaves, sorted(needed), {}
+
+
+# what a slot holds, as the fast path lays it out: a plain integer (the same for every
+# row), a number per row ((n,), or (n, 1) beside vectors), a vector per row (n, k), a plain
+# vector (k,) the same for every row
+_INT, _NUMBER, _VECTOR, _PLAIN = range(4)
 
 
 def _fast(slots, plan, n):
     """The tree's result by the library's operations on the whole batch, or None where its
-    checks do not pass (see the module's docstring). Comparisons give truths (the
-    library's booleans), which | & and ~ combine as such (the larger of 0 and 1 is their
-    or); they are made integers where an arithmetic verb reads them, and at the end."""
-    steps, needed = plan
-    # the operands, each once (x read three times is one operand): their kinds and lengths
-    distinct = {}
+    checks do not pass (see the module's docstring). What the leaves are (_INT ... _PLAIN)
+    decides every step's operation (_program); what they hold, only the bounds."""
+    steps, leaves, needed, programs = plan
     k = None            # the length of every vector
     rows = None         # the array type of the rows (None: no operand is Rows)
+    plain = None        # the array type of the plain vectors
+    signature = []
+    values = []
     for v in slots:
-        if id(v) in distinct:
-            continue
-        distinct[id(v)] = v
         t = type(v)
         if t is Rows:
             a = v.a
-            if _DTYPE_KINDS.get(a.dtype) != "i" or a.ndim > 2:
+            if _DTYPE_KINDS.get(a.dtype) != "i":
                 return None
             if a.ndim == 2:
                 if k is None:
                     k = a.shape[1]
                 elif a.shape[1] != k:
                     return None
+                signature.append(_VECTOR)
+            elif a.ndim == 1:
+                signature.append(_NUMBER)
+            else:
+                return None
             rows = type(a)
+            values.append(a)
         elif t is int:
             if not limits.INT64_MIN <= v <= limits.INT64_MAX:
                 return None
+            signature.append(_INT)
+            values.append(v)
         elif t in arrays.ARRAY_TYPES and v.ndim == 1 and _DTYPE_KINDS.get(v.dtype) == "i":
             if k is None:
                 k = v.shape[0]
             elif v.shape[0] != k:
                 return None
+            plain = t
+            signature.append(_PLAIN)
+            values.append(v)
         else:
             return None
-    if rows is None or k == 0:
-        return None
+    if rows is None or k == 0 or plain is not None and plain is not rows:
+        return None     # (no Rows; an empty vector; arrays of two libraries)
+    key = tuple(signature)
+    program = programs.get(key)
+    if program is None:
+        program = programs[key] = _program(steps, signature)
+    if program is False:
+        return None     # (two plain integers meet, or |/ of a plain vector: the verbs)
+    ops, result_is_truth, result_is_number = program
     known = limits.current()
     if k is not None:
         limits.check_elements(n * k)    # (a plain vector paired with every row, as _stacked)
-    # each operand's array as the library pairs it, and where read its bound
-    values = []
-    bounds = []
-    for slot, v in enumerate(slots):
-        t = type(v)
-        if t is Rows:
-            a = v.a
-            values.append(a.reshape(n, 1) if k is not None and a.ndim == 1 else a)
-        elif t is int:
-            values.append(v)
-        elif t is rows:
-            values.append(v)
-        else:
-            return None         # (an array of another library than the rows')
-        if slot in needed:
-            bounds.append(abs(v) if t is int else known.magnitude(v.a if t is Rows else v))
-        else:
-            bounds.append(0)    # (not read)
-    truths = set()              # the slots that hold truths
-    backend = backends.current()
-    for what, fn, bound, i, j in steps:
-        here = len(values)
-        a = values[i]
-        if what == _NOT:        # ~ (Not): 1 where 0
-            if i in truths:
-                values.append(~a)
-                truths.add(here)
-            elif type(a) is int:
-                values.append(int(a == 0))
-            else:
-                values.append(a == 0)
-                truths.add(here)
-            bounds.append(1)
+        for i in range(leaves):         # (a row's number beside vectors: laid out (n, 1))
+            if signature[i] == _NUMBER:
+                values[i] = values[i].reshape(n, 1)
+    # the bounds of what arithmetic reads: where one could leave int64, the verbs' steps
+    bounds = {}
+    for slot in needed:
+        if slot < leaves:
+            v = slots[slot]
+            bounds[slot] = abs(v) if type(v) is int else known.magnitude(
+                v.a if type(v) is Rows else v)
             continue
-        b = values[j]
-        if type(a) is int and type(b) is int:
-            return None         # two plain numbers: the verb's own Python integers
-        if what == _COMPARE:
-            if i in truths or j in truths:
-                a, b = _integer(backend, a, i, truths), _integer(backend, b, j, truths)
-            values.append(fn(a, b))
-            truths.add(here)
-            bounds.append(1)
-        elif what == _ARITH:
+        what, _, bound, i, j = steps[slot - leaves]
+        if what == _ARITH:
             most = bound(bounds[i], bounds[j])
             if most > limits.INT64_MAX:
                 return None
-            values.append(fn(_integer(backend, a, i, truths), _integer(backend, b, j, truths)))
-            bounds.append(most)
+        elif what == _EXTREME:
+            most = max(bounds[i], bounds[j])
+        elif what == _OVER:
+            most = bounds[i]
         else:
-            if i in truths and j in truths:
-                values.append(a | b if fn == "maximum" else a & b)
-                truths.add(here)
-            else:
-                values.append(getattr(backend, fn)(_integer(backend, a, i, truths),
-                                                   _integer(backend, b, j, truths)))
-            bounds.append(max(bounds[i], bounds[j]))
-    r = _integer(backend, values[-1], len(values) - 1, truths)
+            most = 1
+        bounds[slot] = most
+    backend = backends.current()
+    astype = backend.astype
+    for fn, i, j, made in ops:
+        a = values[i]
+        if made & 1:
+            a = astype(a, "i")
+        if j is None:
+            values.append(fn(backend, a))
+            continue
+        b = values[j]
+        if made & 2:
+            b = astype(b, "i")
+        values.append(fn(backend, a, b))
+    r = values[-1]
+    if result_is_truth:
+        r = astype(r, "i")
     if type(r) is int or r.shape[0] != n:
         raise Declined          # (cannot be: a verb with Rows gives Rows)
+    if result_is_number and r.ndim == 2:
+        r = r.reshape(n)        # (a row's number, laid out (n, 1) beside vectors)
     if math.prod(r.shape) >= limits.REMEMBERED:
-        known.remember(r, bounds[-1])
+        known.remember(r, bounds[len(values) - 1])
     return Rows.of(r)
 
 
-def _integer(backend, v, slot, truths):
-    """The value in `slot` as integers (0s and 1s where it holds truths)."""
-    return backend.astype(v, "i") if slot in truths else v
+def _program(steps, signature):
+    """The fast path's operations for leaves of the kinds `signature`: (f(backend, a[, b]),
+    slots, which operands are made integers first: 1 the left, 2 the right), whether the
+    result holds truths, whether it is a number per row; or False where two plain integers
+    meet or |/ of a plain vector is asked. Comparisons give truths (the library's booleans), which | & ~ |/ and &/ combine
+    as such (the larger of 0 and 1 is their or); they are made integers where an
+    arithmetic verb or a comparison reads them, and at the end."""
+    kinds = list(signature)
+    truths = set()
+    ops = []
+    for what, fn, _, i, j in steps:
+        here = len(kinds)
+        a = kinds[i]
+        if what == _NOT:                # ~ (Not): 1 where 0
+            if a == _INT:
+                ops.append((_not_int, i, None, 0))
+            else:
+                ops.append((_not_truth if i in truths else _is_zero, i, None, 0))
+                truths.add(here)
+            kinds.append(a)
+            continue
+        if what == _OVER:               # |/ or &/ of each row
+            if a == _PLAIN:
+                return False    # (a plain vector, the same for every row: the verb, once)
+            if a == _VECTOR:
+                ops.append((_largest if fn else _smallest, i, None, 0))
+            else:
+                ops.append((_same, i, None, 0))         # (a number is its own fold)
+            if i in truths:
+                truths.add(here)
+            kinds.append(_INT if a == _INT else _NUMBER)
+            continue
+        b = kinds[j]
+        if a == _INT and b == _INT:
+            return False
+        if _VECTOR in (a, b) or _NUMBER in (a, b) and _PLAIN in (a, b):
+            kinds.append(_VECTOR)
+        else:
+            kinds.append(_NUMBER if _NUMBER in (a, b) else _PLAIN)
+        made = (i in truths) | (j in truths) << 1
+        if what == _COMPARE:
+            ops.append((_dyad(fn), i, j, made))
+            truths.add(here)
+        elif what == _ARITH:
+            ops.append((_dyad(fn), i, j, made))
+        elif made == 3:                 # | or & of truths: their or, their and
+            ops.append((_or if fn == "maximum" else _and, i, j, 0))
+            truths.add(here)
+        else:
+            ops.append((_maximum if fn == "maximum" else _minimum, i, j, made))
+    return ops, len(kinds) - 1 in truths, kinds[-1] in (_INT, _NUMBER)
+
+
+def _dyad(fn):
+    return lambda backend, a, b: fn(a, b)
+
+
+def _not_int(backend, a):
+    return int(a == 0)
+
+
+def _not_truth(backend, a):
+    return ~a
+
+
+def _is_zero(backend, a):
+    return a == 0
+
+
+def _largest(backend, a):
+    return backend.extreme_each_row(a, True).reshape(-1, 1)
+
+
+def _smallest(backend, a):
+    return backend.extreme_each_row(a, False).reshape(-1, 1)
+
+
+def _same(backend, a):
+    return a
+
+
+def _or(backend, a, b):
+    return a | b
+
+
+def _and(backend, a, b):
+    return a & b
+
+
+def _maximum(backend, a, b):
+    return backend.maximum(a, b)
+
+
+def _minimum(backend, a, b):
+    return backend.minimum(a, b)

@@ -21,7 +21,7 @@ from ..runtime.display import shown
 from ..errors import KlongError
 from .folds import fold
 from ..runtime.limits import current as current_limits
-from ..runtime.limits import INT64_MAX, INT64_MIN, check_elements, check_items, elements_of, fits_int64
+from ..runtime.limits import INT64_MAX, INT64_MIN, REMEMBERED, check_elements, check_items, elements_of, fits_int64
 from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from ..runtime.mixed import MixedNumbers, general
@@ -160,8 +160,9 @@ def enumerate_(a):
         raise KlongError("domain", "enumerate: negative argument")
     check_elements(n)
     r = backends.current().arange(n)
-    # (arithmetic on it need not scan it, nor Amend at indices made from it)
-    current_limits().remember(r, max(n - 1, 0), (0, 1, 0))
+    if n >= REMEMBERED:     # (only a big array's is: limits.Limits.remember)
+        # (arithmetic on it need not scan it, nor Amend at indices made from it)
+        current_limits().remember(r, n - 1, (0, 1, 0))
     return r
 
 

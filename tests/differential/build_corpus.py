@@ -9,7 +9,8 @@ Four sources, in this order:
     reads, written in place or not; INDEPENDENT: the shortcuts made for issue 35's programs;
     ARRAYS_PROGRAMS: tallies, floors and progressions, issue 35's second round;
     SMALL_PROGRAMS: the paths of issue 35's small programs, third round; EXTREME_ROWS:
-    the first place of each row's extreme and each row's grade, issue 32);
+    the first place of each row's extreme and each row's grade, issue 32; QUEENS_RUN:
+    n-queens at the library's pace, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -695,6 +696,26 @@ SECOND_ROUND = [
 ]
 
 
+# Issue 35's n-queens at the library's pace: |/ and &/ of each row inside a tree of integer
+# verbs (verbs/fused.py: of vectors, of a row's number, of truths, of a plain vector, of
+# one-element rows, past int64, of reals), a vector joined to each number at any length
+# (batching.joined_each), a short mask's positions
+QUEENS_RUN = [
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]};"
+    "nq::{n::x;+/{q(,x)}'!n};nq'[1 4 5 6]",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];({~|/x=3}'i),({&/(x>0)|x=-4}'i),({(|/x<3)+|/x}'i)",
+    "i::[[3 1 2 5] [0 -4 7 1]];({(|/x)+x}'i),({x-&/x}'i),{(&/x<0)=|/x>[1 2 3 4]}'i",
+    "({|/(x*2)-1}'[1 2 3]),({~&/[1 2 3]=x}'[1 2 3]),{x+|/[4 5 6]=5}'[1 2]",
+    "({(|/x=1)+(&/x)*2}'[[1] [2]]),{|/x+9223372036854775800}'[[1 2] [3 4]]",
+    "sf::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};(sf([0.0 2.0];)'[0 1.5 4]),sf([0 2];)'!5",
+    "sf::{~&/(x<y)|x=y};(sf([1 5 3];)'[2 5 0 9]),sf([4];)'[4 5]",
+    "sf::{|/x=y};sf([];)'[1 2]",
+    "([1 2],:\\[3]),([1 2],:\\[3 4]),([3 4 5],:/[1 2]),([1.5],:/[2.5 0.5]),[1 2],:\\[1.5]",
+    "r::[1 2],:\\[3 4];(r@0),(r@1),(+/r),(&[0 1 1 0]),(&[2 0 1]),(&[0 0 0]),&[1]",
+    "sf::{[d];d::#x;(((x*y)+9223372036854775800)<0)+d};(sf([1 2];)'[10 1]),,sf([-1 2];)'[10 1]",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -754,7 +775,7 @@ def main(argv=None):
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
-                      "pg2-", "am-", "sr-"))]
+                      "pg2-", "am-", "sr-", "nq-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -808,6 +829,8 @@ def main(argv=None):
         entries.append({"id": f"am-{i:03d}", "source": source})
     for i, source in enumerate(SECOND_ROUND):
         entries.append({"id": f"sr-{i:03d}", "source": source})
+    for i, source in enumerate(QUEENS_RUN):
+        entries.append({"id": f"nq-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
