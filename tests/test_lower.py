@@ -274,6 +274,9 @@ class _Around:
     def constant(self, value):
         return ("on the backend", value)
 
+    def allows_elements(self, n):
+        return True
+
 
 def test_lowering_asks_its_surroundings_only():
     chunk = lower(parse("a::b+1;{c::x}"), _Around())
