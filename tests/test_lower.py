@@ -290,7 +290,8 @@ def test_lowering_asks_its_surroundings_only():
 
 def test_a_join_of_integer_constants_is_lowered_as_its_vector(k):
     # (the sieve's s:=0,0,1 in a loop: the vector made once, not two joins at every run)
-    for text, ints in (("0,0,1", [0, 0, 1]), ("[1 2],3", [1, 2, 3]), ("1,[2 3],4,5", [1, 2, 3, 4, 5])):
+    for text, ints in (("0,0,1", [0, 0, 1]), ("[1 2],3", [1, 2, 3]),
+                       ("1,[2 3],4,5", [1, 2, 3, 4, 5])):
         node = lowered(k, text).body
         assert isinstance(node, ir.Const) and node.value.tolist() == ints
         assert str(node.value.dtype) == "int64"

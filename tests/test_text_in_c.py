@@ -14,7 +14,7 @@ from klong.runtime.display import write
 from klong.verbs import structural
 
 LETTERS = "a b c d e f g h i j k l m n o p q r"     # 17 spaces: more cuts than the C path needs
-WORDS = '["a" " b" " c" " d" " e" " f" " g" " h" " i" " j" " k" " l" " m" " n" " o" " p" " q" " r"]'
+WORDS = '["a" ' + " ".join(f'" {c}"' for c in LETTERS.split(" ")[1:]) + "]"
 
 
 def printed(k, src):

@@ -16,7 +16,6 @@ import operator
 
 from .. import backends
 from ..backends import arrays
-from ..backends.numpy_backend import code_array
 from ..runtime import values
 from ..runtime.display import shown
 from ..errors import KlongError
@@ -736,7 +735,8 @@ def _cut_at_one_character(a, text):
     if c == _MARK or _MARK in text or text.count(c) != places.shape[0]:
         return None
     # (every index at a c, no two the same, and as many as there are c's: every c is one)
-    if not ((code_array(text)[places] == ord(c)).all() and (places[1:] > places[:-1]).all()):
+    codes = backends.HOST.codes(text)
+    if not ((codes[places] == ord(c)).all() and (places[1:] > places[:-1]).all()):
         return None
     return text.replace(c, _MARK + c).split(_MARK)
 

@@ -12,13 +12,13 @@ A chunk is lowered for one interpreter, when it is about to run: what lowering n
 """
 from typing import Protocol
 
-import numpy as np
-
 from ...verbs import adverbs as adv
 from ...errors import KlongError
 from ..syntax import ast
 from ...runtime.functions import LambdaFacts
 from ...runtime.limits import INT64_MAX, INT64_MIN
+from ...runtime.values import array_kind, is_array
+from ... import backends
 from ...verbs import VERBS
 from . import ir
 from .scope import Scope
@@ -69,7 +69,7 @@ def _joined_ints(node):
         v = node.value
         if type(v) is int:
             return [v] if INT64_MIN <= v <= INT64_MAX else None
-        if isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype == np.int64 and v.size:
+        if is_array(v) and v.ndim == 1 and v.shape[0] and array_kind(v) == "i":
             return v.tolist()
         return None
     if isinstance(node, ast.Dyad) and node.verb.op == "," and not node.verb.adverbs:
@@ -182,7 +182,7 @@ class Lowering:
             ints = _joined_ints(node)
             # (a pair is left as written: Join makes it unguarded, and a,k,v is a JoinEntry)
             if ints is not None and len(ints) > 2 and self.surroundings.allows_elements(len(ints)):
-                return ir.Const(self.surroundings.constant(np.array(ints, dtype=np.int64)),
+                return ir.Const(self.surroundings.constant(backends.HOST.asarray(ints, "i")),
                                 **_at(node))
         lowered = self.verb(verb, 2)
         return ir.Dyad(lowered, self.lower(node.left), self.lower(node.right),
