@@ -274,6 +274,9 @@ class _Around:
     def constant(self, value):
         return ("on the backend", value)
 
+    def allows_elements(self, n):
+        return True
+
 
 def test_lowering_asks_its_surroundings_only():
     chunk = lower(parse("a::b+1;{c::x}"), _Around())
@@ -281,3 +284,43 @@ def test_lowering_asks_its_surroundings_only():
     assert assign.keys == ["a`m", "a"]
     assert assign.value.left.key == "b`m" and assign.value.right.value == ("on the backend", 1)
     assert fn.body[0].keys == ["c"] and fn.facts.globals is _Around.globals
+
+
+# ---------------------------------------------------------------- joins of integer constants
+
+def test_a_join_of_integer_constants_is_lowered_as_its_vector(k):
+    # (the sieve's s:=0,0,1 in a loop: the vector made once, not two joins at every run)
+    for text, ints in (("0,0,1", [0, 0, 1]), ("[1 2],3", [1, 2, 3]),
+                       ("1,[2 3],4,5", [1, 2, 3, 4, 5])):
+        node = lowered(k, text).body
+        assert isinstance(node, ir.Const) and node.value.tolist() == ints
+        assert str(node.value.dtype) == "int64"
+    # a pair is left as written (Join makes it without the size guard; a,k,v is a JoinEntry)
+    assert isinstance(lowered(k, "0,1").body, ir.Dyad)
+    # not all integers of int64, or not constants: the joins
+    for text in ("0,0,99999999999999999999", "0,0,1.5", "0,0,x", '0,0,"a"', "0,0,0c1"):
+        assert isinstance(lowered(k, text).body, ir.Dyad), text
+
+
+def test_a_join_of_constants_over_the_size_guard_is_left_to_fail_as_join_does():
+    k = KlongInterpreter(max_elements=3)
+    node = lowered(k, "1,[2 3],4").body
+    assert isinstance(node, ir.Dyad) and isinstance(node.right, ir.Const)   # [2 3],4 fits
+    with pytest.raises(KlongError, match=r"join \[1 \[2 3 4\]\]: too many elements: 4"):
+        k("1,[2 3],4")
+    k = KlongInterpreter(max_elements=2)
+    with pytest.raises(KlongError, match=r"join \[0 \[0 1\]\]: too many elements: 3"):
+        k("{x,0,0,1}(5)")
+    k = KlongInterpreter(memory_limit="16")
+    assert isinstance(lowered(k, "0,0,1").body, ir.Dyad)
+    with pytest.raises(KlongError, match="not enough memory allowed"):
+        k("0,0,1")
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("0,0,1", "[0 0 1]"), ("s::5#,1;s::s:=0,0,1;s", "[0 0 1 1 1]"),
+    ("{x,0,0,1}(5)", "[5 0 0 1]"), ("a::0,0,1;b::a:=[9 0];a,b", "[0 0 1 9 0 1]"),
+    ("{[s];s::x#,7;s::s:=0,0,1;s::s:=5,2;s}(3)", "[0 0 5]")])
+def test_a_folded_join_gives_what_join_gives(km, text, shown):
+    from klong.runtime.display import write
+    assert write(km(text)) == shown

@@ -68,6 +68,9 @@ class Engine:
     def constant(self, value):
         return on_backend(value, self.interp.backend)
 
+    def allows_elements(self, n):
+        return self.interp.limits.allows(n)
+
     @staticmethod
     def facts(fn):
         """What the compiler knows of the function value `fn` (its LambdaFacts: source text,

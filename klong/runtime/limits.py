@@ -133,6 +133,13 @@ class Limits:
         """The table `recording` returned, back in force."""
         self._magnitudes = table
 
+    def allows(self, n):
+        """Whether a list of n elements passes the size guard (check_elements) here: both
+        of its limits are fixed when the interpreter is made."""
+        memory = self.memory
+        return n <= self.max_elements and (memory is None or memory.limit is None
+                                           or n * BYTES_PER_RESULT_ELEMENT <= memory.limit)
+
     def overwritten(self, x, v):
         """Some elements of array x were written with v in place (verbs/inplace.py): a bound
         remembered for x still holds if it covers v, else it is forgotten."""

@@ -49,8 +49,6 @@ def _iterable(a):
 
 # ------------------------------------------------------------------ each and friends
 
-_STRINGS = {str}
-
 
 def each(f, a, whole=None, strings=None, vectors=None, chars=None):
     """f'a. `strings(elems)`: the results of f on a list of strings, an iterator (or it
@@ -75,7 +73,8 @@ def each(f, a, whole=None, strings=None, vectors=None, chars=None):
     elems = items(a)
     if vectors is not None and type(a) is list and _nonempty_vectors(elems):
         return list_like(vectors(elems), a)
-    if strings is not None and type(a) is list and set(map(type, elems)) == _STRINGS:
+    # (all of type str exactly, counted in C: a third quicker than the set of their types)
+    if strings is not None and type(a) is list and list(map(type, elems)).count(str) == len(elems):
         try:
             results = strings(elems)
             if type(results) is list:
@@ -201,16 +200,14 @@ def join_pairs(a, b):
     return backend.swap01(backend.concat(columns))
 
 
-_TEXTS = {str, values.Char}
-
-
 def join_all(a):
     """,/a in one pass: joining pairwise would copy the growing result at every step. None
     unless every item is a list, or every item is text (the same result then as pairwise)."""
     if values.is_array(a):               # numbers join into themselves; rows into one list
         return a if a.ndim == 1 else a.reshape((-1,) + tuple(a.shape[2:]))
     elems = items(a)
-    if set(map(type, elems)) <= _TEXTS:                 # (words, lines: the commonest)
+    kinds = list(map(type, elems))          # (counted in C: quicker than a set of them)
+    if kinds.count(str) + kinds.count(values.Char) == len(kinds):  # (words, lines: the commonest)
         return "".join(elems)
     if all(values.is_list(e) for e in elems):
         first = elems[0]

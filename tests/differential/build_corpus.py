@@ -10,7 +10,9 @@ Four sources, in this order:
     ARRAYS_PROGRAMS: tallies, floors and progressions, issue 35's second round;
     SMALL_PROGRAMS: the paths of issue 35's small programs, third round; EXTREME_ROWS:
     the first place of each row's extreme and each row's grade, issue 32; QUEENS_RUN:
-    n-queens at the library's pace, issue 35);
+    n-queens at the library's pace, issue 35; MARGINS: texts made in C and joins of integer
+    constants lowered, issue 35's margins; SECOND_ROUND: the second round of independent
+    programs, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -716,6 +718,32 @@ QUEENS_RUN = [
 ]
 
 
+# Texts made in C and joins of integer constants lowered as vectors (issue 35's margins): a
+# text cut at every place of one character (leading, trailing and doubled places, a
+# character beyond Latin-1, the mark in the text, places that are not all of them), each of
+# a list of strings joined with a text or dropped from, Join over texts, and 0,0,1 amended
+# in and out of loops, beside a join over the size guard's reach.
+MARGINS = [
+    't::" a b  c d e f g h i j k l m n o p q r s ";w::(t?0c ):_t;(#w),(#\'w),#,/w',
+    't::"é b é c é d é e é f é g é h é i é j é k é l é m é n é o é p é q";(t?0cé):_t',
+    't::"a b c d e f g h i j k l m n o p q r",(,:#0)," s";#\'(t?0c ):_t',
+    't::"a b c d e f g h i j k l m n o p q r s";(#\'(1_t?0c ):_t),(#\'(0,t?0c ):_t),#\'((t?0c ),#t):_t',
+    'words::{[t];t::" ",x;{1_x}\'1_(t?0c ):_t};rev::{[w];w::|words(x);(*w),,/{" ",x}\'1_w};'
+    'rev("ab c  dd e f g h i j k l m n o p q r s t u")',
+    'w::["ab" "c" "" "dd"],,(,:#0);(#\'{" ",x}\'w),(#\'{x,"--"}\'w),(#\'{x,0cz}\'w),#\'{0cz,x}\'w',
+    'w::["abc" "c" "" "dd" "efgh"];({1_x}\'w),({(-2)_x}\'w),({9_x}\'w),{"",x}\'w',
+    '(,/["ab" 0cc "" "dd"]),(,/[0ca 0cb]),,/["ab" :cd "e"]',
+    'sieve::{[s n];n::x;s::n#,1;s::s:=0,0,1;{(x*x)<n}{:[s@x;s::s:=0,(x*x)+x*!1+((n-1)-x*x):%x;0];x+1}:~2;&s};'
+    'sieve(100)',
+    'f::{[s];s::x#,7;{s::s:=0,0,1,2;s::s:=5,3}\'!3;s};(f(6)),(0,0,1),([1 2],3),1,[2 3],4,5',
+    'a::0,0,1;b::a:=[9 0];c::{x,0,0,1}(5);a,b,c',
+    'hist::{[b];b::_x*y;{+/b=x}\'!y};hist([0.05 0.5 0.51 0.99 0.0 0.25 0.75 0.5];4)',
+    'cnt::{[d];d:::{};{d,x,:[:_d?x;1;1+d?x]}\'x;d};c::cnt([3 1 3 2 3 1 0 0 9]);(c?3),(c?0),(c?9),#c',
+    'gj::{[a n];n::#x;a::x,\'{1.0*x=!n}\'!n;'
+    '{[r];r::a@x;r::r%r@x;a::a-{x*r}\'{y@x}(x;)\'a;a::(x#a),(,r),(x+1)_a}\'!n;{n_x}\'a};'
+    'gj([[4.0 1.0 0.0] [1.0 3.0 1.0] [0.0 1.0 2.0]])',
+]
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -775,7 +803,7 @@ def main(argv=None):
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
-                      "pg2-", "am-", "sr-", "nq-"))]
+                      "pg2-", "am-", "sr-", "nq-", "mg-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -831,6 +859,8 @@ def main(argv=None):
         entries.append({"id": f"sr-{i:03d}", "source": source})
     for i, source in enumerate(QUEENS_RUN):
         entries.append({"id": f"nq-{i:03d}", "source": source})
+    for i, source in enumerate(MARGINS):
+        entries.append({"id": f"mg-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

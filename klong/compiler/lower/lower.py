@@ -16,6 +16,9 @@ from ...verbs import adverbs as adv
 from ...errors import KlongError
 from ..syntax import ast
 from ...runtime.functions import LambdaFacts
+from ...runtime.limits import INT64_MAX, INT64_MIN
+from ...runtime.values import array_kind, is_array
+from ... import backends
 from ...verbs import VERBS
 from . import ir
 from .scope import Scope
@@ -35,6 +38,9 @@ class Surroundings(Protocol):
     def constant(self, value):
         """The constant `value` of the source on the interpreter's backend."""
 
+    def allows_elements(self, n):
+        """Whether the interpreter's size guard lets a list of n elements be made."""
+
 
 def lower(node, surroundings):
     """The IR of the parsed chunk `node`, for the interpreter `surroundings` speaks for."""
@@ -53,6 +59,24 @@ def verb_label(verb, arity):
     else:
         base = verb.fn.name if isinstance(verb.fn, ast.Name) else None
     return " ".join(([base] if base else []) + words[::-1]) or "call"
+
+
+def _joined_ints(node):
+    """The integers of a join of integer constants that fit int64 (0,0,1 or [1 2],3), as a
+    list, or None for any other node: such a join is its constant vector, made once when
+    lowered instead of at every run (where the size guard allows it, as Join would)."""
+    if isinstance(node, ast.Const):
+        v = node.value
+        if type(v) is int:
+            return [v] if INT64_MIN <= v <= INT64_MAX else None
+        if is_array(v) and v.ndim == 1 and v.shape[0] and array_kind(v) == "i":
+            return v.tolist()
+        return None
+    if isinstance(node, ast.Dyad) and node.verb.op == "," and not node.verb.adverbs:
+        right = _joined_ints(node.right)
+        left = _joined_ints(node.left) if right is not None else None
+        return None if left is None else left + right
+    return None
 
 
 def _at(node):
@@ -154,6 +178,12 @@ class Lowering:
         entry = VERBS.get(verb.op) if verb.op is not None and not verb.adverbs else None
         if entry is not None and entry.host_dyad is not None:
             return self.differentiation(node, entry.host_dyad)
+        if verb.op == "," and not verb.adverbs:
+            ints = _joined_ints(node)
+            # (a pair is left as written: Join makes it unguarded, and a,k,v is a JoinEntry)
+            if ints is not None and len(ints) > 2 and self.surroundings.allows_elements(len(ints)):
+                return ir.Const(self.surroundings.constant(backends.HOST.asarray(ints, "i")),
+                                **_at(node))
         lowered = self.verb(verb, 2)
         return ir.Dyad(lowered, self.lower(node.left), self.lower(node.right),
                        label=verb_label(verb, 2), **_at(node))
