@@ -151,13 +151,12 @@ class Backend:
         raise NotImplementedError
 
     def char_codes(self, text):
-        """The code of each character of a string, as an integer vector; None where the text
-        has no UTF-32 form (a lone surrogate)."""
+        """The code of each character of a string, as a Klong integer vector; None where the
+        text has no UTF-32 form (a lone surrogate)."""
         try:
-            codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+            return self.astype(self.codes(text), "i")
         except UnicodeEncodeError:
             return None
-        return self.from_host(codes.astype(np.int64))
 
     def from_dlpack(self, obj):
         """An array of any library that speaks DLPack (`__dlpack__`) as a backend array:
