@@ -102,9 +102,9 @@ def _step(op, form):
 
     def dyad(a, b, n):
         if type(a) is Rows:
-            r = direct_rows(direct, a.a, b, n, True)
+            r = direct_rows(direct, a, b, n, True)
         elif type(b) is Rows:
-            r = direct_rows(direct, b.a, a, n, False)
+            r = direct_rows(direct, b, a, n, False)
         else:
             return verb(a, b)
         return r if type(r) is Rows else rule(a, b, n)
