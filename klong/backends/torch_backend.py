@@ -592,18 +592,6 @@ class TorchBackend(Backend):
         # along the rows where they lie: the columns' reduce, without its dispatch
         return (torch.amax if largest else torch.amin)(a, dim=1)
 
-    def all(self, a):
-        host = self._host(a)        # (numpy's count of the non-zeros on the same memory)
-        if type(host) is not np.ndarray:
-            return super().all(a)
-        return np.count_nonzero(host) == host.size
-
-    def any(self, a):
-        host = self._host(a)
-        if type(host) is not np.ndarray:
-            return super().any(a)
-        return np.count_nonzero(host) != 0
-
     def any_zero(self, a):
         host = self._host(a)        # (numpy's look at the same memory: one cheap pass)
         return super().any_zero(a) if host is None else bool((host == 0).any())

@@ -118,6 +118,9 @@ def _results(r, n):
         a = r.a
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
             raise Declined
+        b = r.bounds
+        if b is not None:   # (what the rules knew of the integers, for the verbs after)
+            limits.current().remember(a, max(-b[0], b[1]))
         return a
     if t is int or t is float:      # the same number for every row (a row's tally, say;
         # an integer beyond int64 overflows the library's: the loop's Python integers)

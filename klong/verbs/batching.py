@@ -127,7 +127,7 @@ def _product_bounds(p, q):
     return min(ends), max(ends)
 
 
-def _operand_magnitude(known, v):
+def operand_magnitude(known, v):
     """An upper bound of |e| over the integers of an operand as it came (Rows, a plain
     integer or integer array): from Rows' bounds where known, else Limits.magnitude."""
     if type(v) is Rows:
@@ -265,10 +265,9 @@ def _exact_real(v):
 
 def _compared(op):
     def compare(x, y, kind, given):
-        r = backends.current().astype(op(x, y), "i")
-        if math.prod(r.shape) >= limits.REMEMBERED:     # (what `remember` keeps)
-            limits.current().remember(r, 1)     # (as the verb's: a count needs no scan)
-        return Rows.of(r, _TRUTHS)
+        # (0s and 1s: their bounds go with them, and into Limits as the body's result,
+        # batched._results)
+        return Rows.of(backends.current().astype(op(x, y), "i"), _TRUTHS)
     return compare
 
 
@@ -289,12 +288,12 @@ def _exactly(op, bound, bounds):
             most = max(-b[0], b[1])
         else:
             b = None
-            most = bound(_operand_magnitude(known, given[0]),
-                         _operand_magnitude(known, given[1]))
+            most = bound(operand_magnitude(known, given[0]),
+                         operand_magnitude(known, given[1]))
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
-        if math.prod(r.shape) >= limits.REMEMBERED:     # (what `remember` keeps)
+        if b is None and math.prod(r.shape) >= limits.REMEMBERED:   # (else the bounds say it)
             known.remember(r, most)
         return Rows.of(r, b)
     return arith
@@ -333,7 +332,7 @@ def _naturals(op, bounded_by):
         else:
             ends = [e for e in (p and p[1], q and q[1] - 1) if e is not None]
             b = (0, min(ends)) if ends else None
-        if math.prod(r.shape) >= limits.REMEMBERED:
+        if b is None and math.prod(r.shape) >= limits.REMEMBERED:   # (else the bounds say it)
             known = limits.current()
             v = given[bounded_by]
             bound = abs(v) if type(v) is int else \
@@ -1069,7 +1068,7 @@ def _int_sums(a, bounds=None):
             # (a pair's sums, an interval's ends, say: one addition of its two columns,
             # a third of a sum along the rows' cost on a small batch)
             r = a[:, 0] + a[:, 1] if k == 2 else a.sum(1)
-            if r.shape[0] >= limits.REMEMBERED:
+            if bounds is None and r.shape[0] >= limits.REMEMBERED:
                 limits.current().remember(r, most)      # (what an operation on it reads)
             return r
     return folds.fold("+", backends.current().swap01(a))

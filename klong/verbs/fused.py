@@ -200,7 +200,7 @@ def _fast(slots, plan, n):
         else:
             return None         # (an array of another library than the rows')
         if slot in needed:
-            bounds.append(abs(v) if t is int else known.magnitude(v.a if t is Rows else v))
+            bounds.append(abs(v) if t is int else batching.operand_magnitude(known, v))
         else:
             bounds.append(0)    # (not read)
     truths = set()              # the slots that hold truths
