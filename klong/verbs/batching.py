@@ -1000,7 +1000,9 @@ def join(a, b, n):
             parts.append(_stacked(v, n))    # a plain vector, the same in every row
         else:
             raise Declined
-    return Rows(backend.concat_each_row(parts))
+    r = Rows(backend.concat_each_row(parts))
+    r.bounds = _union(_bounds(a), _bounds(b))       # (a plain vector's: not known)
+    return r
 
 
 def match(a, b, n):
