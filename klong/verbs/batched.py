@@ -535,7 +535,7 @@ def _repeated_rows(backend, v, n):
     bounds = None
     if type(v) is int:
         bounds = v, v
-    elif values.is_array(v) and v.shape[0] and values.array_kind(v) == "i":
+    elif values.is_array(v) and 0 not in tuple(v.shape) and values.array_kind(v) == "i":
         bounds = backend.bounds(v)
     return Rows.of(_repeated(v, n), bounds)
 

@@ -283,13 +283,13 @@ def _exactly(op, bound, bounds):
             return Rows.of(op(x, y))
         p, q = _bounds(given[0]), _bounds(given[1])
         known = limits.current()
-        if p is not None and q is not None:
-            b = bounds(p, q)
+        b = None if p is None or q is None else bounds(p, q)
+        if b is not None and max(-b[0], b[1]) <= limits.INT64_MAX:
             most = max(-b[0], b[1])
-        else:
+        else:       # (bounds not known, or too loose to settle it: the magnitudes)
             b = None
-            most = bound(operand_magnitude(known, given[0]),
-                         operand_magnitude(known, given[1]))
+            most = bound(known.magnitude(given[0].a if type(given[0]) is Rows else given[0]),
+                         known.magnitude(given[1].a if type(given[1]) is Rows else given[1]))
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
@@ -321,14 +321,17 @@ def _naturals(op, bounded_by):
         if kind != "i":
             return None
         p, q = _bounds(given[0]), _bounds(given[1])
-        if (_least(given[0]) if p is None else p[0]) < 0 \
-                or (_least(given[1]) if q is None else q[0]) <= 0:
+        # (bounds that do not settle it, which may be loose: the operand scanned)
+        if (p[0] if p is not None and p[0] >= 0 else _least(given[0])) < 0 \
+                or (q[0] if q is not None and q[0] > 0 else _least(given[1])) <= 0:
             return None
         r = op(x, y)
         # (a quotient lies between the dividend's bounds' quotients by the divisor's; a
-        # remainder is at most the dividend and below the divisor)
+        # remainder is at most the dividend and below the divisor; every dividend is at
+        # least 0, every divisor at least 1, whatever bounds that may be loose say)
         if bounded_by == 0:
-            b = None if p is None or q is None else (p[0] // q[1], p[1] // q[0])
+            b = None if p is None or q is None else \
+                (max(p[0], 0) // q[1], p[1] // max(q[0], 1))
         else:
             ends = [e for e in (p and p[1], q and q[1] - 1) if e is not None]
             b = (0, min(ends)) if ends else None
@@ -648,10 +651,10 @@ def _at_plain(a, b):
     if i.ndim == 2 and i.shape[1] == 0:
         raise Declined          # (an empty index: the loop)
     backend = backends.current()
-    known = b.bounds
-    if known is None:
+    known = b.bounds            # (what they do not settle is scanned: they may be loose)
+    if known is None or known[0] < 0:
         known = b.bounds = backend.bounds(i)    # (both ends at once: one pass on torch)
-    elif known[0] >= 0 and known[1] >= a.shape[0]:
+    elif known[1] >= a.shape[0]:
         known = b.bounds = known[0], int(i.max())   # (the largest only: the least is known)
     lo, hi = known
     if lo < 0 or hi >= a.shape[0]:
