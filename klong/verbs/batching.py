@@ -165,6 +165,9 @@ def _small(v):
     a = v.a if isinstance(v, Rows) else v
     if _kind(v) != "i":
         return True
+    if isinstance(v, Rows) and v.bounds is not None and -_EXACT < v.bounds[0] \
+            and v.bounds[1] < _EXACT:
+        return True         # (settled by the bounds, without a scan)
     return (magnitude(a) if values.is_array(a) else abs(a)) < _EXACT
 
 
