@@ -731,6 +731,63 @@ def test_a_batched_while_gives_each_rows_value(mode):
     assert write(k("{{x<100}{x*2.5}:~x}'[1 3 7 50]")) == "[244.140625 117.1875 109.375 125.0]"
 
 
+# The bounds of Rows' integers (batching.Rows.bounds), carried from rule to rule and from
+# step to step of a batched While: the checks they settle scan nothing, and where they do
+# not settle them (an integer that may leave int64, a dividend that may be negative, an
+# index that may be out of range) the rules decide as before. Rows that end at different
+# steps, an overflow to big integers in the last step of some rows (a product by a negative
+# number: both ends of the bounds), truncated quotients of negative dividends, remainders,
+# Max and Min, sums of pairs, an index out of range after some steps.
+BOUNDED_WHILES = [
+    ("{{x<4000000000000000000}{(x*2)+1}:~x}'[1 5 1000000000000]", True),
+    ("{{x<5000000000000000000}{(x*2)+1}:~x}'[1 5 3000000000000000000]", True),  # int64's top
+    ("{{x<8000000000000000000}{(x*2)+1}:~x}'[1 5 7]", False),        # big integers
+    ("{{(x<4000000000000000000)&x>-4000000000000000000}{x*-3}:~x}'[1 -2 5]", True),
+    ("{{(x<5000000000000000000)&x>-5000000000000000000}{x*-3}:~x}'[1 -2 5]", False),
+    ("{{(*x)<100}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3]", True),
+    ("{{(*x)<1000000000000000000000}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3]", False),
+    ("{{x>-3}{(x-7):%2}:~x}'[10 3 100]", True),          # -9:%2 is -4, not numpy's -5
+    ("{*{(x@1)<12}{((((x@0)*7)+3)!11),(x@1)+1}:~x,0}'[1 2 3]", True),
+    ("{{x>3}{(x+5)!(x-2)}:~x}'[7 40 9]", True),
+    ("{{x<100}{(x*3)|x+50}:~x}'[1 2]", True), ("{{x<100}{(x*3)&x+50}:~x}'[1 2 90]", True),
+    ("{{x<1000}{(x*2)-(x-1)}:~x}'[1 -5 998]", True),
+    ("{{(x@0)<x@1}{((x@0)+1),(x@1)-1}:~x,20}'[0 5 19 30]", True),
+    ("{{x<40}{x+|/w@(x!12),0}:~x}'[0 1 5]", True),
+    ("{{x<20}{x+w@x}:~x}'[0 1]", False),                 # an index out of range, later
+    ("bs(w;)'[0 1 6 12 13]", True), ("bs(-w;)'[0 -1]", True),
+    # bounds known from a plain start and comparisons (one verb a statement: a tree of
+    # them is fused.py's): a dividend that turns negative in one row (-7:%2 is -3), a
+    # product of two Rows of either sign beyond int64 in one row, both from their bounds
+    ("{[k];k::x;{x>-3}{[c d];c::k<1;d::x-8;(d+c):%2}:~10}'[0 1]", True),
+    ("{[k c s];k::x;c::k<2;s::3100000001*c;*|{(*x)<1}{[t];t::1-x@1;((*x)+1),t*x@1}:~0,1-s}'[0 5]",
+     False),
+]
+
+BOUNDED_SETUP = "w::1+!12\n"
+
+
+@pytest.mark.parametrize("program, batched", BOUNDED_WHILES, ids=[p for p, _ in BOUNDED_WHILES])
+def test_bounds_carried_through_a_batched_while_give_the_loops_outcome(mode, program, batched,
+                                                                       monkeypatch):
+    _batched_beside_the_loop(*mode, SETUP + WHILE_SETUP + BOUNDED_SETUP, program, batched,
+                             monkeypatch)
+
+
+def test_bounds_carried_through_a_batched_while_give_each_rows_value(mode):
+    k = interpreter(mode, True)
+    k(WHILE_SETUP + BOUNDED_SETUP)
+    assert write(k("{{x>-3}{(x-7):%2}:~x}'[10 3 100]")) == "[-3 -4 -3]"
+    assert write(k("{{x<5000000000000000000}{(x*2)+1}:~x}'[1 5 3000000000000000000]")) == \
+        "[9223372036854775807 6917529027641081855 6000000000000000001]"
+    assert write(k("{{(*x)<100}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3]")) == \
+        "[[144 89] [144 89] [123 76]]"
+    assert write(k("{*{(x@1)<12}{((((x@0)*7)+3)!11),(x@1)+1}:~x,0}'[1 2 3]")) == "[7 1 6]"
+    assert write(k("{[k];k::x;{x>-3}{[c d];c::k<1;d::x-8;(d+c):%2}:~10}'[0 1]")) == "[-3 -3]"
+    assert write(k("{[k c s];k::x;c::k<2;s::3100000001*c;"
+                   "*|{(*x)<1}{[t];t::1-x@1;((*x)+1),t*x@1}:~0,1-s}'[0 5]")) \
+        == "[-9610000003100000000 0]"
+
+
 # The rules of atomic dyads applied straight to operands of one kind (batching._direct):
 # comparisons, + - * exact on integers within int64, Integer-Divide and Remainder of
 # naturals, integer Max and Min; where they do not apply (a negative dividend, a real beside

@@ -118,6 +118,9 @@ def _results(r, n):
         a = r.a
         if a.shape[0] != n or a.ndim > MAX_DIMS or a.ndim > 1 and a.shape[1] == 0:
             raise Declined
+        b = r.bounds
+        if b is not None:   # (what the rules knew of the integers, for the verbs after)
+            limits.current().remember(a, max(-b[0], b[1]))
         return a
     if t is int or t is float:      # the same number for every row (a row's tally, say;
         # an integer beyond int64 overflows the library's: the loop's Python integers)
@@ -437,7 +440,7 @@ def _element(i, arg):
             return verb(x, i)
         a = x.a
         if a.ndim > 1 and 0 <= i < a.shape[1]:
-            return Rows.of(a[:, i])
+            return Rows.of(a[:, i], x.bounds)     # (a part of the rows: within their bounds)
         return rule(x, i, run.n)
     return element
 
@@ -453,9 +456,9 @@ def _direct_dyad(direct, rule, verb, left, right):
         b = right(run)              # the right operand first, as Klong evaluates them
         a = left(run)
         if type(a) is Rows:
-            r = direct_rows(direct, a.a, b, run.n, True)
+            r = direct_rows(direct, a, b, run.n, True)
         elif type(b) is Rows:
-            r = direct_rows(direct, b.a, a, run.n, False)
+            r = direct_rows(direct, b, a, run.n, False)
         else:
             return verb(a, b)
         return r if type(r) is Rows else rule(a, b, run.n)
@@ -509,18 +512,20 @@ def _while(predicate, body, start, names):
     A row's value goes through the same steps as in its own loop, so its result is the
     same; p must give one number per row (or the same value for all), and the rows' results
     must be of one kind and shape (else the loop: a mixed or ragged list). `names`: the
-    locals of the body around that p and f read (("up", name)), taken row by row along."""
+    locals of the body around that p and f read (("up", name)), taken row by row along.
+    The rows' values go from step to step as Rows, with their bounds (Rows.bounds), so
+    that the checks a step's rules make need not scan them where the bounds settle them."""
     def loop(run):
         backend = backends.current()
         s = start(run)
         n = run.n
-        a = s.a if type(s) is Rows else _repeated(s, n)
+        x = s if type(s) is Rows else _repeated_rows(backend, s, n)
         up = {name: run.locals[name] for name in names}
         lanes = None            # the rows still looping (None: all, in order)
         done = []               # (rows, their values) of the rows done
         for _ in range(WHILE_STEPS + 1):
+            a = x.a
             m = a.shape[0]
-            x = Rows.of(a)
             p = predicate(_Run(x, run.reads, m, up=up, chain=run.chain))
             if type(p) is Rows:
                 if p.rank != 0:
@@ -534,19 +539,30 @@ def _while(predicate, body, start, names):
                         break
                     keep = backend.where(go)
                     lanes = keep if lanes is None else backend.take(lanes, keep)
-                    a = backend.take(a, keep)
-                    x = Rows.of(a)
-                    up = {k: Rows.of(backend.take(v.a, keep)) if type(v) is Rows else v
-                          for k, v in up.items()}
+                    # (some of the rows: within their bounds)
+                    x = Rows.of(backend.take(a, keep), x.bounds)
+                    up = {k: Rows.of(backend.take(v.a, keep), v.bounds) if type(v) is Rows
+                          else v for k, v in up.items()}
             elif not values.is_true(p):
                 done.append((lanes, a))
                 break
             r = body(_Run(x, run.reads, x.a.shape[0], up=up, chain=run.chain))
-            a = r.a if type(r) is Rows else _repeated(r, x.a.shape[0])
+            x = r if type(r) is Rows else _repeated_rows(backend, r, x.a.shape[0])
         else:
             raise Declined
         return Rows(_gathered(backend, done, n))
     return loop
+
+
+def _repeated_rows(backend, v, n):
+    """Rows of the plain value v (a number or numeric array) for each of n rows, with the
+    bounds of its integers (one scan of v, not of the n copies)."""
+    bounds = None
+    if type(v) is int:
+        bounds = v, v
+    elif values.is_array(v) and 0 not in tuple(v.shape) and values.array_kind(v) == "i":
+        bounds = backend.bounds(v)
+    return Rows.of(_repeated(v, n), bounds)
 
 
 def _gathered(backend, done, n):
@@ -850,9 +866,19 @@ def _conditional(clauses, otherwise):
 
 
 def _select(run, p, chosen, other):
-    if p.a.ndim != 1:
+    mask = p.a
+    if mask.ndim != 1:
         raise Declined          # a list as a predicate: the loop's rule, row by row
     t = type(chosen)
+    if t is Rows and type(other) is Rows:
+        # (the common case first, its tests made once: two Rows of one dtype and shape)
+        a, b = chosen.a, other.a
+        if a.dtype == b.dtype and a.shape == b.shape:
+            mask = mask != 0
+            if a.ndim > 1:
+                mask = mask.reshape((run.n,) + (1,) * (a.ndim - 1))
+            return Rows.of(backends.current().select(mask, a, b),
+                           batching._union(chosen.bounds, other.bounds))
     if t is type(other) and (t is float or t is int and limits.fits_int64(chosen)
                              and limits.fits_int64(other)):
         # two plain numbers of one kind (`:[(+/x)>0;1;-1]`): the library's choice of them

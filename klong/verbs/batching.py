@@ -40,19 +40,28 @@ class Declined(Exception):
 
 
 class Rows:
-    """One value per row, stacked: `a` is a numeric array whose first axis is the batch."""
-    __slots__ = ("a",)
+    """One value per row, stacked: `a` is a numeric array whose first axis is the batch.
+    `bounds`: for integers, (least, largest) such that every element lies between them, where
+    that is known without a scan (None where not): what the rules that make integer Rows from
+    others know of their result (a comparison's 0 and 1, a sum of two such, a part of rows,
+    the rows chosen from two), so that the checks of a batched body's later steps (exact
+    integers, indices within a list, a dividend not negative) scan nothing where the bounds
+    settle them: a While's steps carry them from one step to the next."""
+    __slots__ = ("a", "bounds")
 
     def __init__(self, a):
         if not (values.is_array(a) and a.ndim and values.array_kind(a) in ("i", "f")):
             raise Declined      # a mixed list, an overflow to big integers, ...
         self.a = a
+        self.bounds = None
 
     @classmethod
-    def of(cls, a):
-        """Rows of the numeric array a, known to be one (a part of Rows, the batch)."""
+    def of(cls, a, bounds=None):
+        """Rows of the numeric array a, known to be one (a part of Rows, the batch); the
+        bounds of its integers where known."""
         r = _new(cls)           # (object.__new__ itself: a lookup of cls.__new__ costs more)
         r.a = a
+        r.bounds = bounds
         return r
 
     @property
@@ -88,6 +97,48 @@ def _kind(v):
     return values.array_kind(v.a) if isinstance(v, Rows) else kinds.kind(v)
 
 
+def _bounds(v):
+    """The bounds (Rows.bounds) of an operand: a plain integer's own, Rows' where known; None
+    for anything else (a plain array: its magnitude may be remembered, limits.Limits)."""
+    t = type(v)
+    if t is Rows:
+        return v.bounds
+    if t is int:
+        return v, v
+    return None
+
+
+def _union(p, q):
+    """The bounds of values each within bounds p or q (None where either is unknown)."""
+    if p is None or q is None:
+        return None
+    return min(p[0], q[0]), max(p[1], q[1])
+
+
+def _sum_bounds(p, q):
+    return p[0] + q[0], p[1] + q[1]
+
+
+def _difference_bounds(p, q):
+    return p[0] - q[1], p[1] - q[0]
+
+
+def _product_bounds(p, q):
+    ends = (p[0] * q[0], p[0] * q[1], p[1] * q[0], p[1] * q[1])
+    return min(ends), max(ends)
+
+
+def operand_magnitude(known, v):
+    """An upper bound of |e| over the integers of an operand as it came (Rows, a plain
+    integer or integer array): from Rows' bounds where known, else Limits.magnitude."""
+    if type(v) is Rows:
+        b = v.bounds
+        if b is not None:
+            return max(-b[0], b[1])
+        v = v.a
+    return known.magnitude(v)
+
+
 def _stacked(v, n):
     """v as an operand of an array verb over the batch: Rows as they are, a number as it
     is (it pairs with every element), a plain array as the same row for every row (a view
@@ -115,6 +166,9 @@ def _small(v):
     a = v.a if isinstance(v, Rows) else v
     if _kind(v) != "i":
         return True
+    if isinstance(v, Rows) and v.bounds is not None and -_EXACT < v.bounds[0] \
+            and v.bounds[1] < _EXACT:
+        return True         # (settled by the bounds, without a scan)
     return (magnitude(a) if values.is_array(a) else abs(a)) < _EXACT
 
 
@@ -215,31 +269,50 @@ def _exact_real(v):
 
 def _compared(op):
     def compare(x, y, kind, given):
-        r = backends.current().astype(op(x, y), "i")
-        if math.prod(r.shape) >= limits.REMEMBERED:     # (what `remember` keeps)
-            limits.current().remember(r, 1)     # (as the verb's: a count needs no scan)
-        return r
+        # (0s and 1s: their bounds go with them, and into Limits as the body's result,
+        # batched._results)
+        return Rows.of(backends.current().astype(op(x, y), "i"), _TRUTHS)
     return compare
 
 
-def _exactly(op, bound):
+_TRUTHS = (0, 1)
+
+
+def _exactly(op, bound, bounds):
+    """+ - * (op) on integers where no result can leave int64: known from the operands'
+    bounds (`bounds`: the result's from theirs) where both are known, else from their
+    magnitudes (`bound`: the result's magnitude from theirs)."""
     def arith(x, y, kind, given):
         if kind != "i":
-            return op(x, y)
+            return Rows.of(op(x, y))
+        p, q = _bounds(given[0]), _bounds(given[1])
         known = limits.current()
-        most = bound(known.magnitude(given[0]), known.magnitude(given[1]))
+        b = None if p is None or q is None else bounds(p, q)
+        if b is not None and max(-b[0], b[1]) <= limits.INT64_MAX:
+            most = max(-b[0], b[1])
+        else:       # (bounds not known, or too loose to settle it: the magnitudes)
+            b = None
+            most = bound(known.magnitude(given[0].a if type(given[0]) is Rows else given[0]),
+                         known.magnitude(given[1].a if type(given[1]) is Rows else given[1]))
         if most > limits.INT64_MAX:
             return None         # (the verb's Python integers: the rule's own path declines)
         r = op(x, y)
-        if math.prod(r.shape) >= limits.REMEMBERED:     # (what `remember` keeps)
+        if b is None and math.prod(r.shape) >= limits.REMEMBERED:   # (else the bounds say it)
             known.remember(r, most)
-        return r
+        return Rows.of(r, b)
     return arith
 
 
-def _integers(op):
-    """Max and Min of integers (of reals: which zero, which NaN they keep is the verb's)."""
-    return lambda x, y, kind, given: op(x, y) if kind == "i" else None
+def _integers(op, pick):
+    """Max and Min of integers (of reals: which zero, which NaN they keep is the verb's); the
+    result's bounds those of the operands' picked (`pick`: max or min) end by end."""
+    def extreme(x, y, kind, given):
+        if kind != "i":
+            return None
+        p, q = _bounds(given[0]), _bounds(given[1])
+        return Rows.of(op(x, y), None if p is None or q is None
+                       else (pick(p[0], q[0]), pick(p[1], q[1])))
+    return extreme
 
 
 def _naturals(op, bounded_by):
@@ -249,20 +322,38 @@ def _naturals(op, bounded_by):
     (given[1]): `bounded_by` says which; where that one's bound is known without a scan,
     the result's is remembered (`m+1` after `m::(+/x):%2` then scans nothing)."""
     def natural(x, y, kind, given):
-        if kind != "i" or _least(given[0]) < 0 or _least(given[1]) <= 0:
+        if kind != "i":
+            return None
+        p, q = _bounds(given[0]), _bounds(given[1])
+        # (bounds that do not settle it, which may be loose: the operand scanned)
+        if (p[0] if p is not None and p[0] >= 0 else _least(given[0])) < 0 \
+                or (q[0] if q is not None and q[0] > 0 else _least(given[1])) <= 0:
             return None
         r = op(x, y)
-        if math.prod(r.shape) >= limits.REMEMBERED:
+        # (a quotient lies between the dividend's bounds' quotients by the divisor's; a
+        # remainder is at most the dividend and below the divisor; every dividend is at
+        # least 0, every divisor at least 1, whatever bounds that may be loose say)
+        if bounded_by == 0:
+            b = None if p is None or q is None else \
+                (max(p[0], 0) // q[1], p[1] // max(q[0], 1))
+        else:
+            ends = [e for e in (p and p[1], q and q[1] - 1) if e is not None]
+            b = (0, min(ends)) if ends else None
+        if b is None and math.prod(r.shape) >= limits.REMEMBERED:   # (else the bounds say it)
             known = limits.current()
             v = given[bounded_by]
-            bound = abs(v) if type(v) is int else known.known(v)
+            bound = abs(v) if type(v) is int else \
+                max(-v.bounds[0], v.bounds[1]) if type(v) is Rows and v.bounds is not None \
+                else known.known(v.a if type(v) is Rows else v)
             if bound is not None:
                 known.remember(r, bound)
-        return r
+        return Rows.of(r, b)
     return natural
 
 
 def _least(v):
+    if type(v) is Rows:
+        v = v.a
     return int(v.min()) if values.is_array(v) else v
 
 
@@ -273,12 +364,12 @@ def _least(v):
 # else, take the rule's general path
 _DIRECT = {"<": _compared(lambda x, y: x < y), ">": _compared(lambda x, y: x > y),
            "=": _compared(lambda x, y: x == y),
-           "+": _exactly(lambda x, y: x + y, lambda p, q: p + q),
-           "-": _exactly(lambda x, y: x - y, lambda p, q: p + q),
-           "*": _exactly(lambda x, y: x * y, lambda p, q: p * q),
+           "+": _exactly(lambda x, y: x + y, lambda p, q: p + q, _sum_bounds),
+           "-": _exactly(lambda x, y: x - y, lambda p, q: p + q, _difference_bounds),
+           "*": _exactly(lambda x, y: x * y, lambda p, q: p * q, _product_bounds),
            ":%": _naturals(lambda x, y: x // y, 0), "!": _naturals(lambda x, y: x % y, 1),
-           "|": _integers(lambda x, y: backends.current().maximum(x, y)),
-           "&": _integers(lambda x, y: backends.current().minimum(x, y))}
+           "|": _integers(lambda x, y: backends.current().maximum(x, y), max),
+           "&": _integers(lambda x, y: backends.current().minimum(x, y), min)}
 DIRECT = _DIRECT            # (batched.py applies them first, before the rule's other steps)
 
 
@@ -287,11 +378,11 @@ def _direct(fn, a, b, n):
     of number, paired as Klong pairs each row's (along the first axes: the lower rank
     given trailing unit axes; a plain array a unit axis for the batch), or None."""
     if type(a) is Rows:
-        r = direct_rows(fn, a.a, b, n, True)
+        r = direct_rows(fn, a, b, n, True)
         if r is not _UNSETTLED:
             return r
     elif type(b) is Rows:
-        r = direct_rows(fn, b.a, a, n, False)
+        r = direct_rows(fn, b, a, n, False)
         if r is not _UNSETTLED:
             return r
     pa = _direct_operand(a, n)
@@ -319,29 +410,31 @@ def _direct(fn, a, b, n):
         x = x.reshape(tuple(x.shape) + (1,) * (ry - rx))
     elif ry < rx and values.is_array(y):
         y = y.reshape(tuple(y.shape) + (1,) * (rx - ry))
-    # the operands' arrays as they came (a magnitude may be remembered)
-    given = (a.a if type(a) is Rows else a, b.a if type(b) is Rows else b)
-    r = fn(x, y, kind, given)
-    return None if r is None else Rows.of(r)
+    # the operands as they came (Rows' bounds, a plain array's magnitude may be known):
+    # the result's Rows, or None
+    return fn(x, y, kind, (a, b))
 
 
 _UNSETTLED = object()        # (direct_rows: the general steps decide)
 _DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
 
 
-def direct_rows(fn, x, v, n, left):
+def direct_rows(fn, rows, v, n, left):
     """_direct's usual cases in fewer steps (a batched body of a small batch makes many
     such calls, each worth a few numpy operations): Rows x beside Rows, a number or a
     plain array v of its kind, either where it pairs with no reshaping of x (of one shape,
-    of the same rank) or where x or Rows v holds one number per row; x is the left operand
-    where `left`. The same result as _direct's general steps, or _UNSETTLED where they decide."""
+    of the same rank) or where x or Rows v holds one number per row; x (the array of Rows
+    `rows`) is the left operand where `left`. The same result as _direct's general steps
+    (Rows, or None), or _UNSETTLED where they decide."""
+    x = rows.a
     kind = _DTYPE_KINDS.get(x.dtype)
     if kind is None:
         return _UNSETTLED
-    gx = x                          # (the operands' arrays as they came: see _direct)
+    gx = rows                       # (the operands as they came: see _direct)
     t = type(v)
     if t is Rows:
-        y = given = v.a
+        y = v.a
+        given = v
         if _DTYPE_KINDS.get(y.dtype) != kind:
             return _UNSETTLED
         if y.shape != x.shape:
@@ -373,8 +466,7 @@ def direct_rows(fn, x, v, n, left):
         given, y = v, v.reshape((1,) + tuple(shape))
     else:
         return _UNSETTLED
-    r = fn(x, y, kind, (gx, given)) if left else fn(y, x, kind, (given, gx))
-    return None if r is None else Rows.of(r)
+    return fn(x, y, kind, (gx, given)) if left else fn(y, x, kind, (given, gx))
 
 
 def _direct_operand(v, n):
@@ -513,7 +605,7 @@ def first(x, n):
         return x
     if x.a.shape[1] == 0:
         raise Declined
-    return Rows.of(x.a[:, 0])       # (a view: batched.each copies a result that is one)
+    return Rows.of(x.a[:, 0], x.bounds)     # (a view: batched.each copies a result that is one)
 
 
 def reverse(x, n):
@@ -544,7 +636,7 @@ def at(a, b, n):
     if type(b) is int:          # (the common case first: a column)
         if not 0 <= b < k:
             raise Declined      # (out of range: the loop's error)
-        return Rows.of(x[:, b])
+        return Rows.of(x[:, b], a.bounds)
     if type(b) is Rows:
         return _at_rows(a, b, n, k)
     if values.is_array(b) and b.ndim == 1 and b.shape[0] and values.array_kind(b) == "i" \
@@ -556,15 +648,25 @@ def at(a, b, n):
 def _at_plain(a, b):
     """The plain array a (the same for every row) indexed by each row's integers b: its
     elements (or rows) at them, gathered for all rows at once."""
-    if not (isinstance(b, Rows) and values.is_array(a) and a.ndim and b.rank <= 1
+    if not (type(b) is Rows and values.is_array(a) and b.a.ndim <= 2
             and values.array_kind(a) in ("i", "f") and values.array_kind(b.a) == "i"):
         raise Declined
     i = b.a
-    if b.rank == 1 and i.shape[1] == 0 or int(i.min()) < 0 or int(i.max()) >= a.shape[0]:
-        raise Declined          # (an index out of range, an empty index: the loop)
+    if i.ndim == 2 and i.shape[1] == 0:
+        raise Declined          # (an empty index: the loop)
+    backend = backends.current()
+    known = b.bounds            # (what they do not settle is scanned: they may be loose)
+    if known is None or known[0] < 0:
+        known = b.bounds = backend.bounds(i)    # (both ends at once: one pass on torch)
+    elif known[1] >= a.shape[0]:
+        known = b.bounds = known[0], int(i.max())   # (the largest only: the least is known)
+    lo, hi = known
+    if lo < 0 or hi >= a.shape[0]:
+        raise Declined          # (an index out of range: the loop's error)
     if a.ndim > 1:              # (rows of a matrix for each index: the size guard)
         limits.check_elements(limits.elements_of(i) * limits.elements_of(a[0]))
-    return Rows(backends.current().take(a, i))
+    # (a's elements, of its kind of number, as many as i's, so at least one: Rows)
+    return Rows.of(backend.take(a, i))
 
 
 def _at_rows(a, b, n, k):
@@ -882,6 +984,14 @@ def _shell_rows(backend, ranks):
 def join(a, b, n):
     """x,y: a row of numbers joined to a number or a row of numbers of its kind, either of
     them possibly the same for every row (`v,:\\u`: a plain vector joined to each number)."""
+    if type(a) is Rows and type(b) is Rows:
+        # (the common case first, each of its tests made once: two Rows of one dtype,
+        # numbers or vectors)
+        x, y = a.a, b.a
+        if x.ndim <= 2 and y.ndim <= 2 and x.dtype == y.dtype:
+            return Rows.of(backends.current().concat_each_row(
+                [x.reshape(n, 1) if x.ndim == 1 else x, y.reshape(n, 1) if y.ndim == 1 else y]),
+                _union(a.bounds, b.bounds))
     if _kind(a) != _kind(b) or _kind(a) not in ("i", "f"):
         raise Declined
     backend = backends.current()
@@ -897,7 +1007,9 @@ def join(a, b, n):
             parts.append(_stacked(v, n))    # a plain vector, the same in every row
         else:
             raise Declined
-    return Rows(backend.concat_each_row(parts))
+    r = Rows(backend.concat_each_row(parts))
+    r.bounds = _union(_bounds(a), _bounds(b))       # (a plain vector's: not known)
+    return r
 
 
 def joined_each(fixed, each, before):
@@ -975,16 +1087,19 @@ def _fast_fold(op, a):
     return folds.fold(op, backend.swap01(a))
 
 
-def _int_sums(a):
+def _int_sums(a, bounds=None):
     """+/ of each row of the integer batch a, along its own axis: integer sums are exact in
     any order (the library's, where none can leave int64; else the loop's Python integers,
     folds.fold), and a row's elements lie side by side (a fold down the columns of a few
-    long rows costs several times more)."""
+    long rows costs several times more). `bounds`: a's (Rows.bounds), where known."""
     if a.ndim == 2:
-        most = a.shape[1] * magnitude(a)
+        k = a.shape[1]
+        most = k * (magnitude(a) if bounds is None else max(-bounds[0], bounds[1]))
         if most <= limits.INT64_MAX:
-            r = a.sum(1)
-            if r.shape[0] >= limits.REMEMBERED:
+            # (a pair's sums, an interval's ends, say: one addition of its two columns,
+            # a third of a sum along the rows' cost on a small batch)
+            r = a[:, 0] + a[:, 1] if k == 2 else a.sum(1)
+            if bounds is None and r.shape[0] >= limits.REMEMBERED:
                 limits.current().remember(r, most)      # (what an operation on it reads)
             return r
     return folds.fold("+", backends.current().swap01(a))
@@ -1009,7 +1124,11 @@ def over(op, dyad):
             # to right, one kind asked once)
             return Rows(backends.current().fold_each_row(op, a))
         if op == "+" and values.array_kind(a) == "i":
-            return Rows(_int_sums(a))
+            b = x.bounds
+            r = Rows(_int_sums(a, b))
+            if b is not None:       # (k integers each within the bounds: exact sums)
+                r.bounds = k * b[0], k * b[1]
+            return r
         if op == "-":
             acc = a[:, 0]
             for j in range(1, k):

@@ -131,9 +131,9 @@ def _step(op, form):
 
     def dyad(a, b, n):
         if type(a) is Rows:
-            r = direct_rows(direct, a.a, b, n, True)
+            r = direct_rows(direct, a, b, n, True)
         elif type(b) is Rows:
-            r = direct_rows(direct, b.a, a, n, False)
+            r = direct_rows(direct, b, a, n, False)
         else:
             return verb(a, b)
         return r if type(r) is Rows else rule(a, b, n)
@@ -249,8 +249,7 @@ def _fast(slots, plan, n):
     for slot in needed:
         if slot < leaves:
             v = slots[slot]
-            bounds[slot] = abs(v) if type(v) is int else known.magnitude(
-                v.a if type(v) is Rows else v)
+            bounds[slot] = abs(v) if type(v) is int else batching.operand_magnitude(known, v)
             continue
         what, _, bound, i, j = steps[slot - leaves]
         if what == _ARITH:

@@ -12,7 +12,8 @@ Four sources, in this order:
     the first place of each row's extreme and each row's grade, issue 32; QUEENS_RUN:
     n-queens at the library's pace, issue 35; MARGINS: texts made in C and joins of integer
     constants lowered, issue 35's margins; SECOND_ROUND: the second round of independent
-    programs, issue 35);
+    programs, issue 35; BOUNDED_WHILES: batched Whiles whose steps' checks the bounds of
+    their integers settle, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -744,6 +745,33 @@ MARGINS = [
     'gj([[4.0 1.0 0.0] [1.0 3.0 1.0] [0.0 1.0 2.0]])',
 ]
 
+# Batched Whiles whose rows carry the bounds of their integers from step to step (issue 35,
+# the binary search): rows ending at different steps, int64's top reached, big integers in
+# some rows' last step, quotients of dividends that turn negative, remainders, Max and Min,
+# products of Rows of either sign, indices in and out of range, pairs.
+BOUNDED_WHILES = [
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+    "v::(!1000)*3;(bs(v;)'[0 1 2 3 1500 2997 2998 3000 -5]),bs(-|v;)'[-3000 0 5]",
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+    "bs([0.5 1.5 2.5 2.5 9.0];)'[0.0 1.5 2.5 2.6 100.0]",
+    "{{x<4000000000000000000}{(x*2)+1}:~x}'[1 5 1000000000000]",
+    "{{x<5000000000000000000}{(x*2)+1}:~x}'[1 5 3000000000000000000]",
+    "{{x<8000000000000000000}{(x*2)+1}:~x}'[1 5 7]",
+    "{{(x<5000000000000000000)&x>-5000000000000000000}{x*-3}:~x}'[1 -2 5]",
+    "{{(*x)<1000000000000000000000}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3]",
+    "{{x>-3}{(x-7):%2}:~x}'[10 3 100]",
+    "{*{(x@1)<12}{((((x@0)*7)+3)!11),(x@1)+1}:~x,0}'[1 2 3]",
+    "{{x>3}{(x+5)!(x-2)}:~x}'[7 40 9]",
+    "({{x<100}{(x*3)|x+50}:~x}'[1 2]),{{x<100}{(x*3)&x+50}:~x}'[1 2 90]",
+    "{{(x@0)<x@1}{((x@0)+1),(x@1)-1}:~x,20}'[0 5 19 30]",
+    "w::1+!12;({{x<40}{x+|/w@(x!12),0}:~x}'[0 1 5]),{{x<20}{x+w@x}:~x}'[0 1]",
+    "{[k];k::x;{x>-3}{[c d];c::k<1;d::x-8;(d+c):%2}:~10}'[0 1 2]",
+    "{[k c s];k::x;c::k<2;s::3100000001*c;*|{(*x)<1}{[t];t::1-x@1;((*x)+1),t*x@1}:~0,1-s}'[0 5]",
+    "{[k c s];k::x;c::k<2;s::3000000000*c;*|{(*x)<1}{[t];t::1-x@1;((*x)+1),t*x@1}:~0,1-s}'[0 5]",
+    "{[s];s::x;{(+/x)<s}{x,(+/x):%2}:~1,2}'[10 100 1000]",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -803,7 +831,7 @@ def main(argv=None):
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
-                      "pg2-", "am-", "sr-", "nq-", "mg-"))]
+                      "pg2-", "am-", "sr-", "nq-", "mg-", "bw-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -861,6 +889,8 @@ def main(argv=None):
         entries.append({"id": f"nq-{i:03d}", "source": source})
     for i, source in enumerate(MARGINS):
         entries.append({"id": f"mg-{i:03d}", "source": source})
+    for i, source in enumerate(BOUNDED_WHILES):
+        entries.append({"id": f"bw-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
