@@ -8,7 +8,7 @@ from typing import Callable, Optional
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
 from .atomic import (DYAD_PARTS, atomic_dyad, differentiated, int_arith, mixed_with_reals,
-                     real_arith, real_divide, real_extreme, real_power)
+                     plain_comparison, real_arith, real_divide, real_extreme, real_power)
 from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
@@ -178,12 +178,15 @@ VERBS = _table(
          each_of_chars=structural.codes_of_chars),
     Verb("<", "grade-up", "less", atomic="d", numeric="d", compare="<",
          batch_monad=batching.grade(False),
-         scalar_dyad="1 if {a} < {b} else 0", shortcuts=(mixed_with_reals("<"),)),
+         scalar_dyad="1 if {a} < {b} else 0",
+         shortcuts=(plain_comparison(operator.lt), mixed_with_reals("<"))),
     Verb(">", "grade-down", "more", atomic="d", numeric="d", compare=">",
          batch_monad=batching.grade(True),
-         scalar_dyad="1 if {a} > {b} else 0", shortcuts=(mixed_with_reals(">"),)),
+         scalar_dyad="1 if {a} > {b} else 0",
+         shortcuts=(plain_comparison(operator.gt), mixed_with_reals(">"))),
     Verb("=", "group", "equal", atomic="d", numeric="d", compare="==",
-         scalar_dyad="1 if {a} == {b} else 0", shortcuts=(mixed_with_reals("="),)),
+         scalar_dyad="1 if {a} == {b} else 0",
+         shortcuts=(plain_comparison(operator.eq), mixed_with_reals("="))),
     Verb("*", "first", "times", atomic="d", numeric="d", reduce="*", scalar_dyad="{a} * {b}",
          batch_monad=batching.first, each_of_vectors=structural.firsts_of_vectors,
          scalar_guard=f"(type({{a}}) is float and type({{b}}) is float"

@@ -379,6 +379,35 @@ def int_arith(op, bound):
     return shortcut
 
 
+def plain_comparison(op):
+    """The shortcut of = < >: a non-empty numeric array beside a Python number of its kind
+    (an int within int64 beside integers, a float beside reals), or two such arrays of one
+    kind and shape: the comparison's array function at once, without the general path's
+    tests of kinds and shapes (x<y of a quicksort's partition)."""
+    def shortcut(a, b):
+        ta, tb = type(a), type(b)
+        if ta in arrays.ARRAY_TYPES:
+            x, other, number = a, tb, b
+        elif tb in arrays.ARRAY_TYPES:
+            x, other, number = b, ta, a
+        else:
+            return None
+        if other is int:
+            if not INT64_MIN <= number <= INT64_MAX:
+                return None
+            kind = "i"
+        elif other is float:
+            kind = "f"
+        elif ta is tb and a.shape == b.shape:
+            kind = array_kind(b)
+        else:
+            return None
+        if not (x.ndim and x.shape[0]) or kind not in "if" or array_kind(x) != kind:
+            return None
+        return _truths(B().astype(op(a, b), "i"))
+    return shortcut
+
+
 def real_arith(op):
     """The shortcut of + - *: on operands that pass _plain_reals or _reals_and_int, the
     library's operation, as _arith does it (an overflow gives inf silently); on those that

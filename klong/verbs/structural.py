@@ -209,6 +209,23 @@ def where(a):
     return B.repeat(B.arange(counts.shape[0]), counts)
 
 
+def compress(a, mask):
+    """a@&mask (ir.Compress) for an integer vector mask of 0s and 1s as long as the array a:
+    the items of a at its 1s, as Where and At give them, without their checks (a mask's
+    positions are in range, and its sum is at most its length); None for other operands
+    (then Where and At as written, each failing as itself)."""
+    backend = backends.current()
+    array_type = backend.array_type
+    if type(mask) is not array_type or type(a) is not array_type or mask.ndim != 1 \
+            or not a.ndim or a.shape[0] != mask.shape[0] or not mask.shape[0] \
+            or array_kind(mask) != "i":
+        return None
+    lo, hi = backend.bounds(mask)
+    if lo < 0 or hi > 1:
+        return None
+    return backend.take(a, backend.where(mask))
+
+
 # ---------------------------------------------------------------- First, Reverse, Transpose
 
 def first(a):

@@ -13,7 +13,8 @@ Four sources, in this order:
     n-queens at the library's pace, issue 35; MARGINS: texts made in C and joins of integer
     constants lowered, issue 35's margins; SECOND_ROUND: the second round of independent
     programs, issue 35; BOUNDED_WHILES: batched Whiles whose steps' checks the bounds of
-    their integers settle, issue 35);
+    their integers settle, issue 35; COMPRESSED: a@&m picked at once, and comparisons
+    beside a number of their kind, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -771,6 +772,21 @@ BOUNDED_WHILES = [
     "{[s];s::x;{(+/x)<s}{x,(+/x):%2}:~1,2}'[10 100 1000]",
 ]
 
+COMPRESSED = [
+    "qs::{:[2>#x;x;{(qs(x@&x<y)),(x@&x=y),qs(x@&x>y)}(x;x@0)]};(qs([9 2 7 2 0 5 5 1 8])),qs(|!12)",
+    "qs::{:[2>#x;x;{(qs(x@&x<y)),(x@&x=y),qs(x@&x>y)}(x;x@0)]};qs([2.5 -1.0 2.5 0.0 1e300])",
+    "a::[5 3 8 1];m::[1 0 1 0];(a@&m),(a@&0*m),(a@&1+0*m)",
+    "a::[[1 2] [3 4] [5 6]];(a@&[1 0 1]),a@&[0 0 0]",
+    'a::"abcd";(a@&[1 0 0 1]),a@&[2 0 1 0]',
+    "a::[5 3 8];(a@&[2 0 1]),a@&[1 0]",
+    "a::[5 3 8];a@&[1 -1 1]",
+    "a::[5 3];a@&[1 0 1]",
+    "f::{x*2};f@&[0 1 1]",
+    "v::!12;(v<5),(v=3),(5>v),(v>v-1),(0.5*v)<2.5",
+    "v::[1 2 3];(v<9223372036854775807),(v<99999999999999999999),(v=2.0),v<1.5",
+    "v::[[1 2] [3 4]];(v<v),(v=v+0),v>2",
+]
+
 
 def conformance_programs(directory):
     seen = set()
@@ -831,7 +847,7 @@ def main(argv=None):
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
-                      "pg2-", "am-", "sr-", "nq-", "mg-", "bw-"))]
+                      "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -891,6 +907,8 @@ def main(argv=None):
         entries.append({"id": f"mg-{i:03d}", "source": source})
     for i, source in enumerate(BOUNDED_WHILES):
         entries.append({"id": f"bw-{i:03d}", "source": source})
+    for i, source in enumerate(COMPRESSED):
+        entries.append({"id": f"cp-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -249,6 +249,18 @@ class SumOfProducts(Node):
 
 
 @node
+class Compress(Node):
+    """a@&m for a variable a: the items of a where m is 1 in one step, where m is a mask as
+    long as a (verbs/structural.py, compress), else Where and At as written. `at` and
+    `expand` are the two verb nodes and `labels` their labels (data: they place errors)."""
+    left: Node = child()
+    mask: Node = child()
+    at: Verb
+    expand: Verb
+    labels: tuple
+
+
+@node
 class SumOfEach(Node):
     """+/f'x: f's results added as they come, where they are plain numbers of one kind
     (verbs/forms.py, sum_of_each), else the Each and the sum as written. `each` is the

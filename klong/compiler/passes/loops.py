@@ -1,4 +1,4 @@
-"""Rewrites of applications: loops of function literals run inline, +/a*b and +/f'x."""
+"""Rewrites of applications: loops of function literals run inline, +/a*b, +/f'x and a@&m."""
 from ..lower import ir
 from .shapes import plus_over_times
 
@@ -74,4 +74,16 @@ def sum_of_each(node):
                 and each.verb.adverbs == ["'"]:
             return ir.SumOfEach(each, node.verb, node.label, line=node.line,
                                 column=node.column)
+    return None
+
+
+def compress(node):
+    """a@&m, a a variable, as one node: a mask's items picked at once. Only a variable: its
+    value read before Where runs cannot differ from the one read after."""
+    if isinstance(node, ir.Dyad) and node.verb.primitive and node.verb.op == "@" \
+            and isinstance(node.left, (ir.Local, ir.Global)):
+        where = node.right
+        if isinstance(where, ir.Monad) and where.verb.primitive and where.verb.op == "&":
+            return ir.Compress(node.left, where.arg, node.verb, where.verb,
+                               (node.label, where.label), line=node.line, column=node.column)
     return None

@@ -383,6 +383,30 @@ class Renderer:
                 raise e.at_verb(over.line, over.column, "plus over", p)
         return run
 
+    def r_Compress(self, node):
+        """a@&m: the items of a at the mask m's 1s at once (verbs/structural.py, compress),
+        else Where and At as written, each failing as itself."""
+        mask_of, left = self.render(node.mask), self.render(node.left)
+        expand, at = common.monad("&", self.interp), common.dyad("@")
+        (at_label, expand_label), at_verb, expand_verb = node.labels, node.at, node.expand
+        compress = structural.compress
+
+        def run(fr):
+            m = mask_of(fr)
+            a = left(fr)
+            r = compress(a, m)
+            if r is not None:
+                return r
+            try:
+                positions = expand(m)
+            except KlongError as e:
+                raise e.at_verb(expand_verb.line, expand_verb.column, expand_label, m)
+            try:
+                return at(a, positions)
+            except KlongError as e:
+                raise e.at_verb(at_verb.line, at_verb.column, at_label, [a, positions])
+        return run
+
     def r_SumOfEach(self, node):
         """+/f'x: f's results summed as they come (verbs/forms.py, sum_of_each), else the
         list f'x gave summed as written, each failing as itself."""

@@ -35,6 +35,7 @@ from ...verbs import VERBS
 from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms, sum_of_each
 from ...verbs import compiled
+from ...verbs.structural import compress
 from ...verbs import progressions as later
 from ..passes import progressions
 from .pyparts import LITERAL, LOCAL, NAME, TEMP, VARIABLE, Level, Line, Operand, Where
@@ -498,6 +499,22 @@ class Renderer:
             over = self.bind(derived_forms(op_forms("+"), ["/"]).monad, "D")
             self.emit(f"{result} = {over}({product})",
                       Where(node.over, verb="plus over", operands=[product]))
+        return result
+
+    def r_Compress(self, node):
+        """a@&m: the items of a at the mask m's 1s at once (verbs/structural.py, compress),
+        else Where and At as written."""
+        m = self.expr(node.mask)
+        a = self.expr(node.left)        # a variable: reading it after m changes nothing
+        at_label, expand_label = node.labels
+        result = self.assign(f"{self.bind(compress, 'C')}({a}, {m})")
+        self.emit(f"if {result} is None:")
+        with self.indented():
+            expand = self.bind(common.monad("&", self.interp), "M")
+            positions = self.assign(f"{expand}({m})",
+                                    Where(node.expand, verb=expand_label, operands=[m]))
+            self.emit(f"{result} = {self.bind(common.dyad('@'), 'V')}({a}, {positions})",
+                      Where(node.at, verb=at_label, operands=[a, positions]))
         return result
 
     def r_SumOfEach(self, node):
