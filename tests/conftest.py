@@ -141,6 +141,15 @@ def host(v):
     return np.asarray(v, dtype=np.float64)
 
 
+def printed_or_error(k, src):
+    """What running src in k prints (`write` of its value), or its error as one line: the
+    outcome two ways of writing one program must share."""
+    try:
+        return write(k.run(src))
+    except KlongError as e:
+        return f"error: {e}"
+
+
 @pytest.fixture
 def kw(k):
     def run(src):

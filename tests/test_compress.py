@@ -12,7 +12,7 @@ from klong.compiler.lower import ir, lower
 from klong.compiler.syntax.parser import parse
 from klong.runtime.display import write
 
-from conftest import MODES, MODE_IDS, interpreter_in
+from conftest import MODES, MODE_IDS, interpreter_in, printed_or_error as outcome
 
 # (a, m): a@&m both ways
 CASES = [
@@ -35,13 +35,6 @@ CASES = [
     ("{x*2}", "[0 1]"),                              # a function applied to the positions
     (":{[1 2] [3 4]}", "[1 1]"),                     # a dictionary: an error, as written
 ]
-
-
-def outcome(k, src):
-    try:
-        return write(k.run(src))
-    except KlongError as e:
-        return f"error: {e}"
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)

@@ -5,13 +5,11 @@ same program where the Each's list is kept in a variable and summed from there (
 +/L), which is no such node: printed value, element kind and error alike, in all four modes."""
 import pytest
 
-from klong import KlongError
 from klong.compiler import passes
 from klong.compiler.lower import ir, lower
 from klong.compiler.syntax.parser import parse
-from klong.runtime.display import write
 
-from conftest import MODES, MODE_IDS, interpreter_in
+from conftest import MODES, MODE_IDS, interpreter_in, printed_or_error as outcome
 
 DEFINITIONS = "sm::{:[@x;x;+/sm'x]};sq::{x*x};pr::{.d(x);x}"
 
@@ -39,13 +37,6 @@ CASES = [
     ("[]", "sq"),
     (",7", "sq"),
 ]
-
-
-def outcome(k, src):
-    try:
-        return write(k.run(src))
-    except KlongError as e:
-        return f"error: {e}"
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
