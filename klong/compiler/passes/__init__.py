@@ -6,7 +6,7 @@ numbers (numbers.py)."""
 from . import loops, progressions, shared, updates
 from .rewrite import rewrite
 
-REWRITES = (loops.inline_loop, loops.sum_of_products, loops.sum_of_each,
+REWRITES = (loops.inline_loop, loops.sum_of_products, loops.sum_of_each, loops.joined_chars,
             updates.in_place_update, updates.join_entry, progressions.progression)
 
 

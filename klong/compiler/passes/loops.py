@@ -1,4 +1,4 @@
-"""Rewrites of applications: loops of function literals run inline, +/a*b and +/f'x."""
+"""Rewrites of applications: loops of function literals run inline, +/a*b, +/f'x and ,/:#a."""
 from ..lower import ir
 from .shapes import plus_over_times
 
@@ -74,4 +74,14 @@ def sum_of_each(node):
                 and each.verb.adverbs == ["'"]:
             return ir.SumOfEach(each, node.verb, node.label, line=node.line,
                                 column=node.column)
+    return None
+
+
+def joined_chars(node):
+    """,/:#a as one node: the text of the codes a without the list of characters made."""
+    if isinstance(node, ir.Monad) and node.verb.op == "," and node.verb.adverbs == ["/"]:
+        chars = node.arg
+        if isinstance(chars, ir.Monad) and chars.verb.primitive and chars.verb.op == ":#":
+            return ir.JoinedChars(chars.arg, chars.verb, node.verb, (chars.label, node.label),
+                                  line=node.line, column=node.column)
     return None

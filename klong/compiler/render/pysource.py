@@ -35,6 +35,7 @@ from ...verbs import VERBS
 from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms, sum_of_each
 from ...verbs import compiled
+from ...verbs.atomic import joined_chars
 from ...verbs import progressions as later
 from ..passes import progressions
 from .pyparts import LITERAL, LOCAL, NAME, TEMP, VARIABLE, Level, Line, Operand, Where
@@ -498,6 +499,20 @@ class Renderer:
             over = self.bind(derived_forms(op_forms("+"), ["/"]).monad, "D")
             self.emit(f"{result} = {over}({product})",
                       Where(node.over, verb="plus over", operands=[product]))
+        return result
+
+    def r_JoinedChars(self, node):
+        """,/:#a: the text of the codes at once, else Char and Join-Over as written."""
+        a = self.expr(node.arg)
+        result = self.assign(f"{self.bind(joined_chars, 'J')}({a})")
+        self.emit(f"if {result} is None:")
+        with self.indented():
+            chars_label, over_label = node.labels
+            listed = self.assign(f"{self.bind(common.monad(':#', self.interp), 'M')}({a})",
+                                 Where(node.chars, verb=chars_label, operands=[a]))
+            over = self.bind(derived_forms(op_forms(",", self.interp.batch), ["/"]).monad, "D")
+            self.emit(f"{result} = {over}({listed})",
+                      Where(node.over, verb=over_label, operands=[listed]))
         return result
 
     def r_SumOfEach(self, node):
