@@ -401,7 +401,7 @@ def int_remainder(a, b):
             or not (a.ndim and a.shape[0]) or array_kind(a) != "i" \
             or not INT64_MIN <= b <= INT64_MAX:
         return None
-    return _remainder_array(a, b)
+    return _remainders(B().fmod(a, b), b)
 
 
 def real_arith(op):
@@ -573,8 +573,13 @@ def _int_divide_array(a, b):
 
 def _remainder_array(a, b):
     _int_array_operands(a, b)
-    r = _fmod(a, b)
-    if type(b) is int:      # |r| < |b|: remembered, arithmetic on r then scans nothing
+    return _remainders(_fmod(a, b), b)
+
+
+def _remainders(r, b):
+    """r, remainders by b, with their bound remembered where b is an int (|r| < |b|):
+    arithmetic on r then scans nothing (only a big array's is: Limits.remember)."""
+    if type(b) is int and math.prod(r.shape) >= REMEMBERED:
         current_limits().remember(r, abs(b) - 1)
     return r
 
