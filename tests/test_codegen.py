@@ -379,12 +379,17 @@ def test_numpy_each_under_a_memory_limit_runs_each_element_once(monkeypatch):
 @pytest.mark.parametrize("codegen", [True, False])
 def test_a_lambdas_adverb_forms_are_made_once_and_stay_right(backend, codegen):
     """The forms an adverb derives from a lambda are kept on it (a recursion derived them
-    at every call); whether it has effects is still asked at each call: a function it reads
+    at every call), and Each of one without a whole-array form over a list it only loops
+    over makes none; whether it has effects is still asked at each call: a function it reads
     may be defined again, with effects, and then Each loops (c counts the calls)."""
     k = KlongInterpreter(backend=backend, codegen=codegen)
-    k("mx::{:[@x;x;|/mx'x]};g::{x*2};f::{g(x)}")
+    k("mx::{:[@x;x;|/mx'x]};g::{x*2};f::{g(x)};p::{(x*1)+y}")
     assert k("mx([[1 2] [3 [4 5]]])") == 5
-    assert list(k.globals["mx"].derived) == [("'",)]
+    assert k.globals["mx"].derived is None
+    assert k("p/[1 2 3]") == 6
+    kept = k.globals["p"].derived
+    assert list(kept) == [("/",)]
+    assert k("p/[4 5]") == 9 and k.globals["p"].derived[("/",)] is kept[("/",)]
     assert write(k.run("f'[1.0 2.0]")) == "[2.0 4.0]"
     k("c::0;g::{c::c+1;x*3}")
     assert write(k.run("f'[1.0 2.0]")) == "[3.0 6.0]" and k("c") == 2

@@ -6,13 +6,14 @@ strings, Cut of a text, Join over texts, Group of words, First of a vector, a wo
 with its count, and a list of records handed to Python. Every value is the one the general
 verbs give, on both backends, in generated code and in closures; a value held elsewhere
 never changes (a dictionary, which Klong changes in place, changes for every holder)."""
+import sys
 import warnings
 
 import pytest
 
 from klong import KlongError, KlongInterpreter
 from klong.compiler import passes
-from klong.compiler.lower import lower
+from klong.compiler.lower import ir, lower
 from klong.compiler.render import pysource
 from klong.compiler.syntax.parser import parse
 from klong.runtime.display import write
@@ -151,6 +152,54 @@ CASES = [
     ("f::{#'x};f(\"\")", '""'),
     ("f::{+/#'x};(f(\"ab\")),(#'\"a\"),1.5", '[195 97 1.5]'),
     ("f::{(#'x)-97};f(\"cab\")", '[2 0 1]'),
+    # Join-Over of Char of integers (,/:#a): the text at once where the codes are those of
+    # characters; a one-item list joins to its character, an atom is one, and a list of
+    # characters is no string; codes out of range, reals, lists fail at Char or join as
+    # Char's list
+    ("f::{,/:#x};f([104 105 32 200])", '"hi È"'),
+    ("f::{,/:#x};(f(,72)),f(73)", '"HI"'),
+    ("f::{,/:#x};@f(,72)", '1'),
+    ("f::{,/:#x};f([72 105])~\"Hi\"", '1'),
+    ("f::{:#x};f([72 105])~\"Hi\"", '0'),
+    ("f::{:#x};f([72 105 0 255])", '[0cH 0ci 0c\x00 0c\u00ff]'),
+    ("f::{,/:#x};#f(!256)", '256'),
+    ("f::{,/:#x};f([])",
+     'ERROR type error: char []: integer expected (in f)'),
+    ("f::{,/:#x};f([72 256])",
+     'ERROR domain error: char [72 256]: character code out of range (in f)'),
+    ("f::{,/:#x};f([-1 72])",
+     'ERROR domain error: char [-1 72]: character code out of range (in f)'),
+    ("f::{,/:#x};f([72 105.0])",
+     'ERROR type error: char [72 105.0]: integer expected (in f)'),
+    ("f::{,/:#x};f([[72 105] [73 74]])", '[0cH 0ci 0cI 0cJ]'),
+    ("f::{,/:#x-1};f(1+!3)", '"\x00\x01\x02"'),
+    ("rot::{[c s];c::#'x;s::c>96;,/:#(c*~s)+s*97+(c-84)!26};rot(\"hello, world\")",
+     '"uryyb, jbeyq"'),
+    ("rot::{[c s];c::#'x;s::c>96;,/:#(c*~s)+s*97+(c-84)!26};rot(\"a\")", '0cn'),
+    (",/:#[72 105]", '"Hi"'),
+    # Each of a literal made anew at each call, over a short list: its loop
+    ("line::{(-1)_,/{($x),\",\"}'x};line([12 -3 4])", '"12,-3,4"'),
+    ("line::{(-1)_,/{($x),\",\"}'x};,/{line(x),:#10}'[[1 2] [3 4]]", '"1,2\n3,4\n"'),
+    ("f::{{x*2}'x};(f([1 2 3])),f(\"ab\")",
+     'ERROR type error: times [0ca 2]: number expected (in {x*2}, from f)'),
+    ("f::{{x,x}'x};f(\"ab\")", '["aa" "bb"]'),
+    ("f::{{x+1}'x};f(:{[1 2]})", '[[2 3]]'),
+    # integers beyond int64, in Python lists: paired and with a number at once
+    ("pas::{(x-1){(0,x)+x,0}\\*,1};r::*|pas(70);(+/r),(#r),(r@35),r@69",
+     '[590295810358705651712 70 56093138908331422716 1]'),
+    ("f::{x+y};f([10000000000000000000 2];[1 2])", '[10000000000000000001 4]'),
+    ("f::{x-y};(f([10000000000000000000 2];3)),f(3;[10000000000000000000 2])",
+     '[9999999999999999997 -1 -9999999999999999997 1]'),
+    ("f::{x*y};f([10000000000000000000 2];[10000000000000000000 2])",
+     '[100000000000000000000000000000000000000 4]'),
+    ("f::{x!y};f([10000000000000000001 -7];3)", '[2 -1]'),
+    ("f::{x%y};f([10000000000000000000 2];[4 0])", '[2.5e+18 :undefined]'),
+    ("f::{x+y};f([10000000000000000000 2];[1 2.5])", '[10000000000000000001 4.5]'),
+    ("f::{x+y};f([10000000000000000000 2];\"ab\")",
+     'ERROR type error: plus [[10000000000000000000 2] "ab"]: number expected (in f)'),
+    # Remainder of integers by an integer: at once, its bound kept
+    ("f::{(x!10)+x!-7};f([-23 15 9 0])", '[-5 6 11 0]'),
+    ("f::{x!0};f([1 2])", 'ERROR domain error: remainder [[1 2] 0]: division by zero (in f)'),
 ]
 
 
@@ -240,3 +289,25 @@ def test_each_for_its_effects_stops_at_the_failing_element(km):
     assert printed(km, "f([1 2 3])") == ("ERROR type error: at [2 5]: list, string or function "
                                          "expected on the left (in {s::s+x;:[x=2;x@5;0]}, from f)")
     assert printed(km, "s") == "3"
+
+
+def test_join_over_char_of_integers_is_one_step_in_both_renderers(km):
+    # ,/:#a: the text made of the codes at once (one call, no list of characters), the
+    # verbs as written behind it
+    text = rendered("f::{,/:#x}")
+    assert "t1 = J3(x)" in text and "if t1 is None:" in text
+    chunk = passes.run(lower(parse("f::{,/:#x}"), km.engine))
+    found = [n for fn in chunk.lambdas for s in fn.body for n in ir.walk(s)
+             if isinstance(n, ir.JoinedChars)]
+    assert len(found) == 1 and isinstance(found[0].arg, ir.Local)
+    assert printed(km, "f::{,/:#x};f([75 108 111 110 103])") == '"Klong"'
+
+
+def test_codes_of_a_string_and_remainders_keep_their_bounds(km):
+    # arithmetic on them then scans nothing for its exactness checks (runtime/limits.py)
+    km["t"] = "hello world " * 20
+    c = km.run("c::#'t")
+    assert km.limits.known(c) == sys.maxunicode
+    r = km.run("r::(c-100)!26")
+    assert km.limits.known(r) == 25
+    assert printed(km, "r@!4") == "[4 1 8 8]"

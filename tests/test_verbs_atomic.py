@@ -350,12 +350,12 @@ def _by_the_general_path(verb, a, b):
 
 def test_the_registry_declares_the_shortcuts():
     """Every numeric atomic dyad takes numbers being differentiated (last); + - * and ^ have
-    their own shortcut besides (+ - * two: integers, reals; % | & one: reals; < > = one: an
-    array beside a number of its kind, or two arrays of one kind and shape), and + - * % <
-    > = one for a list of integers and reals beside reals; the other dyads none (they are
-    the general path itself)."""
+    their own shortcut besides (+ - * two: integers, reals; % | & one: reals; ! one:
+    integers; < > = one: an array beside a number of its kind, or two arrays of one kind
+    and shape), and + - * % < > = one for a list of integers and reals beside reals; the
+    other dyads none (they are the general path itself)."""
     declared = {s: len(v.shortcuts) for s, v in VERBS.items() if v.shortcuts}
-    assert declared == {"+": 4, "-": 4, "*": 4, "^": 2, "%": 3, ":%": 1, "!": 1, "|": 2,
+    assert declared == {"+": 4, "-": 4, "*": 4, "^": 2, "%": 3, ":%": 1, "!": 2, "|": 2,
                         "&": 2, "<": 3, ">": 3, "=": 3}
     assert all(VERBS[s].dyad is not GENERAL[s] for s in declared)
     assert VERBS["$"].dyad is GENERAL["$"] and VERBS["~"].dyad is GENERAL["~"]

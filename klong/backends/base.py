@@ -206,9 +206,14 @@ class Backend:
         return "".join(map(chr, self.to_host(codes).tolist()))
 
     def lookup(self, table, codes):
-        """[table[c] for c in codes] as a Python list: table is a sequence of Python objects,
-        codes an integer vector of valid positions in it."""
+        """[table[c] for c in codes] as a Python list: table is a sequence of Python objects
+        (or what object_table made of one), codes an integer vector of valid positions in it."""
         return [table[c] for c in self.to_host(codes).tolist()]
+
+    def object_table(self, table):
+        """A sequence of Python objects in the form lookup reads quickest, for a table made
+        once and read often."""
+        return table
 
     # -- inspection and conversion
     def is_array(self, v):

@@ -28,11 +28,18 @@ def text_of(codes):
     return codes.astype(np.int32).tobytes().decode("utf-32-le")
 
 
-def lookup(table, codes):
-    """[table[c] for c in codes] for a numpy vector of positions, at numpy's speed."""
+def object_table(table):
+    """A sequence of Python objects as a numpy vector of them, for lookup."""
     objects = np.empty(len(table), dtype=object)
     for i, entry in enumerate(table):       # one by one: an entry may itself be a sequence
         objects[i] = entry
+    return objects
+
+
+def lookup(table, codes):
+    """[table[c] for c in codes] for a numpy vector of positions, at numpy's speed; table
+    a sequence, or object_table's vector of one (made once, not at every call)."""
+    objects = table if isinstance(table, np.ndarray) else object_table(table)
     return objects[codes].tolist()
 
 
@@ -154,6 +161,9 @@ class NumpyBackend(Backend):
 
     def lookup(self, table, codes):
         return lookup(table, codes)
+
+    def object_table(self, table):
+        return object_table(table)
 
     # the kinds of the usual dtypes, for arrays.DTYPE_KINDS (`kind` decides the others)
     dtype_kinds = {np.dtype(t): _KINDS[np.dtype(t).kind]

@@ -67,6 +67,9 @@ class Char(_TaggedText):
 # The characters of codes 0-255, made once: a list of characters from an array of codes
 # picks them from here (making a str subclass instance costs more than a lookup).
 BYTE_CHARS = [Char(chr(i)) for i in range(256)]
+# The same, as the host library's table for Backend.lookup (Char of an integer vector; every
+# backend looks codes up on the host)
+BYTE_CHAR_TABLE = _backends.HOST.object_table(BYTE_CHARS)
 
 
 class Symbol(_TaggedText):

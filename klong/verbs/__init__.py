@@ -7,8 +7,9 @@ from typing import Callable, Optional
 
 from . import atomic, batching, structural
 from .adverbs import join_all, join_pairs
-from .atomic import (DYAD_PARTS, atomic_dyad, differentiated, int_arith, mixed_with_reals,
-                     plain_comparison, real_arith, real_divide, real_extreme, real_power)
+from .atomic import (DYAD_PARTS, atomic_dyad, differentiated, int_arith, int_remainder,
+                     mixed_with_reals, plain_comparison, real_arith, real_divide, real_extreme,
+                     real_power)
 from ..runtime.records import field, record
 
 MONADS = {**atomic.MONADS, **structural.MONADS}
@@ -172,7 +173,7 @@ VERBS = _table(
     Verb(",", "list", "join", fold=join_all, each=join_pairs, batch_dyad=batching.join,
          text_dyad="{a} + {b}"),
     Verb("!", "enumerate", "remainder", atomic="d", numeric="d", scalar_dyad="{a} % {b}",
-         scalar_guard=NATURAL_OPERANDS),
+         scalar_guard=NATURAL_OPERANDS, shortcuts=(int_remainder,)),
     Verb("#", "size", "take", batch_monad=batching.size, batch_dyad=batching.take,
          text_monad="len({a})", each_of_vectors=structural.sizes_of_vectors,
          each_of_chars=structural.codes_of_chars),

@@ -21,6 +21,7 @@ verbs that make text or characters (Format, Format2, Char) and Floor read values
 import math
 import operator
 import re
+from itertools import repeat
 
 from .. import backends
 from ..backends import arrays
@@ -129,11 +130,17 @@ def atomic_dyad(num, array=None, other=None, shortcuts=()):
                 if is_list(b):
                     if length(a) != length(b):
                         raise KlongError("length", "lists of different lengths")
+                    if _plain_ints(a) and _plain_ints(b):
+                        return make_list(list(map(num, a, b)))
                     return make_list([verb(x, y) for x, y in zip(items(a), items(b))])
+                if tb is int and _plain_ints(a):
+                    return make_list(list(map(num, a, repeat(b))))
                 return make_list([verb(x, b) for x in items(a)])
             if _is_seq(b):
                 if is_list(a):
                     raise KlongError("length", "lists of different lengths")
+                if ta is int and _plain_ints(b):
+                    return make_list(list(map(num, repeat(a), b)))
                 return make_list([verb(a, y) for y in items(b)])
             a = _atom(a)
             b = _atom(b)
@@ -157,6 +164,13 @@ def atomic_dyad(num, array=None, other=None, shortcuts=()):
             # only exact Python ints too large for a real get here
             raise too_large() from None
     return verb
+
+
+def _plain_ints(v):
+    """Whether v is a Python list of Python ints alone (integers beyond int64: Pascal's rows),
+    whose pairs the atomic extension gives to the verb's num as they are (as its atoms' rule
+    does), without a call of the verb for each."""
+    return type(v) is list and list(map(type, v)).count(int) == len(v)
 
 
 def _real_array(v):
@@ -408,6 +422,17 @@ def plain_comparison(op):
     return shortcut
 
 
+def int_remainder(a, b):
+    """The shortcut of !: a non-empty integer array beside a Python int divisor other than 0
+    that fits int64 (x!10): _remainder_array at once, without the general path's tests of
+    shapes and kinds (a digit of each of a few numbers in a loop)."""
+    if type(b) is not int or b == 0 or type(a) not in arrays.ARRAY_TYPES \
+            or not (a.ndim and a.shape[0]) or array_kind(a) != "i" \
+            or not INT64_MIN <= b <= INT64_MAX:
+        return None
+    return _remainders(B().fmod(a, b), b)
+
+
 def real_arith(op):
     """The shortcut of + - *: on operands that pass _plain_reals or _reals_and_int, the
     library's operation, as _arith does it (an overflow gives inf silently); on those that
@@ -577,7 +602,15 @@ def _int_divide_array(a, b):
 
 def _remainder_array(a, b):
     _int_array_operands(a, b)
-    return _fmod(a, b)
+    return _remainders(_fmod(a, b), b)
+
+
+def _remainders(r, b):
+    """r, remainders by b, with their bound remembered where b is an int (|r| < |b|):
+    arithmetic on r then scans nothing (only a big array's is: Limits.remember)."""
+    if type(b) is int and math.prod(r.shape) >= REMEMBERED:
+        current_limits().remember(r, abs(b) - 1)
+    return r
 
 
 def _signed_inf(a, b):
@@ -849,7 +882,21 @@ def _char_array(a):
         return None
     if a.min() < 0 or a.max() > 255:
         raise KlongError("domain", "character code out of range")
-    return B().lookup(values.BYTE_CHARS, a)
+    return B().lookup(values.BYTE_CHAR_TABLE, a)
+
+
+def joined_chars(a):
+    """,/:#a (ir.JoinedChars) for an integer vector a of two or more codes of characters:
+    the text Join-Over makes of the list of characters Char gives, made at once; None
+    elsewhere (the verbs then run as written: a one-item list joins to its character, a
+    code out of range fails at Char)."""
+    if isinstance(a, arrays.ARRAY_TYPES) and a.ndim == 1 and a.shape[0] > 1 \
+            and array_kind(a) == "i":
+        backend = B()
+        lo, hi = backend.bounds(a)
+        if lo >= 0 and hi <= 255:
+            return backend.text(a)
+    return None
 
 
 def _match(a, b):

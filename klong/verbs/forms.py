@@ -339,16 +339,32 @@ def each_for_effect(fn, a):
     return _each_of(fn, a)
 
 
+def _loop_only(fn, a):
+    """Whether Each of the monad literal fn, which has no whole-array form, over `a` is the
+    loop of fn's calls and nothing else (its forms would give no shortcut that applies): fn
+    is not element-wise nor {c OP x}, and no trace is tried (`a` is no numeric array, or
+    too short to trace, or the backend does not trace)."""
+    facts = fn.facts
+    return not facts.elementwise and facts.with_constant is None \
+        and (not adv.numeric(a) or not backends.current().traces
+             or wholearray.too_short_to_trace(a))
+
+
 def _each_of(fn, a):
     """fn'a. A literal in an expression is a new value each time the expression runs, and
     making its forms costs more than a batched Each of a small matrix: for a monad with a
     whole-array form, that form is tried first, and the forms are made only where it
-    declines (what they would do next: a trace of fn, then the loop)."""
-    if type(fn) is Lambda and fn.arity == 1 and fn.whole is not None and adv.numeric(a):
-        r = fn.whole(a)
-        if r is not None:
-            return r
-        return adv.each(fn.run, a, wholearray.traced_each(fn))
+    declines (what they would do next: a trace of fn, then the loop); for one without,
+    the loop at once where the forms would do nothing else (`{($x),","}'x` in a body)."""
+    if type(fn) is Lambda and fn.arity == 1:
+        if fn.whole is None:
+            if _loop_only(fn, a):
+                return adv.each(fn.run, a)
+        elif adv.numeric(a):
+            r = fn.whole(a)
+            if r is not None:
+                return r
+            return adv.each(fn.run, a, wholearray.traced_each(fn))
     if type(fn) is Projection and adv.numeric(a):
         # a projection is made anew each time its expression runs (safe(x;)'!n): its
         # batched form of pairs first, the forms made only where it declines

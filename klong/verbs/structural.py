@@ -13,6 +13,7 @@ follows them.
 """
 import math
 import operator
+import sys
 
 from .. import backends
 from ..backends import arrays
@@ -252,8 +253,12 @@ def sizes_of_vectors(vectors):
 
 def codes_of_chars(s):
     """#'s for a non-empty string s: the code of each character, as one integer vector (a
-    Char's size is its code); None where the backend cannot read them (then the loop)."""
-    return backends.current().char_codes(s)
+    Char's size is its code); None where the backend cannot read them (then the loop). No
+    code exceeds the largest code point: remembered, arithmetic on the codes scans nothing."""
+    codes = backends.current().char_codes(s)
+    if codes is not None:
+        current_limits().remember(codes, sys.maxunicode)
+    return codes
 
 
 def reverse(a):

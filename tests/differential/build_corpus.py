@@ -14,7 +14,8 @@ Four sources, in this order:
     constants lowered, issue 35's margins; SECOND_ROUND: the second round of independent
     programs, issue 35; BOUNDED_WHILES: batched Whiles whose steps' checks the bounds of
     their integers settle, issue 35; COMPRESSED: a@&m picked at once, and comparisons
-    beside a number of their kind, issue 35);
+    beside a number of their kind, issue 35; TEXTS: the text and integer paths of the
+    second independent set, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -750,6 +751,38 @@ MARGINS = [
 # the binary search): rows ending at different steps, int64's top reached, big integers in
 # some rows' last step, quotients of dividends that turn negative, remainders, Max and Min,
 # products of Rows of either sign, indices in and out of range, pairs.
+# Issue 35's second independent set, the paths its text and integer programs found: Join-Over
+# of Char of integers at once, codes and remainders with their bounds, Remainder of integers
+# by an int, Each of a literal made at each call, big integers in Python lists paired
+TEXTS = [
+    "rot::{[c s];c::#'x;s::c>96;,/:#(c*~s)+s*97+(c-84)!26};rot(\"the quick brown fox \",150#\"ab z\")",
+    "rot::{[c s];c::#'x;s::c>96;,/:#(c*~s)+s*97+(c-84)!26};(rot(\"a\")),rot(\"\")",
+    "f::{,/:#x};(f([72 105 32 200 255 0])),(f(,72)),f(72)",
+    "f::{,/:#x};(@f(,72)),(f([72 105])~\"Hi\"),(:#[72 105])~\"Hi\"",
+    "f::{,/:#x};f([])", "f::{,/:#x};f([72 256])", "f::{,/:#x};f([-1 72])",
+    "f::{,/:#x};f([72 105.0])", "f::{,/:#x};f([[72 105] [73 74]])", "f::{,/:#x};f(:#[72 105])",
+    "f::{,/:#x};#f(100#!256)", ",/:#[72 105]", ",/:#,72", "{,/:#x+1}'[[71 104] [72 73]]",
+    "f::{,/:#(x-1)!256};f(!300)",
+    "line::{(-1)_,/{($x),\",\"}'x};csv::{,/{line(x),:#10}'x};csv([[1 -2 3] [40 50 -600]])",
+    "line::{(-1)_,/{($x),\",\"}'x};csv::{,/{line(x),:#10}'x};csv(30 3#!1000)",
+    "f::{{x*2}'x};f(\"ab\")", "f::{{x,x}'x};f(\"ab\")", "f::{{x+1}'x};f(:{[1 2]})",
+    "f::{{x+1}'x};(f([1 2 3])),f(!0)", "f::{{x,1.5}'x};f(2 3#!6)",
+    "pas::{(x-1){(0,x)+x,0}\\*,1};r::pas(75);(+/*|r),(#r),(*|r)@37",
+    "pas::{(x-1){(0,x)+x,0}\\*,1};*|pas(70)",
+    "f::{x+y};(f([10000000000000000000 2];[1 2])),f([10000000000000000000 2];[1 2.5])",
+    "f::{x-y};(f([10000000000000000000 2];3)),f(3;[10000000000000000000 2])",
+    "f::{x*y};f([10000000000000000000 2];[10000000000000000000 2])",
+    "f::{x!y};(f([10000000000000000001 -7];3)),f([10000000000000000001 -7];-3)",
+    "f::{x%y};f([10000000000000000000 2];[4 0])",
+    "f::{x+y};f([10000000000000000000 2];\"ab\")",
+    "f::{x+y};f([10000000000000000000 2];[1 2 3])",
+    "ds::{+/({x>0}{x:%10}\\~x)!10};ds'1+!200",
+    "f::{(x!10)+x!-7};f([-23 15 9 0 9223372036854775807])", "f::{x!0};f([1 2])",
+    "f::{(x!3)*4611686018427387903};f(!70)", "f::{(#'x)*4611686018427387903};f(70#\"ab\")",
+    "c::#'200#\"z\";(c*c*c*c*c*c*c*c*c)@0",
+]
+
+
 BOUNDED_WHILES = [
     "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
     "v::(!1000)*3;(bs(v;)'[0 1 2 3 1500 2997 2998 3000 -5]),bs(-|v;)'[-3000 0 5]",
@@ -847,7 +880,8 @@ def main(argv=None):
                      ("gen-", "hand-", "rows-", "rowgaps-", "rowidx-", "inplace-", "pairs-",
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
-                      "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-"))]
+                      "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
+                      "tx-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -909,6 +943,8 @@ def main(argv=None):
         entries.append({"id": f"bw-{i:03d}", "source": source})
     for i, source in enumerate(COMPRESSED):
         entries.append({"id": f"cp-{i:03d}", "source": source})
+    for i, source in enumerate(TEXTS):
+        entries.append({"id": f"tx-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -272,6 +272,18 @@ class SumOfEach(Node):
 
 
 @node
+class JoinedChars(Node):
+    """,/:#a: the text whose character codes are the integer vector a, made at once where
+    they are codes of characters (verbs/atomic.py, joined_chars), else Char's list of
+    characters and its Join-Over as written. `chars` and `over` are the two verb nodes and
+    `labels` their labels (data: they place errors)."""
+    arg: Node = child()
+    chars: Verb
+    over: Verb
+    labels: tuple
+
+
+@node
 class JoinEntry(Node):
     """a,k,v where a is a variable: a dictionary in it gets the entry k,v without the pair
     k,v being made (verbs/structural.py, join_entry); any other value gets the two joins as

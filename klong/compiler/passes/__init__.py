@@ -7,7 +7,8 @@ from . import loops, progressions, shared, updates
 from .rewrite import rewrite
 
 REWRITES = (loops.inline_loop, loops.sum_of_products, loops.sum_of_each, loops.compress,
-            updates.in_place_update, updates.join_entry, progressions.progression)
+            loops.joined_chars, updates.in_place_update, updates.join_entry,
+            progressions.progression)
 
 
 def run(chunk, batch=True):

@@ -1,4 +1,5 @@
-"""Rewrites of applications: loops of function literals run inline, +/a*b, +/f'x and a@&m."""
+"""Rewrites of applications: loops of function literals run inline, +/a*b, +/f'x, a@&m and
+,/:#a."""
 from ..lower import ir
 from .shapes import plus_over_times
 
@@ -86,4 +87,13 @@ def compress(node):
         if isinstance(where, ir.Monad) and where.verb.primitive and where.verb.op == "&":
             return ir.Compress(node.left, where.arg, node.verb, where.verb,
                                (node.label, where.label), line=node.line, column=node.column)
+
+
+def joined_chars(node):
+    """,/:#a as one node: the text of the codes a without the list of characters made."""
+    if isinstance(node, ir.Monad) and node.verb.op == "," and node.verb.adverbs == ["/"]:
+        chars = node.arg
+        if isinstance(chars, ir.Monad) and chars.verb.primitive and chars.verb.op == ":#":
+            return ir.JoinedChars(chars.arg, chars.verb, node.verb, (chars.label, node.label),
+                                  line=node.line, column=node.column)
     return None

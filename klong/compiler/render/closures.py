@@ -23,6 +23,7 @@ from ...runtime.values import Dict, Function, is_true, make_list
 from ...verbs import VERBS
 from . import common
 from ...verbs import batched, inplace, structural, wholearray
+from ...verbs.atomic import joined_chars
 from ...verbs import progressions as later
 from ..passes import progressions
 from ...verbs.compiled import frame_out, shown_as_function, verb_failure
@@ -405,6 +406,29 @@ class Renderer:
                 return at(a, positions)
             except KlongError as e:
                 raise e.at_verb(at_verb.line, at_verb.column, at_label, [a, positions])
+        return run
+
+    def r_JoinedChars(self, node):
+        """,/:#a: the text of the codes at once, else Char and Join-Over, each failing as
+        itself."""
+        arg = self.render(node.arg)
+        chars = common.monad(":#", self.interp)
+        join_over = derived_forms(op_forms(",", self.interp.batch), ["/"]).monad
+        (chars_verb, over), (chars_label, over_label) = (node.chars, node.over), node.labels
+
+        def run(fr):
+            a = arg(fr)
+            r = joined_chars(a)
+            if r is not None:
+                return r
+            try:
+                listed = chars(a)
+            except KlongError as e:
+                raise e.at_verb(chars_verb.line, chars_verb.column, chars_label, a)
+            try:
+                return join_over(listed)
+            except KlongError as e:
+                raise e.at_verb(over.line, over.column, over_label, listed)
         return run
 
     def r_SumOfEach(self, node):

@@ -36,6 +36,7 @@ from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms, sum_of_each
 from ...verbs import compiled
 from ...verbs.structural import compress
+from ...verbs.atomic import joined_chars
 from ...verbs import progressions as later
 from ..passes import progressions
 from .pyparts import LITERAL, LOCAL, NAME, TEMP, VARIABLE, Level, Line, Operand, Where
@@ -515,6 +516,20 @@ class Renderer:
                                     Where(node.expand, verb=expand_label, operands=[m]))
             self.emit(f"{result} = {self.bind(common.dyad('@'), 'V')}({a}, {positions})",
                       Where(node.at, verb=at_label, operands=[a, positions]))
+        return result
+
+    def r_JoinedChars(self, node):
+        """,/:#a: the text of the codes at once, else Char and Join-Over as written."""
+        a = self.expr(node.arg)
+        result = self.assign(f"{self.bind(joined_chars, 'J')}({a})")
+        self.emit(f"if {result} is None:")
+        with self.indented():
+            chars_label, over_label = node.labels
+            listed = self.assign(f"{self.bind(common.monad(':#', self.interp), 'M')}({a})",
+                                 Where(node.chars, verb=chars_label, operands=[a]))
+            over = self.bind(derived_forms(op_forms(",", self.interp.batch), ["/"]).monad, "D")
+            self.emit(f"{result} = {over}({listed})",
+                      Where(node.over, verb=over_label, operands=[listed]))
         return result
 
     def r_SumOfEach(self, node):
