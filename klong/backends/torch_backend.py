@@ -389,7 +389,9 @@ class TorchBackend(Backend):
             and self.unbatched(v).requires_grad
 
     def rows_step(self, step, a, w):
-        if not _wrapped(a) or isinstance(w, torch.Tensor) and _wrapped(w):
+        # (a row of vmap's, times a w that is not: a tensor of another transform is not)
+        if not torch._C._functorch.is_batchedtensor(a) \
+                or isinstance(w, torch.Tensor) and _wrapped(w):
             return None
         if self.recorder is not None:
             # (a vmap recorded follows the operations torch runs for it: this step's graph,

@@ -654,7 +654,7 @@ def _sum_of_products(plus_over, times, left, right):
     products of all rows side by side) and folded as columns (Backend.fold_columns),
     without the rows' products made and then moved, by numpy where the memory is its (a
     numpy array, a torch tensor on the CPU); elsewhere a vector's products where they are
-    (Backend.fold_each_row). The sums are left as they lie.
+    (Backend.fold_each_row). The sums are left as they lie. Being differentiated: rows_by.
     Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
