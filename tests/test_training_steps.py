@@ -149,3 +149,26 @@ def test_the_per_sample_body_batches_when_differentiated(name):
     _without_vmap(loop)
     with pytest.raises(KlongError, match="torch.vmap was called"):
         loop("step()")
+
+
+# The gradient of +/x*W over the rows of X, W a matrix or a vector: the library's matrix
+# product's (torch's own gradient of X@W), every way of running it: its backward is two
+# matrix products, not the products broadcast and summed row by row
+@pytest.mark.parametrize("width", [20, None])
+def test_the_gradient_by_a_weight_matrix_is_the_matrix_product(width):
+    import numpy as np
+    rng = np.random.default_rng(33)
+    shape = (6,) if width is None else (6, width)
+    x, w = rng.normal(size=(128, 6)), rng.normal(size=shape)
+    c = rng.normal(size=(128,) if width is None else (128, width))
+    leaf = torch.tensor(w, requires_grad=True)
+    (want,) = torch.autograd.grad((torch.as_tensor(c) * (torch.as_tensor(x) @ leaf)).sum(),
+                                  leaf)
+    total = "+/" if width is None else "+/+/"
+    for settings in [{}] + SETTINGS:
+        k = KlongInterpreter(backend="torch", device="cpu", **settings)
+        k["X"], k["W"], k["C"] = x, w, c
+        k(f"loss::{{{total}C*{{+/x*W}}'X}};step::{{(loss:>[W])@0}}")
+        for _ in range(3):      # (the second call recorded, the third replayed)
+            g = k("step()")
+        assert same_bits(g, want), settings

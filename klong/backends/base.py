@@ -223,6 +223,19 @@ class Backend:
         """Whether v carries an autograd graph (is being differentiated exactly)."""
         return False
 
+    def is_tracked_within(self, v):
+        """Whether v, or the array that a transform's batched value v stands for (a row
+        inside the library's vmap), carries an autograd graph."""
+        return self.is_tracked(v)
+
+    def rows_step(self, step, a, w):
+        """step(rows, w), a step on all the rows of a batch at once (w the same for every
+        row), for `a`, one row of a batch that the library's vmap runs row by row (the loop
+        of a traced Each): that step on the whole batch, so that the loop's values and
+        gradients are the batched Each's to the bit; None where `a` is no such row (the
+        caller then takes the row's own steps)."""
+        return None
+
     def graph_holding(self, graph, compute, *operands):
         """compute(*operands), Klong's steps; where an operand is being differentiated, as
         the result of graph(*operands), the same values by the library's cheaper steps (a

@@ -215,6 +215,27 @@ def ordered_sum(t, dim=0):
     return total
 
 
+class _RowsStep(torch.autograd.Function):
+    """Backend.rows_step's way into torch.vmap: a row's call of it, batched, is the step on
+    the whole batch, the graph that step makes (its vmap rule); called on rows only there."""
+
+    @staticmethod
+    def forward(step, a, w):
+        raise RuntimeError("rows_step is for a row that torch.vmap batches")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError("rows_step is for a row that torch.vmap batches")
+
+    @staticmethod
+    def vmap(info, in_dims, step, a, w):
+        return step(a.movedim(in_dims[1], 0), w), 0
+
+
 class TorchBackend(Backend):
     name = "torch"
     traces = True
@@ -350,10 +371,34 @@ class TorchBackend(Backend):
         if not any(t.requires_grad for t in tensors) or any(_wrapped(t) for t in tensors) \
                 or self.amp_dtype is not None or torch.compiler.is_compiling():
             return compute(*operands)
-        values = compute(*(v.detach() if isinstance(v, torch.Tensor) else v for v in operands))
+        detached = [v.detach() if isinstance(v, torch.Tensor) else v for v in operands]
+        if self.recorder is not None:
+            # recorded as one step (torch_capture.py): the replay calls compute, whose
+            # steps on the CPU are numpy's (not followed, and cheaper than torch's)
+            values = self.recorder.whole(compute, *detached)
+        else:
+            values = compute(*detached)
         # (laid out as the graph's result: the steps after it, and their backward, then
         # take the same paths through torch's kernels however compute's steps went)
         return _with_values(graph(*operands), values.contiguous())
+
+    def is_tracked_within(self, v):
+        if not isinstance(v, torch.Tensor):
+            return False
+        return v.requires_grad or self.keep_tensors and _wrapped(v) \
+            and self.unbatched(v).requires_grad
+
+    def rows_step(self, step, a, w):
+        # (a row of vmap's, times a w that is not: a tensor of another transform is not)
+        if not torch._C._functorch.is_batchedtensor(a) \
+                or isinstance(w, torch.Tensor) and _wrapped(w):
+            return None
+        if self.recorder is not None:
+            # (a vmap recorded follows the operations torch runs for it: this step's graph,
+            # whose values it holds, not)
+            self.recorder.refuse("a step for all rows inside a vmap")
+            return None
+        return _RowsStep.apply(step, a, w)
 
     def item(self, a):
         # a number being differentiated, traced or batched by a transform stays a tensor
@@ -512,14 +557,17 @@ class TorchBackend(Backend):
     def _sum_values(self, v):
         """+/ of the real tensor v, which nothing tracks, in Klong's order: a tensor of its
         own memory (v is never overwritten)."""
-        if v.device.type == "cpu" and v.dtype == torch.float64 and v.numel() <= _HOST_ROWS \
-                and v.shape[0] <= SEQUENTIAL_ROWS:
-            # in torch: one running sum, where numpy's error state would cost more; halving
-            # first costs less in numpy (a call of numpy's per step costs less than torch's)
-            return ordered_sum(v, 0)
+        if not v.shape[0]:
+            return v.sum(0)
         if v.device.type == "cpu" and v.dtype in _HOST_FLOATS:
-            with np.errstate(all="ignore"):         # folded by numpy, on v's memory
-                return torch.from_numpy(np.asarray(Backend.fold_reals(self, "+", v.numpy())))
+            # folded by numpy, on v's memory: a call of numpy's costs less than torch's (a
+            # running sum of a few rows too, which starts from the first row, where torch's
+            # starts from 0.0 and needs a look at the signs of its zeros)
+            host = v.numpy()
+            with np.errstate(all="ignore"):
+                if host.shape[0] <= SEQUENTIAL_ROWS:
+                    return torch.from_numpy(np.array(np.add.accumulate(host, 0)[-1]))
+                return torch.from_numpy(np.asarray(Backend.fold_reals(self, "+", host)))
         r = self.fold_reals("+", v)
         if not isinstance(r, torch.Tensor):         # numpy took over (hand_over)
             return torch.as_tensor(r, device=v.device)
@@ -586,7 +634,7 @@ class TorchBackend(Backend):
         r = torch.from_numpy(host)
         # (count_nonzero: a fraction of the cost of all() on a short vector)
         return self.signed_zero_sums(r, a) if op == "+" \
-            and np.count_nonzero(host) != host.shape[0] else r
+            and np.count_nonzero(host) != host.size else r
 
     def extreme_each_row(self, a, largest):
         # along the rows where they lie: the columns' reduce, without its dispatch

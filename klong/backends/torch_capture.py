@@ -479,6 +479,10 @@ class Recorder(TorchFunctionMode):
         return f"{self.const(engine)}({self.ref(outputs)}, ({seeds},), False, False, " \
                f"{self.ref(inputs)}, {kwargs['allow_unused']!r}, False)"
 
+    def refuse(self, why):
+        """The evaluation did something a replay cannot repeat: no record of it is kept."""
+        self.failure = self.failure or why
+
     def whole(self, fn, *args):
         """fn(*args), a function of tensors that gives a tensor of its own and decides
         nothing from their values (Klong's sum of a vector, folded by numpy on the CPU):

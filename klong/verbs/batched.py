@@ -654,7 +654,7 @@ def _sum_of_products(plus_over, times, left, right):
     products of all rows side by side) and folded as columns (Backend.fold_columns),
     without the rows' products made and then moved, by numpy where the memory is its (a
     numpy array, a torch tensor on the CPU); elsewhere a vector's products where they are
-    (Backend.fold_each_row). The sums are left as they lie.
+    (Backend.fold_each_row). The sums are left as they lie. Being differentiated: rows_by.
     Anything else: the body's own steps (+/ of `times`)."""
     def fold(run):
         b = right(run)              # (the right operand first, as Klong evaluates them)
@@ -666,36 +666,37 @@ def _sum_of_products(plus_over, times, left, right):
                 and {_kind(row), _kind(w)} <= {"i", "f"} and 0 not in tuple(w.shape)):
             # (the operands again: the body has no effects)
             return plus_over(_Run(times(run), run.reads, run.n))
-        n, k = row.a.shape
+        n = row.a.shape[0]
         limits.check_elements(n * limits.elements_of(w))    # (over the size guard: the loop)
-        backend = backends.current()
-        if w.ndim == 1 and (backend.is_tracked(row.a) or backend.is_tracked(w)):
-            # differentiated, by a vector: the loop's products, steps of the graph, each
-            # row's summed by torch as the step holding the loop's sums of them (the
-            # loop's gradient, to the bit: the gradient broadcast, times the other factor)
-            products = _reals(backend, row.a) * _reals(backend, w)
-            return Rows(backend.graph_holding(_summed, _each_row_summed, products))
-        # differentiated by a matrix: the loop's products, steps of the graph, summed along
-        # each row by torch as the step holding the loop's sums (not the library's matrix
-        # product, whose backward adds the gradient up in another order than the loop's)
-        return Rows(backend.graph_holding(_products_by_matrix_summed, _products_summed,
-                                          row.a, w))
+        return Rows(rows_by(row.a, w))
     return fold
 
 
-def _summed(products):
-    return products.sum(-1)
-
-
-def _each_row_summed(products):
-    return backends.current().fold_each_row("+", products)
-
-
-def _products_by_matrix_summed(a, w):
-    """The rows a (n x k) each times the matrix w (k x p), as the loop pairs them (row j of
-    w by element j), summed by the library (the graph's step for their sums)."""
+def rows_by(a, w):
+    """+/x*w for each row x of a (n x k, as the loop pairs them: element j by w@j, w of k
+    reals or a k x p matrix): the loop's products summed as the loop sums them; being
+    differentiated, as the result of the library's matrix product, whose backward is two
+    matrix products (the gradient's sums in the library's order), holding those sums.
+    The loop of a traced Each takes this step too, for all rows (wholearray.dot)."""
     backend = backends.current()
-    return (_reals(backend, a)[:, :, None] * _reals(backend, w)).sum(1)
+    if backend.is_tracked(a) or backend.is_tracked(w):
+        return backend.graph_holding(_product, _each_row_summed, a, w)
+    return _products_summed(a, w)
+
+
+def _product(a, w):
+    backend = backends.current()
+    return _reals(backend, a) @ _reals(backend, w)
+
+
+def _each_row_summed(a, w):
+    """The rows of a (n x k) each times w (k, or k x p), summed as the loop sums them: all
+    the products, then each row's (Backend.fold_each_row), its k products of each column
+    of w side by side. (A replay repeats these few steps, recorded as one, torch_capture.py:
+    fewer calls than _products_summed's.)"""
+    backend = backends.current()
+    a, w = _reals(backend, a), _reals(backend, w)
+    return backend.fold_each_row("+", a * w if w.ndim == 1 else a[:, :, None] * w)
 
 
 def _products_summed(a, w):

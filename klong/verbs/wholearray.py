@@ -11,7 +11,8 @@ the order of `+/` (Backend.fold_reals).
 import math
 
 from .. import backends
-from . import folds
+from ..backends.base import SEQUENTIAL_ROWS
+from . import batched, folds
 from ..runtime import kinds, limits, values
 from ..runtime.functions import Lambda
 from ..runtime.values import Dict, Function
@@ -50,19 +51,37 @@ def product(a, b):
 
 def dot(a, b):
     """+/a*b for two real vectors of one length, as the library's inner product, or None
-    (integers sum exactly through the verbs already)."""
-    if values.is_array(a) and values.is_array(b) and a.ndim == 1 and b.ndim == 1 \
-            and a.shape[0] == b.shape[0] and a.shape[0] > 0 \
+    (integers sum exactly through the verbs already); being differentiated, for a vector
+    and a vector or matrix, the backend's step for it, else None."""
+    if not (values.is_array(a) and values.is_array(b)):
+        return None
+    backend = backends.current()
+    if backend.is_tracked_within(a) or backend.is_tracked_within(b):
+        return _differentiated(backend, a, b)
+    if a.ndim == 1 and b.ndim == 1 and a.shape[0] == b.shape[0] and a.shape[0] > 0 \
             and values.array_kind(a) == "f" and values.array_kind(b) == "f":
         # summed in the order of +/ (Backend.fold_reals), not the library's dot product's:
         # the same digits as the verbs give, on every backend; the product is a temporary
         # the sum may overwrite
-        backend = backends.current()
-        if backend.is_tracked(a) or backend.is_tracked(b):
-            return None     # differentiated: the verbs' own product and sum, as closures do
         with backend.quiet():
             return values.scalar(backend.sum_of_products(a, b))
     return None
+
+
+def _differentiated(backend, a, b):
+    """+/a*b being differentiated in the loop of a traced Each, a row batched by the
+    library's vmap times a vector or matrix of as many rows, the same for every row: the
+    step the batched Each takes for all rows (verbs/batched.py, rows_by), on the batch, so
+    that the loop's gradient is the batch's to the bit; None for anything else (the verbs
+    then)."""
+    row, w = (b, a) if backend.unbatched(b) is not b else (a, b)
+    if not (row.ndim == 1 and 0 < row.shape[0] <= SEQUENTIAL_ROWS and w.ndim in (1, 2)
+            and w.shape[0] == row.shape[0] and 0 not in tuple(w.shape)):
+        return None
+    kinds_of = {values.array_kind(row), values.array_kind(w)}
+    if "f" not in kinds_of or not kinds_of <= {"i", "f"}:
+        return None
+    return backend.rows_step(batched.rows_by, row, w)
 
 
 def sum_of_product(p):
