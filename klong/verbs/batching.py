@@ -826,9 +826,8 @@ def first_largest(x):
         with HOST.quiet():      # (torch's rows too: inf-inf is NaN, silently)
             near = c - abs(c) * (4 * REAL_TOLERANCE)
         # each row's other k-1 elements below near (an infinite c makes near NaN, which
-        # nothing is below): else some row has another element that near its largest.
-        # (near paired with its row by broadcasting: no copy of it for every element)
-        if library.count_nonzero(host < near.reshape(n, 1)) != n * (k - 1):
+        # nothing is below): else some row has another element that near its largest
+        if library.count_nonzero(host.reshape(-1) < near.repeat(k)) != n * (k - 1):
             return None
     return Rows.of(backend.from_host(places.astype("int64", copy=False)))
 
