@@ -437,6 +437,7 @@ ROW_INDEX = [
     ("{*x?|/x}'[2 3]:^(-1.0e308*10),[5.0 1.0 2.0 5.0 5.0]", True), ("{*x?|/x}'zz", None),
     ("{*x?|/x}'[[1.0e-310 0.0] [-1.0e-310 -2.0e-310]]", True), ("{*(1_x)?|/x}'r", None),
     ("{+/x*!#x}'gg", True), ("{+/x*!#x}'zz", True), ("{+/x*!#x}'nm", True),
+    ("{+/x*1.5*!#x}'i", True), ("{+/x*0.1*!#x}'i", True), ("{+/x*0.5*!#x}'huge", True),
     ("{+/x*gv}'gg", None), ("{+/x*[1 2 3 4]}'r", None), ("{+/x*[0.5 1.5 -2.0 4.0]}'i", None),
     ("{+/x*!#x}'wide", True), ("{+/(!#x)*x}'gg", True), ("{+/x*[1 2 3]}'r", False),
     ("{+/x*gw}'gg", True), ("{+/gw*x}'gg", True), ("{+/x*nw}'nm", True), ("{+/x*gw}'i", False),
