@@ -437,6 +437,7 @@ ROW_INDEX = [
     ("{*x?|/x}'[2 3]:^(-1.0e308*10),[5.0 1.0 2.0 5.0 5.0]", True), ("{*x?|/x}'zz", None),
     ("{*x?|/x}'[[1.0e-310 0.0] [-1.0e-310 -2.0e-310]]", True), ("{*(1_x)?|/x}'r", None),
     ("{+/x*!#x}'gg", True), ("{+/x*!#x}'zz", True), ("{+/x*!#x}'nm", True),
+    ("{+/x*1.5*!#x}'i", True), ("{+/x*0.1*!#x}'i", True), ("{+/x*0.5*!#x}'huge", True),
     ("{+/x*gv}'gg", None), ("{+/x*[1 2 3 4]}'r", None), ("{+/x*[0.5 1.5 -2.0 4.0]}'i", None),
     ("{+/x*!#x}'wide", True), ("{+/(!#x)*x}'gg", True), ("{+/x*[1 2 3]}'r", False),
     ("{+/x*gw}'gg", True), ("{+/gw*x}'gg", True), ("{+/x*nw}'nm", True), ("{+/x*gw}'i", False),
@@ -1096,3 +1097,43 @@ def test_each_of_a_literal_that_batches_makes_its_value_only_for_the_loop(monkey
         k("{x@4}'m")
     assert str(e.value) == "index error: at [[0.0 1.5 3.0 4.5] 4]: index 4 out of range 0..3 (in {x@4})"
     assert len(made) == 2
+
+
+# A dyad literal's Each over the pairs of two lists (issue 32, third round): its batched
+# form of pairs first, the loop where it declines (an error in a pair, lengths that differ,
+# a mixed result), and the forms of the literal made only when neither is tried
+PAIR_ROWS = [
+    ("r{+/(x-y)^2}'i", True), ("gg{+/(x-y)^2}'gg", True), ("r{(x*y)+1}'r", True),
+    ("zz{+/(x-y)^2}'z", True), ("nm{+/(x-y)^2}'nm", True), ("i{(x*y)-x}'i", True),
+    ("big{x+y}'big", False), ("i{x%y}'i", None), ("zz{x|y}'z", None),
+    ("r{x-y}'t", None), ("r{x-y}'one", None), ("r{:[(+/x)>0;x;y]}'i", None),
+    ("fv{x*y}'iv", None), ("r{x*y}'[]", None), ("r{x+y}'3", None), ("i{x:%y}'i", None),
+    ("[[1 2] [3 4]]{x+y}'[[1 2] [3 4 5]]", None), ("i{x@y}'[[0 1] [2 3] [1 1]]", None),
+    ("r{x,y}'i", None), ("gg{+/x*y}'gg", None), ("r{x-y}'r", None),
+]
+
+
+@pytest.mark.parametrize("program, batched", PAIR_ROWS, ids=[p for p, _ in PAIR_ROWS])
+def test_each_of_a_dyad_literal_over_pairs_gives_the_loops_outcome(mode, program, batched,
+                                                                  monkeypatch):
+    _batched_beside_the_loop(*mode, GAP_SETUP, program, batched, monkeypatch)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_each_of_a_dyad_literal_makes_its_forms_only_for_the_loop(backend, monkeypatch):
+    """`a{...}'b` of a literal in an expression (a new value each time it runs) gives its
+    batched form's result without the literal's forms made; they are made where the
+    batched form declines, and the loop then gives its value or its error."""
+    from klong.verbs import forms
+    made = []
+    function_forms = forms.function_forms
+    monkeypatch.setattr(forms, "function_forms",
+                        lambda fn: made.append(fn) or function_forms(fn))
+    k = KlongInterpreter(backend=backend, batch=True)
+    k("a::[[1.5 2.0] [3.0 -1.0]];b::[[0.5 1.0] [1.0 1.0]]")
+    assert write(k("a{+/(x-y)^2}'b")) == "[2.0 8.0]" and made == []
+    k("q::[[1 2] [3 4]]{x%y}'[[1 0] [2 4]]")        # (a mixed list: declined)
+    assert write(k("(q@1),(q@0)@0")) == "[1.5 1.0 1.0]" and k(":_(q@0)@1") == 1
+    assert len(made) == 1
+    with pytest.raises(KlongError):
+        k("a{x-y}'[[1.0 2.0 3.0] [4.0 5.0 6.0]]")

@@ -102,6 +102,8 @@ class Backend:
     amp_dtype = None         # the reduced precision of autocast (amp), when it is on
     warns = False            # whether the library warns of a real overflow or division by
                              # zero (quiet() silences it; else quiet() does nothing)
+    scans_rows = False       # whether fold_each_row folds fresh rows of reals where they
+                             # lie (a scan along them), without laying their columns out
 
     Autograd = NumericAutograd   # the class of its autograd part
     Compiler = None              # the class of its compiler part, None: no compiler

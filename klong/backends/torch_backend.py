@@ -244,6 +244,7 @@ class TorchBackend(Backend):
     Autograd = TorchAutograd
     Compiler = TorchCompiler
     Capturer = Capturer
+    scans_rows = True           # (its CPU scan of float64: fold_each_row)
 
     def __init__(self, device=None, dtype=None):
         self.device = pick_device(device if device is not None else torch_distributed.rank_device())

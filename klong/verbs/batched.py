@@ -704,6 +704,12 @@ def _products_summed(a, w):
     backend = backends.current()
     n, k = a.shape
     rest = tuple(w.shape[1:])
+    if w.ndim == 1 and backend.scans_rows:
+        # the products of each row where they are, folded by the library's scan along the
+        # rows: cheaper than numpy's copy of them into columns (torch's CPU memory). One
+        # operand is real: the library converts the other's integers as it multiplies,
+        # exactly as _reals would first (`!#x`: no conversion of its own)
+        return backend.fold_each_row("+", a * w)
     # numpy's steps on the same memory where it may take them (torch's CPU memory): the
     # same bits, at a lower cost per call
     lib, x, v = HOST, backend.on_host(a), backend.on_host(w)

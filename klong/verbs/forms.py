@@ -294,7 +294,25 @@ def derived_caller(adverbs, arity):
         if tuple(adverbs) == ("'",):
             return _each_of
         return lambda fn, a: function_derived(fn, adverbs).monad(a)
+    if adverbs == ("'",):
+        return _each2_of
     return lambda fn, a, b: function_derived(fn, adverbs).dyad(a, b)
+
+
+def _each2_of(fn, a, b):
+    """a fn'b. As _each_of, for a dyad literal with a batched form of pairs (what its
+    forms' whole_dyad is, function_forms): that form is tried first on two numeric arrays
+    of one length, and the loop runs where it declines, as adv.each2 would, without the
+    forms made (a literal in an expression is a new value each time it runs)."""
+    if type(fn) is Lambda and fn.arity == 2 and fn.whole is not None \
+            and fn.facts.fold_op is None and fn.facts.dyad_op is None \
+            and adv.numeric_rows(a) and adv.numeric_rows(b) and a.shape[0] == b.shape[0]:
+        try:
+            r = fn.whole(a, b, 3)
+        except KlongError:
+            r = None        # the loop raises the error as it names it (at its pair)
+        return r if r is not None else adv.each2(fn.run, a, b)
+    return function_derived(fn, ("'",)).dyad(a, b)
 
 
 def sum_of_each(fn, a):

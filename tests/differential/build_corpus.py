@@ -15,7 +15,8 @@ Four sources, in this order:
     programs, issue 35; BOUNDED_WHILES: batched Whiles whose steps' checks the bounds of
     their integers settle, issue 35; COMPRESSED: a@&m picked at once, and comparisons
     beside a number of their kind, issue 35; TEXTS: the text and integer paths of the
-    second independent set, issue 35);
+    second independent set, issue 35; ROW_IDIOMS: Each of a dyad literal over pairs
+    and row idioms, issue 32's third round);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -821,6 +822,24 @@ COMPRESSED = [
 ]
 
 
+# Row idioms (issue 32, third round): Each of a dyad literal over pairs of rows, its batched
+# form tried before the literal's forms are made (a decline, an error, a mixed result: the
+# loop); a row's products by !#x folded by torch's scan; the first place of a row's largest
+ROW_IDIOMS = [
+    "a::[3 4]:^(!12)%7.0;b::[3 4]:^((!12)*3)%5.0;(a{+/(x-y)^2}'b),a{(x*y)+1}'|a",
+    "a::[[1 2] [3 4]];(a{x%y}'[[1 0] [2 4]]),a{x:%y}'[[1 2] [3 5]]",
+    "a::[[1.0 2.0] [3.0 4.0]];a{x-y}'[[1.0 2.0 3.0] [4.0 5.0 6.0]]",
+    "z::[[0.0 -0.0 1.0] [-0.0 -0.0 -0.0]];(z{+/(x-y)^2}'z),({+/x*!#x}'z),z{x|y}'|z",
+    "g::[5 16]:^(((!80)*7919)!1009)%7.0;({+/x*!#x}'g),({*x?|/x}'g),g{+/(x-y)^2}'|g",
+    "g::[4 3]:^[1.0 3.0 3.0000000000000004 2.0 2.0 1.0 0.0 -1.0 -1.0 5.0 5.0 4.999999999999999];"
+    "({*x?|/x}'g),{+/x*1.5*!#x}'g",
+    "([1 2 3]{x*y}'[4.5 5.5 6.5]),[[1 2] [3 4]]{x,y}'[[5] [6]]",
+    "i::[[3 1 2 5] [0 -4 7 1]];i{x:%y}'i",
+    "i::[[3 1 2 5] [0 -4 7 1] [9 9 -2 3]];({+/x*1.5*!#x}'i),{+/x*0.1*!#x}'i",
+    "n::[2 3]:^[1.0 2.0 3.0],(1.0e308*10)-1.0e308*10,[5.0 4.0];(n{+/(x-y)^2}'n),{*x?|/x}'n",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -881,7 +900,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-"))]
+                      "tx-", "ri-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -945,6 +964,8 @@ def main(argv=None):
         entries.append({"id": f"cp-{i:03d}", "source": source})
     for i, source in enumerate(TEXTS):
         entries.append({"id": f"tx-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_IDIOMS):
+        entries.append({"id": f"ri-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
