@@ -398,14 +398,8 @@ class Renderer:
             r = compress(a, m)
             if r is not None:
                 return r
-            try:
-                positions = expand(m)
-            except KlongError as e:
-                raise e.at_verb(expand_verb.line, expand_verb.column, expand_label, m)
-            try:
-                return at(a, positions)
-            except KlongError as e:
-                raise e.at_verb(at_verb.line, at_verb.column, at_label, [a, positions])
+            positions = _placed(expand_verb, expand_label, expand, m)
+            return _placed(at_verb, at_label, at, a, positions)
         return run
 
     def r_JoinedChars(self, node):
@@ -421,14 +415,8 @@ class Renderer:
             r = joined_chars(a)
             if r is not None:
                 return r
-            try:
-                listed = chars(a)
-            except KlongError as e:
-                raise e.at_verb(chars_verb.line, chars_verb.column, chars_label, a)
-            try:
-                return join_over(listed)
-            except KlongError as e:
-                raise e.at_verb(over.line, over.column, over_label, listed)
+            listed = _placed(chars_verb, chars_label, chars, a)
+            return _placed(over, over_label, join_over, listed)
         return run
 
     def r_SumOfEach(self, node):
@@ -794,6 +782,16 @@ class _Declined(Exception):
 # all when the module loads took a tenth of its import, a start-up cost of every run.
 
 @functools.cache
+def _placed(verb, label, f, *operands):
+    """f(*operands), a Klong error from it placed at the verb node `verb` (named `label`):
+    the written verbs a fused node falls back on (Compress, JoinedChars) fail as themselves."""
+    try:
+        return f(*operands)
+    except KlongError as e:
+        raise e.at_verb(verb.line, verb.column, label,
+                        operands[0] if len(operands) == 1 else list(operands))
+
+
 def _scalar_monad(op):
     """The monad `op` with the verb's own expression for a plain Python number (its
     `scalar_monad`) tried first; None for a verb without one."""
