@@ -778,10 +778,6 @@ class _Declined(Exception):
     """A whole-array form gives no result for this array: the loop runs."""
 
 
-# Each verb's scalar forms are made the first time a chunk applies the verb: compiling them
-# all when the module loads took a tenth of its import, a start-up cost of every run.
-
-@functools.cache
 def _placed(verb, label, f, *operands):
     """f(*operands), a Klong error from it placed at the verb node `verb` (named `label`):
     the written verbs a fused node falls back on (Compress, JoinedChars) fail as themselves."""
@@ -792,6 +788,10 @@ def _placed(verb, label, f, *operands):
                         operands[0] if len(operands) == 1 else list(operands))
 
 
+# Each verb's scalar forms are made the first time a chunk applies the verb: compiling them
+# all when the module loads took a tenth of its import, a start-up cost of every run.
+
+@functools.cache
 def _scalar_monad(op):
     """The monad `op` with the verb's own expression for a plain Python number (its
     `scalar_monad`) tried first; None for a verb without one."""
