@@ -1123,13 +1123,14 @@ def test_each_of_a_dyad_literal_over_pairs_gives_the_loops_outcome(mode, program
 def test_each_of_a_dyad_literal_makes_its_forms_only_for_the_loop(backend, monkeypatch):
     """`a{...}'b` of a literal in an expression (a new value each time it runs) gives its
     batched form's result without the literal's forms made; they are made where the
-    batched form declines, and the loop then gives its value or its error."""
+    batched form declines, and the loop then gives its value or its error. (Generated code:
+    the closures, the fallback, make the forms first, as their other dyads do.)"""
     from klong.verbs import forms
     made = []
     function_forms = forms.function_forms
     monkeypatch.setattr(forms, "function_forms",
                         lambda fn: made.append(fn) or function_forms(fn))
-    k = KlongInterpreter(backend=backend, batch=True)
+    k = KlongInterpreter(backend=backend, batch=True, codegen=True)
     k("a::[[1.5 2.0] [3.0 -1.0]];b::[[0.5 1.0] [1.0 1.0]]")
     assert write(k("a{+/(x-y)^2}'b")) == "[2.0 8.0]" and made == []
     k("q::[[1 2] [3 4]]{x%y}'[[1 0] [2 4]]")        # (a mixed list: declined)
