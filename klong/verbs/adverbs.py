@@ -25,12 +25,6 @@ def numeric(a):
     return values.is_array(a) and a.shape[0] > 0 and values.array_kind(a) in "if"
 
 
-def numeric_rows(a):
-    """numeric(a), for any value: a non-empty integer or real array of one axis or more."""
-    return isinstance(a, arrays.ARRAY_TYPES) and a.ndim > 0 and a.shape[0] > 0 \
-        and values.array_kind(a) in ("i", "f")
-
-
 def _numbers_kind(a):
     """'i' or 'f' for a non-empty integer or real array (numeric), else None: the kind a
     fold asks again, asked once."""

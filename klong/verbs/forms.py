@@ -306,7 +306,7 @@ def _each2_of(fn, a, b):
     forms made (a literal in an expression is a new value each time it runs)."""
     if type(fn) is Lambda and fn.arity == 2 and fn.whole is not None \
             and fn.facts.fold_op is None and fn.facts.dyad_op is None \
-            and adv.numeric_rows(a) and adv.numeric_rows(b) and a.shape[0] == b.shape[0]:
+            and adv.numeric(a) and adv.numeric(b) and a.shape[0] == b.shape[0]:
         try:
             r = fn.whole(a, b, 3)
         except KlongError:
