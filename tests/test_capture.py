@@ -1,6 +1,8 @@
 """Capture and replay of Klong functions on torch (klong/runtime/capture.py): a function
 called again and again replays its recorded tensor operations, and gives the same bits as
 the ordinary evaluation (KLONG_CAPTURE=0), guards and fallbacks included."""
+import re
+
 import pytest
 
 from klong import KlongInterpreter
@@ -340,15 +342,42 @@ def test_a_line_run_again_is_read_as_before():
     assert "1+1" in k.complete_lines and "(1+" not in k.complete_lines
 
 
-def test_a_gradient_replays_as_the_engine_call():
-    """`:>` of a scalar loss replays as the call of autograd's engine that
-    torch.autograd.grad makes (the same backward; the bits over 25 steps are checked
-    above), not through torch.autograd.grad's checks in Python."""
-    on, _, _ = run(LINREG, "step()", 4, True, [])
-    namespace = on.capture.records[on.globals["step"].facts].variants[0].replay.__globals__
-    assert torch.autograd.grad not in namespace.values()
-    assert "run_backward(" not in replay_source(on, "step")     # (a name of the namespace)
-    assert any(getattr(v, "__name__", "") == "run_backward" for v in namespace.values())
+def _calls(k, name, wanted):
+    """Whether the replay of the function `name` calls a function named `wanted`."""
+    replay = k.capture.records[k.globals[name].facts].variants[0].replay
+    source = replay_source(k, name)
+    return any(f"{const}(" in source for const, v in replay.__globals__.items()
+               if getattr(v, "__name__", "") == wanted)
+
+
+@pytest.mark.parametrize("setup", [LINREG, MLP, ".bkf(\"tanh\")\n" + TANH])
+def test_a_gradient_replays_as_its_backward_operations(setup):
+    """`:>` of a scalar loss replays as the operations autograd's engine ran for its
+    backward, one after another: the forward builds no graph (no requires_grad_) and no
+    engine runs (the bits over 25 steps are checked above)."""
+    on, _, _ = run(setup, "step()", 8, True, [])
+    assert not _calls(on, "step", "run_backward") and not _calls(on, "step", "grad")
+    assert not _calls(on, "step", "requires_grad_")
+    assert re.search(r"step: captured, 1 variant\(s\), [1-9]", on.capture.explain())
+
+
+# a gradient of a gradient: the inner one keeps its graph (create_graph), so the record
+# calls the engine as the ordinary evaluation does
+SECOND = """p::[1.0 2.0]
+g::{+/x^3}
+h::{+/g:>x}
+step::{p::p-0.01*h:>p}"""
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_gradient_of_a_gradient_keeps_the_engine(codegen):
+    on, results_on, params_on = run(SECOND, "step()", 25, True, ["p"], codegen)
+    off, results_off, params_off = run(SECOND, "step()", 25, False, ["p"], codegen)
+    for a, b in zip(params_on + results_on, params_off + results_off):
+        assert_same(a, b)
+    report = on.capture.explain()
+    if "step: captured" in report:
+        assert _calls(on, "step", "grad") or _calls(on, "step", "run_backward")
 
 
 # Y%2.0 comes from data alone: a later call takes it from the call before while Y is the

@@ -18,7 +18,10 @@ sees every torch call, tensor methods, attribute reads and torch.autograd.grad i
   whether a real read out is finite. Replay recomputes it and gives up (None) when it
   comes out otherwise: the guard of that branch;
 - an Each that torch.vmap batches (Backend.vmap): its body's operations, as a function of
-  the batched rows that the replay hands to the same vmap.
+  the batched rows that the replay hands to the same vmap;
+- a gradient (torch.autograd.grad of a scalar): the call of autograd's engine, which the
+  written replay turns into the operations that engine runs for it (`_joint`), so that
+  forward and backward replay as one straight line and no graph is built.
 
 The replay is written lean: arithmetic on 0-d float64 tensors is float arithmetic (the
 same IEEE operations, so the same bits), a real becomes a tensor only where an operation
@@ -120,6 +123,10 @@ _SIMPLE = (bool, int, str, type(None), torch.dtype, torch.device, torch.Size, to
 
 
 _ASSIGNMENT = re.compile(r"(s\d+) = ([^\n]*)$")
+_DATA_SET = re.compile(r"(K\d+)\((s\d+), (s\d+)\)$")
+_REQUIRES_GRAD = re.compile(r"(s\d+) = (K\d+)\(([si]\d+), True\)$")
+# calls that run autograd's engine on the graph the forward builds
+_GRAPH_USERS = {"grad", "backward", "run_backward"}
 _SLOT_NAME = re.compile(r"\b[a-z]\d+(?:_\d+)?\b")      # s12, i3, f7, v4_0 (K12: constants)
 # operations whose results are never taken from a call before: random numbers, changes in
 # place (their results are their operands), results written into a tensor given
@@ -156,6 +163,12 @@ _FLOAT_ARITHMETIC["neg"] = _FLOAT_ARITHMETIC["__neg__"] = "-{0}"
 def _scalar(value, dtype, device):
     """A 0-d tensor of the real `value` (torch.full: a third of torch.tensor's time)."""
     return torch.full((), value, dtype=dtype, device=device)
+
+
+def _alias(t):
+    """What tells tensors on the same memory, viewed alike, apart from others."""
+    return (t.device, t.dtype, t.untyped_storage().data_ptr(), t.storage_offset(),
+            tuple(t.shape), t.stride())
 
 
 def _is_scalar(t):
@@ -249,6 +262,12 @@ class Recorder(TorchFunctionMode):
         # has run (write_graph)
         self.graph_forms = {}
         self.collect = None        # while the graph's outputs are written: a GraphOutputs
+        # gradients: the engine's calls that _grad_text wrote (its constant's name, the
+        # slots of the outputs and of the inputs, the keywords), which `_joint` may write
+        # as the operations of the backward; `graph_needed`: autograd is used otherwise
+        self.engines = []
+        self.graph_needed = False
+        self.unjoined = None       # `main` as it was before _joint wrote a backward in it
 
     # -- slots and constants
     def line(self, text, graph_form):
@@ -434,6 +453,8 @@ class Recorder(TorchFunctionMode):
             # changes its tensor in place: the float form of the old value is no longer it
             self.mutated.add(self.ref(args[0]))
             self.scalar.pop(self.known.get(id(args[0])), None)
+        if name in _GRAPH_USERS and func is not torch.autograd.grad:
+            self.graph_needed = True    # (torch.autograd.grad: see _call_text)
         try:
             call = self._call_text(func, args, kwargs)
         except Unfollowable as e:
@@ -451,9 +472,151 @@ class Recorder(TorchFunctionMode):
             text = self._grad_text(args, kwargs)
             if text is not None:
                 return text
+            self.graph_needed = True
         fn = self.const(func)
         parts = [self.ref(a) for a in args] + [f"{k}={self.ref(v)}" for k, v in kwargs.items()]
         return f"{fn}({', '.join(parts)})"
+
+    def _joint(self):
+        """The engine's call of a record that takes one gradient, written as the operations
+        the engine runs for it: the replay's forward then builds no graph, and no engine
+        runs. The operations are had by running the replay's own lines up to that call on
+        the recorded inputs, then the gradient, with a dispatch mode logging the backward:
+        they are the backward of the graph those lines build, which is the replay's as it
+        was (the same kernels in the same order, so the same bits). Left as it is where
+        that cannot be had: several gradients, a gradient of a gradient, random numbers or
+        an input changed in place (the run would be seen), an operand of the backward that
+        is no tensor of the lines (a value saved inside one of their steps)."""
+        if self.unjoined is not None:
+            return                  # (written before, then taken back: `unjoin`)
+        starts = self._graph_starts()
+        if starts is None or self.graph_needed or len(self.engines) != 1 or self.mutated & {
+                slot for slot, _, _ in self.inputs} \
+                or any(isinstance(v, torch.Generator) for v in self.namespace.values()):
+            return
+        engine, outs, ins, keywords = self.engines[0]
+        call = f" = {engine}("
+        index = next((i for i, line in enumerate(self.main) if call in line), None)
+        if index is None:
+            return
+        slot = self.main[index].split(" = ", 1)[0]
+        params = [slot for slot, _, _ in self.inputs]
+        source = _function(f"forward({', '.join(params)})",
+                           self.main[:index] + ["return locals()"])
+        namespace = dict(self.namespace)
+        try:
+            exec(compile(source, "<klong capture forward>", "exec"), namespace)
+            with torch.enable_grad():
+                env = namespace["forward"](*[value for _, _, value in self.inputs])
+                if env is None:
+                    return
+                log = _AtenLog()
+                with log:
+                    grads = torch.autograd.grad(tuple(env[o] for o in outs),
+                                                tuple(env[i] for i in ins), **keywords)
+            known = {id(v): k for k, v in self.namespace.items() if isinstance(v, torch.Tensor)}
+            known.update((id(v), k) for k, v in env.items() if isinstance(v, torch.Tensor))
+            lines, results = self._backward(log.ops, grads, known, env)
+        except Exception:
+            return      # (Unfollowable, or a line that cannot run outside its replay)
+        lines.append(f"{slot} = ({', '.join(results)},)")
+        self.unjoined = list(self.main)
+        self.main[index] = "\n    ".join(lines)       # (one entry: the lines keep their places)
+        for i, line in starts.items():
+            self.main[i] = line
+        self._without_holders()
+
+    def unjoin(self):
+        """Take back what _joint wrote (the replay it gave failed a guard, or differed: a
+        guard on whether a tensor is being differentiated, say)."""
+        self.main[:] = self.unjoined
+
+    def _backward(self, ops, grads, known, env):
+        """The lines of the backward's operations `ops` (as _AtenLog logs them), and the
+        expressions of the gradients `grads` they gave. `known`: id of a tensor -> its name
+        (a slot of the forward, a constant); `env`: the forward's slots. Raises Unfollowable
+        where an operand is none of these: a tensor saved by the forward is known by itself,
+        or (a result autograd saves is handed back as a new tensor on the same memory) by
+        its memory and its view of it."""
+        made, lines = {}, []
+        aliases = {_alias(v): k for k, v in env.items() if isinstance(v, torch.Tensor)}
+        keep = []
+
+        def ref(v):
+            if isinstance(v, torch.Tensor):
+                name = made.get(id(v)) or known.get(id(v)) or aliases.get(_alias(v))
+                if name is None:
+                    raise Unfollowable("the backward reads a tensor the lines do not make")
+                return name
+            if type(v) in (tuple, list):
+                inner = ", ".join(ref(e) for e in v)
+                return f"[{inner}]" if type(v) is list else f"({inner},)" if v else "()"
+            if isinstance(v, torch.Generator):
+                raise Unfollowable("the backward draws random numbers")
+            return self.const(v)
+
+        def bind(t, name):
+            made[id(t)] = name
+            keep.append(t)          # (alive until the end: ids stay theirs)
+
+        for func, args, kwargs, out in ops:
+            parts = [ref(a) for a in args] + [f"{k}={ref(v)}" for k, v in kwargs.items()]
+            # the operator itself (its Python wrapper costs as much as the kernel here)
+            text = f"{self.const(getattr(func, '_op', func))}({', '.join(parts)})"
+            if isinstance(out, torch.Tensor):
+                name = self.slot()
+                lines.append(f"{name} = {text}")
+                bind(out, name)
+            elif out is None:
+                lines.append(text)
+            elif type(out) in (tuple, list) and all(e is None or isinstance(e, torch.Tensor)
+                                                    for e in out):
+                name = self.slot()
+                lines.append(f"{name} = {text}")
+                for i, e in enumerate(out):
+                    if e is not None:
+                        element = self.slot()
+                        lines.append(f"{element} = {name}[{i}]")
+                        bind(e, element)
+            else:
+                raise Unfollowable(f"the backward reads a {type(out).__name__} out of data")
+        return lines, ["None" if g is None else ref(g) for g in grads]
+
+    def _graph_starts(self):
+        """{index in `main`: the line in its place} that turns the lines starting a graph
+        (t.requires_grad_(True)) into plain copies of the slot; None where one is of an
+        input (the flag the function sets on it stays, as the ordinary evaluation leaves
+        it: the graph is then built as before)."""
+        starts = {}
+        for i, line in enumerate(self.main):
+            m = _REQUIRES_GRAD.match(line)
+            if m is not None and _name(self.namespace.get(m.group(2))) == "requires_grad_":
+                if not m.group(3).startswith("s"):
+                    return None
+                starts[i] = f"{m.group(1)} = {m.group(3)}"
+        return starts
+
+    def _without_holders(self):
+        """With no graph built, a tensor made only to be given other values (`t.data = v`:
+        torch's sum or matrix product, the step of the graph that holds Klong's sums)
+        is not made: its slot is v. Lines left blank keep the others' places."""
+        made = {}
+        for i, line in enumerate(self.main):
+            m = _ASSIGNMENT.match(line)
+            if m is not None:
+                made[m.group(1)] = i
+                continue
+            m = _DATA_SET.match(line)
+            if m is None or _name(self.namespace.get(m.group(1))) != "data.__set__":
+                continue
+            holder, values = m.group(2), m.group(3)
+            j = made.get(holder)
+            mention = re.compile(rf"\b{holder}\b")
+            if j is None or j in self.clones \
+                    or any(mention.search(self.main[x]) for x in range(j + 1, i)):
+                continue
+            self.main[j] = ""
+            self.main[i] = f"{holder} = {values}"
 
     def _grad_text(self, args, kwargs):
         """torch.autograd.grad of scalars, with no gradients given and no graph kept, as
@@ -476,7 +639,11 @@ class Recorder(TorchFunctionMode):
             return None     # (a seed of ones only for a scalar; gradient edges as inputs)
         seeds = ", ".join(f"ONES({self.ref(t)})" for t in outputs)
         self.namespace["ONES"] = torch.ones_like    # (the seeds torch.autograd.grad makes)
-        return f"{self.const(engine)}({self.ref(outputs)}, ({seeds},), False, False, " \
+        name = self.const(engine)
+        self.engines.append((name, [self.ref(t) for t in outputs],
+                             [self.ref(t) for t in inputs],
+                             {"allow_unused": kwargs["allow_unused"]}))
+        return f"{name}({self.ref(outputs)}, ({seeds},), False, False, " \
                f"{self.ref(inputs)}, {kwargs['allow_unused']!r}, False)"
 
     def refuse(self, why):
@@ -878,6 +1045,7 @@ class Recorder(TorchFunctionMode):
         """Python source of `replay(G, args...)`: guards on the inputs and on `watched`
         (global name -> the value it had, for the globals read that are no input), the
         recorded operations, then (result, {global: value}) to be written."""
+        self._joint()
         # the outputs first: one may be an input not used before (a global given back)
         returned, writes = self._outputs(written, result, ordinary)
         body = self._inputs(watched)
@@ -1072,7 +1240,7 @@ def _deleting(line, dropped):
 
 
 def _function(signature, body):
-    return f"def {signature}:\n" + "".join(f"    {line}\n" for line in body)
+    return f"def {signature}:\n" + "".join(f"    {line}\n" for line in body if line)
 
 
 class GraphOutputs:
@@ -1164,10 +1332,20 @@ class Capturer:
         if rec.failure is not None:
             raise Unfollowable(rec.failure)
         source = rec.write(len(args), written, result, watched, ordinary)
-        namespace = dict(rec.namespace)
-        namespace["OWN"] = _owner(self.backend.writable_alone)
-        exec(compile(source, "<klong capture>", "exec"), namespace)
-        replay = namespace["replay"]
+        replay = self._replay(rec, source)
+        if rec.unjoined is not None:
+            # a gradient written as its backward's operations: where the replay does not
+            # give what the ordinary evaluation gave, the engine's call
+            G.clear()
+            G.update(original)
+            try:
+                out = replay(G, *args)
+            except Exception:
+                out = None
+            if not _gives(out, ordinary):
+                rec.unjoin()
+                source = rec.write(len(args), written, result, watched, ordinary)
+                replay = self._replay(rec, source)
         plain = replay
         if self.graphs:
             replay, source = self._graphed(rec, replay, source, (len(args), written, result,
@@ -1179,6 +1357,12 @@ class Capturer:
         if graphed is not None and out is not None:
             graphed.choose(lambda: replay(G, *args), lambda: plain(G, *args))
         return out, replay, source
+
+    def _replay(self, rec, source):
+        namespace = dict(rec.namespace)
+        namespace["OWN"] = _owner(self.backend.writable_alone)
+        exec(compile(source, "<klong capture>", "exec"), namespace)
+        return namespace["replay"]
 
     def _graphed(self, rec, plain, source, recorded):
         """The replay through a CUDA graph (torch_graphs.py), where the record allows
@@ -1201,6 +1385,22 @@ class Capturer:
         replay = namespace["replay"]
         replay.graphed = graphed
         return replay, f"{source}# through a CUDA graph:\n{body_source}{replay_source}"
+
+
+def _gives(out, ordinary):
+    """Whether a replay's `out` is what the ordinary evaluation gave: (its result, the
+    globals it wrote)."""
+    result, written = ordinary
+    return out is not None and same(out[0], result) and out[1].keys() == written.keys() \
+        and all(same(out[1][k], written[k]) for k in written)
+
+
+def _gives(out, ordinary):
+    """Whether a replay's `out` is what the ordinary evaluation gave: (its result, the
+    globals it wrote)."""
+    result, written = ordinary
+    return out is not None and same(out[0], result) and out[1].keys() == written.keys() \
+        and all(same(out[1][k], written[k]) for k in written)
 
 
 def same(a, b):
