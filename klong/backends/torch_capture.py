@@ -107,7 +107,7 @@ def _install_operators():
 _install_operators()
 
 # tensor metadata: fixed by the guards on the inputs' shapes, unless a shape came from data
-_META_GETTERS = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "layout",
+_META_GETTERS = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "layout", "is_cpu",
                  "is_cuda", "is_sparse", "is_quantized", "is_meta", "grad_fn", "names"}
 _META_METHODS = {"dim", "size", "numel", "nelement", "is_floating_point", "is_complex",
                  "element_size", "__len__", "is_contiguous", "stride", "ndimension",

@@ -16,7 +16,8 @@ Four sources, in this order:
     their integers settle, issue 35; COMPRESSED: a@&m picked at once, and comparisons
     beside a number of their kind, issue 35; TEXTS: the text and integer paths of the
     second independent set, issue 35; ROW_IDIOMS: Each of a dyad literal over pairs
-    and row idioms, issue 32's third round);
+    and row idioms, issue 32's third round; GRADIENT_STEPS: training steps replayed with
+    their backward as operations, issue 33, each backend compared with itself);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -49,6 +50,28 @@ WITHIN_BACKEND = {
     "examples/torch/klong_loop.kg": "trains a torch model, whose parameters only a torch "
     "interpreter takes in",
 }
+
+
+# Issue 33: training steps whose gradient a replay computes as the operations of its
+# backward (torch_capture.py _joint), or through the engine where it cannot (a gradient of
+# a gradient, a Max with a number): called often enough in one run to be replayed. Their
+# gradients are numeric on numpy and exact on torch, so each backend is compared with
+# itself, and capture on with capture off (the captured mode). (Not sums of products over
+# rows: batched, their gradient is the library's matrix product, docs/numbers.md)
+GRADIENT_STEPS = [
+    "X::[1.0 2.0 3.0 4.0 5.0];Y::[3.0 5.0 7.0 9.0 11.0];w::0.0;b::0.0;loss::{(+/((b+w*X)-Y)^2)%#X};step::{[g];g::loss:>[w b];w::w-0.02*g@0;b::b-0.02*g@1};{x;step()}'!8;w,b",
+    ".bkf(\"tanh\");X::[0.5 -1.0 2.0 0.25];Y::[1.0 0.0 -1.0 0.5];v::[0.1 0.2 0.3 0.4];c::0.5;loss::{+/(tanh(c+v*X)-Y)^2};step::{[g];g::loss:>[v c];v::v-0.05*g@0;c::c-0.05*g@1};{x;step()}'!8;v,c",
+    ".bkf([\"exp\" \"log\"]);X::[[0.5 1.0] [-1.0 0.25] [2.0 -0.5] [0.0 1.5]];Y::[1.0 0.0 1.0 0.0];W::[0.0 0.0];B::0.0;loss::{[p];p::%1+exp(-B+{+/x*W}'X);-(+/(Y*log(p))+(1-Y)*log(1-p))%#Y};step::{[g];g::loss:>[W B];W::W-0.5*g@0;B::B-0.5*g@1};{x;step()}'!7;W,B",
+    "a::[3.0 -2.0 0.5];p::[0.0 0.0 0.0];f::{+/(x-a)^2};step::{p::p-0.1*f:>p};{x;step()}'!9;p",
+    "p::[1.0 2.0];g::{+/x^3};h::{+/g:>x};step::{p::p-0.01*h:>p};{x;step()}'!7;p",
+    "X::(!20)%7;Y::3.0+2.0*X;w::0.0;b::0.0;L::0.01;loss::{[r];r::(b+w*X)-Y;((+/r*r)%#Y)+L*w*w};step::{[g];g::loss:>[w b];w::w-0.01*g@0;b::b-0.01*g@1};{x;step()}'!8;w,b",
+    ".bkf(\"exp\");X::[[0.5 -0.5] [1.0 0.25] [-0.75 0.5]];W::[[0.1 0.2] [0.0 -0.1] [0.3 0.0]];Y::[[1.0 0.0 0.0] [0.0 1.0 0.0] [0.0 0.0 1.0]];loss::{[e p];e::exp({x{+/x*y}:/W}'X);p::{x%+/x}'e;+/+/(p-Y)^2};step::{W::W-0.2*loss:>W};{x;step()}'!7;W",
+    "X::[1.0 -2.0 3.0 -4.0];m::0.5;loss::{+/(X-m)|0.0};step::{m::m+0.1*loss:>m};{x;step()}'!7;m",
+    "X::[1.0 2.0 4.0];s::1.0;loss::{+/((X%s)-2.0)^2};step::{s::s-0.05*loss:>s};{x;step()}'!8;s",
+    "w::[0.5 -0.25];loss::{[v];v::w*w;:[(+/v)>0.1;+/v;0.0]};step::{w::w-0.2*loss:>w};{x;step()}'!9;w",
+    "X::[1.0 2.0 3.0];w::1.0;loss::{(+/X*w)^2};step::{[g];g::loss:>w;w::w-0.001*g;g};r::{x;step()}'!8;r,w",
+]
+GRADIENT_WHY = "gradients: numeric on numpy, exact on torch (docs/autograd.md)"
 
 
 # Programs written by hand: disagreements once found, kept so that they stay fixed.
@@ -900,7 +923,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-"))]
+                      "tx-", "ri-", "jg-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -966,6 +989,8 @@ def main(argv=None):
         entries.append({"id": f"tx-{i:03d}", "source": source})
     for i, source in enumerate(ROW_IDIOMS):
         entries.append({"id": f"ri-{i:03d}", "source": source})
+    for i, source in enumerate(GRADIENT_STEPS):
+        entries.append({"id": f"jg-{i:03d}", "source": source, "within_backend": GRADIENT_WHY})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
