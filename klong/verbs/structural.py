@@ -484,7 +484,8 @@ def _attach(lst, x, at_end):
         if at_end:
             return B.concat((lst, B.asarray([x], "i")))
         r = B.concat((B.asarray([x], "i"), lst))
-        _remember_progression_after(r, x, lst)
+        if lst.shape[0] >= REMEMBERED:      # (a shorter one has nothing remembered)
+            _remember_progression_after(r, x, lst)
         return r
     r = mixed.attach(lst, x, at_end)
     if r is not None:
