@@ -297,6 +297,12 @@ class Backend:
     def concat(self, arrays):
         raise NotImplementedError
 
+    def attached(self, vector, x, kind, at_end):
+        """The vector with the number x (of its kind `kind`, 'i' or 'f', and within its
+        dtype's range) as a new last (at_end) or first element."""
+        one = self.asarray([x], kind)
+        return self.concat((vector, one) if at_end else (one, vector))
+
     def stack(self, arrays):
         raise NotImplementedError
 
