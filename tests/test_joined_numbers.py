@@ -38,7 +38,8 @@ def test_joined_rows_of_pascals_triangle(mode):
     k = interpreter_in(mode)
     k("pas::{(x-1){(0,x)+x,0}\\*,1}")
     assert outcome(k, "*|pas(8)") == "[1 7 21 35 35 21 7 1]"
-    assert outcome(k, "r::*|pas(70);(+/r),(#r),r@35") == "[590295810358705651712 70 56093138908331422716]"
+    assert outcome(k, "r::*|pas(70);(+/r),(#r),r@35") \
+        == "[590295810358705651712 70 56093138908331422716]"
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
