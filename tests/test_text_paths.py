@@ -311,3 +311,16 @@ def test_codes_of_a_string_and_remainders_keep_their_bounds(km):
     r = km.run("r::(c-100)!26")
     assert km.limits.known(r) == 25
     assert printed(km, "r@!4") == "[4 1 8 8]"
+
+
+@pytest.mark.parametrize("codes, expected", [
+    ([104, 105, 0, 255], "hi\x00\xff"), ([104, 256], None), ([-1, 104], None),
+    ([-2 ** 63, 104], None), ([2 ** 63 - 1, 104], None), ([255] * 100, "\xff" * 100)])
+def test_byte_text_checks_every_code_in_one_step(k, codes, expected):
+    # ,/:#a: the text where every code is one byte, else None (Char then fails as written);
+    # on numpy one pass over int64 codes read as unsigned, other widths through the bounds
+    backend = k.backend
+    assert backend.byte_text(backend.asarray(codes, "i")) == expected
+    if k.backend.name == "numpy" and all(0 <= c < 2 ** 31 for c in codes):
+        import numpy as np
+        assert backend.byte_text(np.asarray(codes, np.int32)) == expected

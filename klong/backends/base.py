@@ -42,6 +42,11 @@ _TINY = 2.2250738585072014e-308
 _IN_PLACE = {"+": operator.iadd, "*": operator.imul}
 
 
+def latin1_text(codes):
+    """The str of a numpy vector of character codes, all of them within 0..255."""
+    return codes.astype(np.uint8).tobytes().decode("latin-1")
+
+
 def host_from_dlpack(obj):
     """An array of any library that speaks DLPack as a numpy array: shared where it is on
     the CPU, else copied there."""
@@ -207,6 +212,13 @@ class Backend:
         """The str whose character codes are the integer vector `codes`."""
         return "".join(map(chr, self.to_host(codes).tolist()))
 
+    def byte_text(self, codes):
+        """The str whose character codes are the integer vector `codes` where every code is
+        within 0..255 (one byte each), else None: Char's range checked and the text made
+        at once (,/:#a)."""
+        lo, hi = self.bounds(codes)
+        return latin1_text(self.to_host(codes)) if lo >= 0 and hi <= 255 else None
+
     def lookup(self, table, codes):
         """[table[c] for c in codes] as a Python list: table is a sequence of Python objects
         (or what object_table made of one), codes an integer vector of valid positions in it."""
@@ -284,6 +296,12 @@ class Backend:
     # -- combining
     def concat(self, arrays):
         raise NotImplementedError
+
+    def attached(self, vector, x, kind, at_end):
+        """The vector with the number x (of its kind `kind`, 'i' or 'f', and within its
+        dtype's range) as a new last (at_end) or first element."""
+        one = self.asarray([x], kind)
+        return self.concat((vector, one) if at_end else (one, vector))
 
     def stack(self, arrays):
         raise NotImplementedError

@@ -892,10 +892,7 @@ def joined_chars(a):
     code out of range fails at Char)."""
     if isinstance(a, arrays.ARRAY_TYPES) and a.ndim == 1 and a.shape[0] > 1 \
             and array_kind(a) == "i":
-        backend = B()
-        lo, hi = backend.bounds(a)
-        if lo >= 0 and hi <= 255:
-            return backend.text(a)
+        return B().byte_text(a)
     return None
 
 

@@ -480,11 +480,9 @@ def _attach(lst, x, at_end):
             and INT64_MIN <= x <= INT64_MAX and array_kind(lst) == "i":
         # an integer and a vector of integers (0,0,1; 0,v in a loop): what the tests below
         # come to, at once (no MixedNumbers holds integers alone)
-        B = backends.current()
-        if at_end:
-            return B.concat((lst, B.asarray([x], "i")))
-        r = B.concat((B.asarray([x], "i"), lst))
-        _remember_progression_after(r, x, lst)
+        r = backends.current().attached(lst, x, "i", at_end)
+        if not at_end and lst.shape[0] >= REMEMBERED:   # (a shorter one has nothing remembered)
+            _remember_progression_after(r, x, lst)
         return r
     r = mixed.attach(lst, x, at_end)
     if r is not None:
@@ -492,8 +490,11 @@ def _attach(lst, x, at_end):
     lst = general(lst)
     if is_array(lst) and lst.shape[0] and _fits_row(x, lst):
         B = backends.current()
-        one = B.asarray(x, array_kind(lst))[None]
-        r = B.concat((lst, one) if at_end else (one, lst))
+        if lst.ndim == 1 and (type(x) is float or type(x) is int):
+            r = B.attached(lst, x, array_kind(lst), at_end)
+        else:
+            one = B.asarray(x, array_kind(lst))[None]
+            r = B.concat((lst, one) if at_end else (one, lst))
         if not at_end and type(x) is int:
             _remember_progression_after(r, x, lst)
         return r

@@ -17,7 +17,9 @@ Four sources, in this order:
     beside a number of their kind, issue 35; TEXTS: the text and integer paths of the
     second independent set, issue 35; ROW_IDIOMS: Each of a dyad literal over pairs
     and row idioms, issue 32's third round; GRADIENT_STEPS: training steps replayed with
-    their backward as operations, issue 33, each backend compared with itself);
+    their backward as operations, issue 33, each backend compared with itself;
+    SMALL_ARRAYS: the text of codes checked in one step and joins to short vectors, issue
+    35's smallest sizes);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -900,6 +902,21 @@ def quick(source, limit, tries=2):
             return False
     return True
 
+# The text of codes checked and made in one step (Backend.byte_text) and a number joined
+# before a short vector (issue 35's smallest sizes): codes at and past both ends of a byte,
+# the extremes of int64, codes made by arithmetic; progressions short and long
+SMALL_ARRAYS = [
+    "f::{,/:#x};(f([0 255 104])),f(1+!200)",
+    "f::{,/:#x};f([104 -9223372036854775808])", "f::{,/:#x};f([104 9223372036854775807])",
+    "f::{,/:#x};f([256 104])", "f::{,/:#x};f(200#[-1 104])",
+    "f::{,/:#x-y};(f([105 106];1)),f(100#[105 106];1)",
+    "rot::{[c s];c::#'x;s::c>96;,/:#(c*~s)+s*97+(c-84)!26};rot(1000#\"abc xyz \")",
+    "f::{,/:#(x*~s)+(s::x>96)*97+(x-84)!26};f(#'\"ab\"),f(#'500#\"zy \")",
+    "pas::{(x-1){(0,x)+x,0}\\*,1};r::pas(70);(#r),(+/*|r),(r@5),,(r@69)@35",
+    "v::0,3*!10;w::0,3*!100;(v@!4),(w@[99 100]),(#w),+/w",
+    "v::0,!5;(v:=9,2),(0,|!3),-1,0,0,!2",
+]
+
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -923,7 +940,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-"))]
+                      "tx-", "ri-", "jg-", "sa-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -991,6 +1008,8 @@ def main(argv=None):
         entries.append({"id": f"ri-{i:03d}", "source": source})
     for i, source in enumerate(GRADIENT_STEPS):
         entries.append({"id": f"jg-{i:03d}", "source": source, "within_backend": GRADIENT_WHY})
+    for i, source in enumerate(SMALL_ARRAYS):
+        entries.append({"id": f"sa-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
