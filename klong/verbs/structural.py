@@ -27,6 +27,7 @@ from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from ..runtime.mixed import MixedNumbers, general
 from . import mixed, ordering
+from .atomic import plain_compared
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -226,6 +227,21 @@ def compress(a, mask):
         return None
     return backend.take(a, backend.where(mask))
 
+
+
+def compress_compared(a, op, b, c):
+    """a@&b op c (ir.Compress of a comparison: op is operator.lt, gt or eq, the verb's
+    comparison): where b op c is a vector of truths as long as the array a, by the
+    comparison's own shortcut (atomic.plain_compared, the operands it takes), the items of
+    a where it holds, as compress gives them, from the library's truths without the 0s and
+    1s made and scanned; None for other operands (then the comparison, and compress)."""
+    backend = backends.current()
+    if type(a) is not backend.array_type or not a.ndim:
+        return None
+    mask = plain_compared(op, b, c)
+    if mask is None or mask.ndim != 1 or mask.shape[0] != a.shape[0]:
+        return None
+    return backend.take(a, backend.where(mask))
 
 # ---------------------------------------------------------------- First, Reverse, Transpose
 
