@@ -169,6 +169,8 @@ def enumerate_(a):
 
 
 def size(a):
+    if isinstance(a, arrays.ARRAY_TYPES) and a.ndim:
+        return a.shape[0]       # (a list held as an array, the commonest: its length at once)
     if is_list(a):
         return length(a)
     t = type(a)
@@ -534,6 +536,9 @@ def _remember_progression_after(r, x, lst):
         limits.remember(r, max(abs(x), limits.magnitude(lst)), (p[0], p[1], 1))
 
 
+_DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
+
+
 def join(a, b):
     ta, tb = type(a), type(b)
     if ta is str:
@@ -550,11 +555,17 @@ def join(a, b):
         check_elements(2)
         return backends.running.backend.asarray([a, b], "i" if ta is int else "f")
     # two arrays of one kind whose items have one shape (rows joined to a matrix): what
-    # _concat gives them, at once
-    if ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES and a.ndim and b.ndim \
-            and a.shape[1:] == b.shape[1:] and array_kind(a) == array_kind(b):
-        check_elements(elements_of(a) + elements_of(b))
-        return backends.current().concat((a, b))
+    # _concat gives them, at once; two vectors of one known kind (a quicksort's parts) with
+    # their tests made inline
+    if ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES:
+        if a.ndim == 1 and b.ndim == 1 and ta is tb:
+            kind = _DTYPE_KINDS.get(a.dtype)
+            if kind is not None and kind == _DTYPE_KINDS.get(b.dtype):
+                check_elements(a.shape[0] + b.shape[0])
+                return backends.current().concat((a, b))
+        if a.ndim and b.ndim and a.shape[1:] == b.shape[1:] and array_kind(a) == array_kind(b):
+            check_elements(elements_of(a) + elements_of(b))
+            return backends.current().concat((a, b))
     # a number joined to a list held as an array (0,v or v,0 in a loop): where the tests
     # below would lead it, at once
     if tb in arrays.ARRAY_TYPES and (ta is int or ta is float) and b.ndim:
