@@ -399,27 +399,34 @@ def plain_comparison(op):
     kind and shape: the comparison's array function at once, without the general path's
     tests of kinds and shapes (x<y of a quicksort's partition)."""
     def shortcut(a, b):
-        ta, tb = type(a), type(b)
-        if ta in arrays.ARRAY_TYPES:
-            x, other, number = a, tb, b
-        elif tb in arrays.ARRAY_TYPES:
-            x, other, number = b, ta, a
-        else:
-            return None
-        if other is int:
-            if not INT64_MIN <= number <= INT64_MAX:
-                return None
-            kind = "i"
-        elif other is float:
-            kind = "f"
-        elif ta is tb and a.shape == b.shape:
-            kind = array_kind(b)
-        else:
-            return None
-        if not (x.ndim and x.shape[0]) or kind not in "if" or array_kind(x) != kind:
-            return None
-        return _truths(B().astype(op(a, b), "i"))
+        r = plain_compared(op, a, b)
+        return None if r is None else _truths(B().astype(r, "i"))
     return shortcut
+
+
+def plain_compared(op, a, b):
+    """op(a, b), the library's truths (booleans), for the operands plain_comparison takes;
+    None for any others."""
+    ta, tb = type(a), type(b)
+    if ta in arrays.ARRAY_TYPES:
+        x, other, number = a, tb, b
+    elif tb in arrays.ARRAY_TYPES:
+        x, other, number = b, ta, a
+    else:
+        return None
+    if other is int:
+        if not INT64_MIN <= number <= INT64_MAX:
+            return None
+        kind = "i"
+    elif other is float:
+        kind = "f"
+    elif ta is tb and a.shape == b.shape:
+        kind = array_kind(b)
+    else:
+        return None
+    if not (x.ndim and x.shape[0]) or kind not in "if" or array_kind(x) != kind:
+        return None
+    return op(a, b)
 
 
 def int_remainder(a, b):

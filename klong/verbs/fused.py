@@ -16,7 +16,6 @@ the operands' as the verbs' nodes bound it (batching._exactly: p+q for + and -, 
 1 for a comparison and for ~, the larger for | and &, its operand's for |/ and &/); where every bound is within int64,
 int64 arithmetic is exact, and the verbs give the same integers."""
 import math
-import operator
 
 from .. import backends
 from ..backends import arrays
@@ -24,11 +23,11 @@ from ..runtime import limits
 from . import VERBS, adverbs, batching
 from .batching import Declined, Rows
 
-# the verbs fused: dyad -> (the library's operation, the bound of its result's magnitude
-# from its operands'); comparisons give 0s and 1s
-_COMPARISONS = {"=": operator.eq, "<": operator.lt, ">": operator.gt}
-_ARITHMETIC = {"+": (operator.add, operator.add), "-": (operator.sub, operator.add),
-               "*": (operator.mul, operator.mul)}
+# the verbs fused: dyad -> the library's operation (a Python operator on arrays), and for
+# arithmetic the bound of its result's magnitude from its operands' (+ for + and -, * for *);
+# comparisons give 0s and 1s
+_COMPARISONS = {"=": "==", "<": "<", ">": ">"}
+_ARITHMETIC = {"+": ("+", "+"), "-": ("-", "+"), "*": ("*", "*")}
 _EXTREMES = {"|": "maximum", "&": "minimum"}
 DYADS = set(_COMPARISONS) | set(_ARITHMETIC) | set(_EXTREMES)
 MONADS = {"~"}
@@ -234,152 +233,105 @@ def _fast(slots, plan, n):
     key = tuple(signature)
     program = programs.get(key)
     if program is None:
-        program = programs[key] = _program(steps, signature)
+        program = programs[key] = _program(steps, signature, leaves, needed)
     if program is False:
         return None     # (two plain integers meet, or |/ of a plain vector: the verbs)
-    ops, result_is_truth, result_is_number = program
     known = limits.current()
     if k is not None:
         limits.check_elements(n * k)    # (a plain vector paired with every row, as _stacked)
         for i in range(leaves):         # (a row's number beside vectors: laid out (n, 1))
             if signature[i] == _NUMBER:
                 values[i] = values[i].reshape(n, 1)
-    # the bounds of what arithmetic reads: where one could leave int64, the verbs' steps
-    bounds = {}
-    for slot in needed:
-        if slot < leaves:
-            v = slots[slot]
-            bounds[slot] = abs(v) if type(v) is int else batching.operand_magnitude(known, v)
-            continue
-        what, _, bound, i, j = steps[slot - leaves]
-        if what == _ARITH:
-            most = bound(bounds[i], bounds[j])
-            if most > limits.INT64_MAX:
-                return None
-        elif what == _EXTREME:
-            most = max(bounds[i], bounds[j])
-        elif what == _OVER:
-            most = bounds[i]
-        else:
-            most = 1
-        bounds[slot] = most
-    backend = backends.current()
-    astype = backend.astype
-    for fn, i, j, made in ops:
-        a = values[i]
-        if made & 1:
-            a = astype(a, "i")
-        if j is None:
-            values.append(fn(backend, a))
-            continue
-        b = values[j]
-        if made & 2:
-            b = astype(b, "i")
-        values.append(fn(backend, a, b))
-    r = values[-1]
-    if result_is_truth:
-        r = astype(r, "i")
+    done = program(slots, values, known, backends.current())
+    if done is None:
+        return None     # (a bound beyond int64: the verbs' steps)
+    r, bound, result_is_number = done
     if type(r) is int or r.shape[0] != n:
         raise Declined          # (cannot be: a verb with Rows gives Rows)
     if result_is_number and r.ndim == 2:
         r = r.reshape(n)        # (a row's number, laid out (n, 1) beside vectors)
     if math.prod(r.shape) >= limits.REMEMBERED:
-        known.remember(r, bounds[len(values) - 1])
+        known.remember(r, bound)
     return Rows.of(r)
 
 
-def _program(steps, signature):
-    """The fast path's operations for leaves of the kinds `signature`: (f(backend, a[, b]),
-    slots, which operands are made integers first: 1 the left, 2 the right), whether the
-    result holds truths, whether it is a number per row; or False where two plain integers
-    meet or |/ of a plain vector is asked. Comparisons give truths (the library's booleans), which | & ~ |/ and &/ combine
-    as such (the larger of 0 and 1 is their or); they are made integers where an
-    arithmetic verb or a comparison reads them, and at the end."""
+def _program(steps, signature, leaves, needed):
+    """The fast path for leaves of the kinds `signature`, as one Python function written
+    for them and compiled once (a tree's steps one after another, without a loop over
+    them that looks each one up: most of the cost of a small batch):
+    program(slots, values, known, backend) gives (the result, the bound of its magnitude,
+    whether it is a number per row), or None where a bound leaves int64; or False where two
+    plain integers meet or |/ of a plain vector is asked. The bounds first: those of the
+    leaves `needed` (from the slots as they came: Rows' bounds, a remembered magnitude),
+    then each result's from its operands' (batching._exactly: p+q for + and -, p*q for *,
+    1 for a comparison and for ~, the larger for | and &, its operand's for |/ and &/).
+    Comparisons give truths (the library's booleans), which | & ~ |/ and &/ combine as
+    such (the larger of 0 and 1 is their or); they are made integers where an arithmetic
+    verb or a comparison reads them, and at the end."""
+    lines = []
+    result = leaves + len(steps) - 1
+    for slot in needed:
+        if slot < leaves:
+            lines.append(f"m{slot} = abs(S[{slot}])" if signature[slot] == _INT
+                         else f"m{slot} = magnitude(known, S[{slot}])")
+            continue
+        what, _, bound, i, j = steps[slot - leaves]
+        if what == _ARITH:
+            lines.append(f"m{slot} = m{i} {bound} m{j}")
+            lines.append(f"if m{slot} > INT64_MAX: return None")
+        elif what == _EXTREME:
+            lines.append(f"m{slot} = max(m{i}, m{j})")
+        elif what == _OVER:
+            lines.append(f"m{slot} = m{i}")
+        else:
+            lines.append(f"m{slot} = 1")
+    lines += [f"v{i} = V[{i}]" for i in range(leaves)]
     kinds = list(signature)
     truths = set()
-    ops = []
-    for what, fn, _, i, j in steps:
-        here = len(kinds)
+    for here, (what, op, _, i, j) in enumerate(steps, leaves):
         a = kinds[i]
+        left = f"astype(v{i}, 'i')" if i in truths and what in (_COMPARE, _ARITH) else f"v{i}"
         if what == _NOT:                # ~ (Not): 1 where 0
             if a == _INT:
-                ops.append((_not_int, i, None, 0))
+                expression = f"int(v{i} == 0)"
             else:
-                ops.append((_not_truth if i in truths else _is_zero, i, None, 0))
+                expression = f"~v{i}" if i in truths else f"v{i} == 0"
                 truths.add(here)
             kinds.append(a)
-            continue
-        if what == _OVER:               # |/ or &/ of each row
+        elif what == _OVER:             # |/ or &/ of each row
             if a == _PLAIN:
                 return False    # (a plain vector, the same for every row: the verb, once)
-            if a == _VECTOR:
-                ops.append((_largest if fn else _smallest, i, None, 0))
-            else:
-                ops.append((_same, i, None, 0))         # (a number is its own fold)
+            expression = f"backend.extreme_each_row(v{i}, {op}).reshape(-1, 1)" \
+                if a == _VECTOR else f"v{i}"    # (a number is its own fold)
             if i in truths:
                 truths.add(here)
             kinds.append(_INT if a == _INT else _NUMBER)
-            continue
-        b = kinds[j]
-        if a == _INT and b == _INT:
-            return False
-        if _VECTOR in (a, b) or _NUMBER in (a, b) and _PLAIN in (a, b):
-            kinds.append(_VECTOR)
         else:
-            kinds.append(_NUMBER if _NUMBER in (a, b) else _PLAIN)
-        made = (i in truths) | (j in truths) << 1
-        if what == _COMPARE:
-            ops.append((_dyad(fn), i, j, made))
-            truths.add(here)
-        elif what == _ARITH:
-            ops.append((_dyad(fn), i, j, made))
-        elif made == 3:                 # | or & of truths: their or, their and
-            ops.append((_or if fn == "maximum" else _and, i, j, 0))
-            truths.add(here)
-        else:
-            ops.append((_maximum if fn == "maximum" else _minimum, i, j, made))
-    return ops, len(kinds) - 1 in truths, kinds[-1] in (_INT, _NUMBER)
-
-
-def _dyad(fn):
-    return lambda backend, a, b: fn(a, b)
-
-
-def _not_int(backend, a):
-    return int(a == 0)
-
-
-def _not_truth(backend, a):
-    return ~a
-
-
-def _is_zero(backend, a):
-    return a == 0
-
-
-def _largest(backend, a):
-    return backend.extreme_each_row(a, True).reshape(-1, 1)
-
-
-def _smallest(backend, a):
-    return backend.extreme_each_row(a, False).reshape(-1, 1)
-
-
-def _same(backend, a):
-    return a
-
-
-def _or(backend, a, b):
-    return a | b
-
-
-def _and(backend, a, b):
-    return a & b
-
-
-def _maximum(backend, a, b):
-    return backend.maximum(a, b)
-
-
-def _minimum(backend, a, b):
-    return backend.minimum(a, b)
+            b = kinds[j]
+            if a == _INT and b == _INT:
+                return False
+            if _VECTOR in (a, b) or _NUMBER in (a, b) and _PLAIN in (a, b):
+                kinds.append(_VECTOR)
+            else:
+                kinds.append(_NUMBER if _NUMBER in (a, b) else _PLAIN)
+            right = f"astype(v{j}, 'i')" if j in truths and what in (_COMPARE, _ARITH) \
+                else f"v{j}"
+            if what == _COMPARE or what == _ARITH:
+                expression = f"{left} {op} {right}"
+                if what == _COMPARE:
+                    truths.add(here)
+            elif i in truths and j in truths:   # | or & of truths: their or, their and
+                expression = f"v{i} {'|' if op == 'maximum' else '&'} v{j}"
+                truths.add(here)
+            else:
+                left = f"astype(v{i}, 'i')" if i in truths else f"v{i}"
+                right = f"astype(v{j}, 'i')" if j in truths else f"v{j}"
+                expression = f"backend.{op}({left}, {right})"
+        lines.append(f"v{here} = {expression}")
+    r = f"astype(v{result}, 'i')" if result in truths else f"v{result}"
+    lines.append(f"return {r}, m{result}, {kinds[-1] in (_INT, _NUMBER)}")
+    source = "def program(S, V, known, backend):\n    astype = backend.astype\n" \
+        + "".join(f"    {line}\n" for line in lines)
+    namespace = {"INT64_MAX": limits.INT64_MAX, "magnitude": batching.operand_magnitude}
+    exec(compile(source, "<fused>", "exec"), namespace)
+    return namespace["program"]

@@ -27,6 +27,7 @@ from ..runtime.match import REAL_TOLERANCE, match
 from ..runtime.values import Char, Dict, Function, UNDEFINED, array_kind, chars_to_string, element, empty_like, is_array, is_atom, is_empty, is_int, is_list, is_number, is_real, items, length, list_like, make_list, scalar
 from ..runtime.mixed import MixedNumbers, general
 from . import mixed, ordering
+from .atomic import plain_compared
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -168,6 +169,8 @@ def enumerate_(a):
 
 
 def size(a):
+    if isinstance(a, arrays.ARRAY_TYPES) and a.ndim:
+        return a.shape[0]       # (a list held as an array, the commonest: its length at once)
     if is_list(a):
         return length(a)
     t = type(a)
@@ -226,6 +229,21 @@ def compress(a, mask):
         return None
     return backend.take(a, backend.where(mask))
 
+
+
+def compress_compared(a, op, b, c):
+    """a@&b op c (ir.Compress of a comparison: op is operator.lt, gt or eq, the verb's
+    comparison): where b op c is a vector of truths as long as the array a, by the
+    comparison's own shortcut (atomic.plain_compared, the operands it takes), the items of
+    a where it holds, as compress gives them, from the library's truths without the 0s and
+    1s made and scanned; None for other operands (then the comparison, and compress)."""
+    backend = backends.current()
+    if type(a) is not backend.array_type or not a.ndim:
+        return None
+    mask = plain_compared(op, b, c)
+    if mask is None or mask.ndim != 1 or mask.shape[0] != a.shape[0]:
+        return None
+    return backend.take(a, backend.where(mask))
 
 # ---------------------------------------------------------------- First, Reverse, Transpose
 
@@ -519,6 +537,9 @@ def _remember_progression_after(r, x, lst):
         limits.remember(r, max(abs(x), limits.magnitude(lst)), (p[0], p[1], 1))
 
 
+_DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
+
+
 def join(a, b):
     ta, tb = type(a), type(b)
     if ta is str:
@@ -535,11 +556,17 @@ def join(a, b):
         check_elements(2)
         return backends.running.backend.asarray([a, b], "i" if ta is int else "f")
     # two arrays of one kind whose items have one shape (rows joined to a matrix): what
-    # _concat gives them, at once
-    if ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES and a.ndim and b.ndim \
-            and a.shape[1:] == b.shape[1:] and array_kind(a) == array_kind(b):
-        check_elements(elements_of(a) + elements_of(b))
-        return backends.current().concat((a, b))
+    # _concat gives them, at once; two vectors of one known kind (a quicksort's parts) with
+    # their tests made inline
+    if ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES:
+        if a.ndim == 1 and b.ndim == 1 and ta is tb:
+            kind = _DTYPE_KINDS.get(a.dtype)
+            if kind is not None and kind == _DTYPE_KINDS.get(b.dtype):
+                check_elements(a.shape[0] + b.shape[0])
+                return backends.current().concat((a, b))
+        if a.ndim and b.ndim and a.shape[1:] == b.shape[1:] and array_kind(a) == array_kind(b):
+            check_elements(elements_of(a) + elements_of(b))
+            return backends.current().concat((a, b))
     # a number joined to a list held as an array (0,v or v,0 in a loop): where the tests
     # below would lead it, at once
     if tb in arrays.ARRAY_TYPES and (ta is int or ta is float) and b.ndim:

@@ -19,7 +19,7 @@ Four sources, in this order:
     and row idioms, issue 32's third round; GRADIENT_STEPS: training steps replayed with
     their backward as operations, issue 33, each backend compared with itself;
     SMALL_ARRAYS: the text of codes checked in one step and joins to short vectors, issue
-    35's smallest sizes);
+    35's smallest sizes; SCALARS: the small-value paths of issue 35's independent programs);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -850,6 +850,28 @@ COMPRESSED = [
 # Row idioms (issue 32, third round): Each of a dyad literal over pairs of rows, its batched
 # form tried before the literal's forms are made (a decline, an error, a mixed result: the
 # loop); a row's products by !#x folded by torch's scan; the first place of a row's largest
+# the small-value paths of issue 35's independent programs (sv-): a@&m of a comparison taken
+# from the library's truths, and integer trees of a batched body run as one compiled program
+SCALARS = [
+    "a::[5 3 8 1];(a@&a<4),(a@&4>a),(a@&a=a),(a@&a>9),a@&a=[5 0 8 0]",
+    "a::[0.5 -1.25 3.0];(a@&a>0.0),(a@&a<1),(a@&a=[0.5 0 3]),a@&3>a",
+    "a::[5 3 8 1];(a@&a<4.5),(a@&a<99999999999999999999),a@&a=[5.0 0 8 0]",
+    "a::[[1 2] [3 4] [5 6]];(a@&[1 2 3]>1),a@&[1 2 3]<0",
+    "a::[5 3];a@&[1 2 3]>1",
+    "a::[5 3 8 1];a@&a<[1 2]",
+    'a::"abcd";(a@&a<"c"),a@&[1 0 1 0]=1',
+    "f::{[a];a::x;a@&a<y};(f([5 3 8 1];4)),(f([5 3 8 1];4.5)),f([0.5 2.5];1.0)",
+    "f::{[a];a::x;a@&a>y};f([5 3 8];[1 2])",
+    "qs::{:[2>#x;x;{(qs(x@&x<y)),(x@&x=y),qs(x@&x>y)}(x;x@0)]};(qs([3 1.5 2 1.5 0])),qs(|!40)",
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};(safe([1 3 0];)'!4),safe([0];)'!3",
+    "v::[1 2 3];({((x=v)+x)*2}'[1 2]),{(x*x)-x}'[[1 2] [3 4]]",
+    "({(x>2)&x<5}'[[1 5 3] [4 2 6]]),({~(x=0)|x>3}'[1 0 5]),{|/(x*3)+1}'[[1 2] [3 4]]",
+    "({&/(x-1)*2}'[[4 2] [9 1]]),{(x*x)+1}'[[3037000500 2] [1 2]]",
+    "{(x*x)-3037000500*3037000500}'[[3037000500 2] [1 -3037000500]]",
+    "nq::{n::x;+/{q(,x)}'!n};safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};"
+    "q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]};(nq(5)),nq(6)",
+]
+
 ROW_IDIOMS = [
     "a::[3 4]:^(!12)%7.0;b::[3 4]:^((!12)*3)%5.0;(a{+/(x-y)^2}'b),a{(x*y)+1}'|a",
     "a::[[1 2] [3 4]];(a{x%y}'[[1 0] [2 4]]),a{x:%y}'[[1 2] [3 5]]",
@@ -940,7 +962,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1010,6 +1032,8 @@ def main(argv=None):
         entries.append({"id": f"jg-{i:03d}", "source": source, "within_backend": GRADIENT_WHY})
     for i, source in enumerate(SMALL_ARRAYS):
         entries.append({"id": f"sa-{i:03d}", "source": source})
+    for i, source in enumerate(SCALARS):
+        entries.append({"id": f"sv-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

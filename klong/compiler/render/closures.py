@@ -386,21 +386,45 @@ class Renderer:
 
     def r_Compress(self, node):
         """a@&m: the items of a at the mask m's 1s at once (verbs/structural.py, compress),
-        else Where and At as written, each failing as itself."""
-        mask_of, left = self.render(node.mask), self.render(node.left)
+        else Where and At as written, each failing as itself. A mask that is a comparison
+        (`x@&x<y`) is first tried as the library's truths (compress_compared), as
+        pysource.py's r_Compress does."""
+        left = self.render(node.left)
         expand, at = common.monad("&", self.interp), common.dyad("@")
         (at_label, expand_label), at_verb, expand_verb = node.labels, node.at, node.expand
         compress = structural.compress
 
-        def run(fr):
-            m = mask_of(fr)
-            a = left(fr)
+        def written(a, m):
             r = compress(a, m)
             if r is not None:
                 return r
             positions = _placed(expand_verb, expand_label, expand, m)
             return _placed(at_verb, at_label, at, a, positions)
-        return run
+        compared = common.comparison(node.mask)
+        if compared is None:
+            mask_of = self.render(node.mask)
+
+            def run(fr):
+                m = mask_of(fr)
+                return written(left(fr), m)
+            return run
+        first, second = self.render(compared.right), self.render(compared.left)
+        op, verb, label = common.COMPARED[compared.verb.op], compared.verb, compared.label
+        compare, compress_compared = common.dyad(verb.op), structural.compress_compared
+
+        def run_compared(fr):
+            c = first(fr)               # (the comparison's right operand first, as _dyad)
+            b = second(fr)
+            a = left(fr)
+            r = compress_compared(a, op, b, c)
+            if r is not None:
+                return r
+            try:
+                m = compare(b, c)
+            except (KlongError, OverflowError) as e:
+                raise verb_failure(e, verb.line, verb.column, label, [b, c]) from None
+            return written(a, m)
+        return run_compared
 
     def r_JoinedChars(self, node):
         """,/:#a: the text of the codes at once, else Char and Join-Over, each failing as

@@ -1,6 +1,8 @@
 """What both renderers take from the IR the same way: a primitive verb's Python function,
 from the verb registry (verbs/), which says how the differentiation operators are applied,
 and which function literals under Each try their batched form first."""
+import operator
+
 from ..lower import ir
 from ...verbs import VERBS
 
@@ -29,3 +31,17 @@ def batched_literal(node):
     of such a literal tries that form before the literal's value is made."""
     return isinstance(node, ir.Lambda) and node.arity == 1 \
         and isinstance(node.whole, ir.Batched) and node.whole.first is None
+
+
+# the comparisons whose truths a Compress may take straight from the library (x@&x<y)
+COMPARED = {"<": operator.lt, ">": operator.gt, "=": operator.eq}
+
+
+def comparison(mask):
+    """The mask of a Compress node where it is a comparison that may give a vector (`x<y`
+    of operands not known to be numbers): its Dyad node, which both renderers try through
+    structural.compress_compared first; else None."""
+    if isinstance(mask, ir.Dyad) and mask.verb.primitive and mask.verb.op in COMPARED \
+            and not mask.numbers:
+        return mask
+    return None

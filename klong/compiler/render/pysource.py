@@ -35,7 +35,7 @@ from ...verbs import VERBS
 from . import common, pywhole
 from ...verbs.forms import derived_caller, derived_forms, op_forms, sum_of_each
 from ...verbs import compiled
-from ...verbs.structural import compress
+from ...verbs.structural import compress, compress_compared
 from ...verbs.atomic import joined_chars
 from ...verbs import progressions as later
 from ..passes import progressions
@@ -396,6 +396,11 @@ class Renderer:
         a = self.expr(node.left)
         if not verb.primitive:
             return self.derived(node, [a, b])
+        return self.applied_dyad(node, a, b)
+
+    def applied_dyad(self, node, a, b):
+        """The primitive dyad of the Dyad node applied to its operands a and b, evaluated."""
+        verb = node.verb
         entry = VERBS[verb.op]
         where = Where(verb, verb=node.label, operands=[a, b])
         f = self.bind(common.dyad(verb.op), "V")
@@ -504,19 +509,39 @@ class Renderer:
 
     def r_Compress(self, node):
         """a@&m: the items of a at the mask m's 1s at once (verbs/structural.py, compress),
-        else Where and At as written."""
-        m = self.expr(node.mask)
-        a = self.expr(node.left)        # a variable: reading it after m changes nothing
-        at_label, expand_label = node.labels
-        result = self.assign(f"{self.bind(compress, 'C')}({a}, {m})")
+        else Where and At as written. A mask that is a comparison (`x@&x<y`) is first
+        tried as the library's truths (compress_compared), else made as written."""
+        compared = common.comparison(node.mask)
+        if compared is None:
+            m = self.expr(node.mask)
+            a = self.expr(node.left)    # a variable: reading it after m changes nothing
+            result = self.assign(f"{self.bind(compress, 'C')}({a}, {m})")
+            self.emit(f"if {result} is None:")
+            with self.indented():
+                self.compressed_as_written(node, result, a, m)
+            return result
+        c = self.stable(compared.left, self.expr(compared.right))
+        b = self.expr(compared.left)
+        a = self.expr(node.left)        # (read after the comparison's operands, as above)
+        op = self.bind(common.COMPARED[compared.verb.op], "O")
+        result = self.assign(f"{self.bind(compress_compared, 'C')}({a}, {op}, {b}, {c})")
         self.emit(f"if {result} is None:")
         with self.indented():
-            expand = self.bind(common.monad("&", self.interp), "M")
-            positions = self.assign(f"{expand}({m})",
-                                    Where(node.expand, verb=expand_label, operands=[m]))
-            self.emit(f"{result} = {self.bind(common.dyad('@'), 'V')}({a}, {positions})",
-                      Where(node.at, verb=at_label, operands=[a, positions]))
+            m = self.applied_dyad(compared, b, c)
+            self.emit(f"{result} = {self.bind(compress, 'C')}({a}, {m})")
+            self.emit(f"if {result} is None:")
+            with self.indented():
+                self.compressed_as_written(node, result, a, m)
         return result
+
+    def compressed_as_written(self, node, result, a, m):
+        """a@&m of a Compress node by Where and At as written, into `result`."""
+        at_label, expand_label = node.labels
+        expand = self.bind(common.monad("&", self.interp), "M")
+        positions = self.assign(f"{expand}({m})",
+                                Where(node.expand, verb=expand_label, operands=[m]))
+        self.emit(f"{result} = {self.bind(common.dyad('@'), 'V')}({a}, {positions})",
+                  Where(node.at, verb=at_label, operands=[a, positions]))
 
     def r_JoinedChars(self, node):
         """,/:#a: the text of the codes at once, else Char and Join-Over as written."""
