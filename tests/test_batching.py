@@ -1138,3 +1138,87 @@ def test_each_of_a_dyad_literal_makes_its_forms_only_for_the_loop(backend, monke
     assert len(made) == 1
     with pytest.raises(KlongError):
         k("a{x-y}'[[1.0 2.0 3.0] [4.0 5.0 6.0]]")
+
+
+# Arithmetic of a row's elements at constant places (+ - * of x@i and real constants,
+# batched._column_arithmetic): the library's operations on whole columns of a matrix of
+# reals, each the loop's operation on the row's Python floats; integers (their checks) by
+# the rules' run, a place outside the rows or a row too short by the loop (its error), an
+# overflow to an infinity and a NaN as the loop gives them, silently
+COLUMN_SETUP = SETUP + """
+ov::[[1.0e308 -1.0e308 2.0] [1.5 0.0 -0.0] [-0.0 -0.0 3.0]]
+"""
+
+COLUMNS = [
+    ("{(x@0)-x@1}'r", True), ("{(x@0)-x@1}'i", True), ("{(x@3)*x@0}'r", True),
+    ("{(2*x@1)+x@2}'r", True), ("{(x@0)+0.5*x@3}'r", True), ("{(x@2)-1}'r", True),
+    ("{((x@0)-x@1)*(x@2)+x@3}'r", True), ("{(x@1)-x@1}'zz", True), ("{(x@0)+x@1}'z", True),
+    ("{(x@0)*(x@1)*10}'ov", True), ("{((x@0)*10)-(x@1)*10}'ov", True), ("{(x@0)+x@2}'nm", True),
+    ("{(x@0)*9007199254740993}'r", True),                # (an integer no real holds: the rules)
+    ("{(x@0)-x@4}'r", False), ("{(x@0)-x@1}'rag", None),   # a place outside: the loop's error
+    ("{(x@0)-x@1}'[[1.5 2.0] [3.0]]", None), ("{(x@0)-x@1}'fv", None),
+    ("{(x@0)+x@1}'big", False), ("{(x@0)+x@1}'d3", None), ("{(x@0)-x@1}'one", True),
+]
+
+
+@pytest.mark.parametrize("program, batched", COLUMNS, ids=[p for p, _ in COLUMNS])
+def test_arithmetic_of_a_rows_elements_gives_the_loops_outcome(mode, program, batched,
+                                                               monkeypatch):
+    _batched_beside_the_loop(*mode, COLUMN_SETUP, program, batched, monkeypatch)
+
+
+def test_arithmetic_of_a_rows_elements_gives_each_rows_value(mode, recwarn, monkeypatch):
+    """... from the columns of a matrix of reals, without a batched run of the body."""
+    k = interpreter(mode, True)
+    k(COLUMN_SETUP)
+    runs = []
+    run = evaluation._Run
+    monkeypatch.setattr(evaluation, "_Run", lambda *a, **kw: runs.append(1) or run(*a, **kw))
+    assert write(k("{(x@0)-x@1}'r")) == "[-0.75 -0.1 1.0]"
+    assert write(k("{(2*x@1)+x@3}'r")) == "[5.0 1.1 0.0]"
+    assert write(k("{(x@0)*(x@1)*10}'ov")) == "[-inf 0.0 0.0]"
+    assert write(k("{((x@0)*10)-(x@1)*10}'ov")) == "[inf 15.0 0.0]"
+    assert runs == []
+    assert write(k("{(x@0)-x@1}'i")) == "[2 4 0]" and signature(k("{(x@0)-x@1}'i")) == "Li"
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+# Each of a literal with an element-wise whole form (`{x|0.0}'m`) tries that form before the
+# literal's value is made, only on a numeric array (as verbs/forms.py _each_of tries it): the
+# value made only where the form gives no result, and the loop's outcome everywhere
+WHOLE_FIRST = [
+    ("{x|0.0}'r", None), ("{x*x}'i", None), ("{(2*x)-1}'r", None), ("{x|0.0}'zz", None),
+    ("{x|0.0}'\"abc\"", None), ("{x*x}'rag", None), ("{x*x}'!0", None), ("{x*x}'big", None),
+    ("{x%0}'i", None), ("{x+nope}'r", None), ("{x*x}'[]", None), ("{x|0.0}'fv", None),
+]
+
+
+@pytest.mark.parametrize("program, batched", WHOLE_FIRST, ids=[p for p, _ in WHOLE_FIRST])
+def test_each_of_an_element_wise_literal_gives_the_loops_outcome(mode, program, batched,
+                                                                 monkeypatch):
+    _batched_beside_the_loop(*mode, COLUMN_SETUP, program, batched, monkeypatch)
+
+
+@pytest.mark.parametrize("mode", MODES, ids=[f"{b}-{'codegen' if c else 'closures'}"
+                                             for b, c in MODES])
+def test_each_of_an_element_wise_literal_makes_its_value_only_for_the_loop(mode,
+                                                                           monkeypatch):
+    """`{x|0.0}'m` of a literal in an expression (a new value each time it runs) gives its
+    whole form's result without the literal's value made; it is made where the form gives
+    none (a list of strings), and the loop then gives its value or its error."""
+    from klong.runtime import functions
+    made = []
+    init = functions.Lambda.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        init(self, *args, **kwargs)
+    monkeypatch.setattr(functions.Lambda, "__init__", counted)
+    k = interpreter(mode, True)
+    made.clear()
+    assert write(k("{x|0.0}'r")) == \
+        "[[1.5 2.25 0.0 0.5] [0.1 0.2 0.3 0.7] [0.0 0.0 0.0 4.0]]" and made == []
+    assert write(k("{x*x}'[1 2 3]")) == "[1 4 9]" and made == []
+    assert write(k("#'{x,x}'[\"ab\" \"c\"]")) == "[4 2]" and len(made) == 1
+    with pytest.raises(KlongError):
+        k("{x|0.0}'\"abc\"")

@@ -331,6 +331,11 @@ class Backend:
         """`a` in reverse order along its first axis (a view where the library has them)."""
         raise NotImplementedError
 
+    def flip_each_row(self, a):
+        """Each row of `a` (along its second axis) in reverse order: its columns read
+        backwards (a view where the library has them)."""
+        return self.swap01(self.flip(self.swap01(a)))
+
     def roll(self, a, shift):
         """`a` rotated by `shift` places along its first axis (positive: to the end), a
         new array."""

@@ -245,6 +245,9 @@ class NumpyBackend(Backend):
     def flip(self, a):
         return a[::-1]
 
+    def flip_each_row(self, a):
+        return a[:, ::-1]
+
     def roll(self, a, shift):
         # two slices joined: np.roll's own steps take several times longer on short arrays
         n = a.shape[0]

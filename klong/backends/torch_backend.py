@@ -468,6 +468,9 @@ class TorchBackend(Backend):
     def flip(self, a):
         return torch.flip(a, (0,))
 
+    def flip_each_row(self, a):
+        return torch.flip(a, (1,))
+
     def roll(self, a, shift):
         return torch.roll(a, shift, 0)
 

@@ -196,7 +196,56 @@ def _direct(plan):
     if plan == ("monad", "#", x):
         return lambda a: backends.running.backend.full((a.shape[0],), a.shape[1], "i") \
             if a.ndim == 2 else None
-    return None
+    return _column_arithmetic(plan)
+
+
+# the dyads of _column_arithmetic: one IEEE operation on two reals, the library's on
+# arrays of them as Python's on the loop's floats
+_COLUMN_DYADS = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q}
+
+
+def _column_arithmetic(plan):
+    """For a body that is + - * of its row's elements at constant places and of real
+    constants (`(x@0)-x@1`, `(2.0*x@1)+x@3`): a function of a matrix of reals giving each
+    row's result, one operation of the library on whole columns for each of the body's,
+    the loop's operations on each row's Python floats; None where the matrix holds other
+    than reals (integers: the rule's checks) or a place lies outside its rows (the loop's
+    error). None for any other plan, and for a plan reading no element."""
+    places = []
+
+    def column(p):
+        """A function of the matrix giving p's value in every row, or None."""
+        if p[0] == "dyad" and p[1] == "@" and p[2] == ("x",) and p[3][0] == "const" \
+                and type(p[3][1]) is int and p[3][1] >= 0:
+            i = p[3][1]
+            places.append(i)
+            return lambda a: a[:, i]
+        if p[0] == "const" and (type(p[1]) is float
+                                or type(p[1]) is int and -batching._EXACT < p[1] < batching._EXACT):
+            v = float(p[1])     # (an integer beside a real: the real it converts to exactly)
+            return lambda a: v
+        if p[0] == "dyad" and p[1] in _COLUMN_DYADS:
+            op, right, left = _COLUMN_DYADS[p[1]], column(p[3]), column(p[2])
+            if right is None or left is None:
+                return None
+            return lambda a: op(left(a), right(a))
+        return None
+    if plan[0] != "dyad" or plan[1] not in _COLUMN_DYADS:
+        return None
+    whole = column(plan)
+    if whole is None or not places:
+        return None
+    end = max(places)
+
+    def run(a):
+        if not (a.ndim == 2 and end < a.shape[1] and arrays.DTYPE_KINDS.get(a.dtype) == "f"):
+            return None
+        backend = backends.running.backend
+        if not backend.warns:
+            return whole(a)
+        with backend.quiet():       # (an overflow is inf, silently, as in the loop)
+            return whole(a)
+    return run
 
 
 def _calm(plan):
@@ -604,7 +653,7 @@ def _last_reversed(a, c):
     if not 0 < abs(c) <= k:
         return None
     kept = a[:, k - c:] if c > 0 else a[:, :-c]
-    return batching._columns(kept, backends.current().flip)
+    return backends.running.backend.flip_each_row(kept)
 
 
 def _sorted(descending, indexed, arg):

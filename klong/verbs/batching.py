@@ -592,13 +592,6 @@ def power(dyad, arrays):
 
 # ------------------------------------------------------------------ structural verbs
 
-def _columns(a, fn):
-    """fn applied to `a` with its first two axes exchanged (the batch axis second), the
-    result's exchanged back: the verbs along a row work along the first axis."""
-    backend = backends.current()
-    return backend.swap01(fn(backend.swap01(a)))
-
-
 def first(x, n):
     """*x: each row's first element (a number row is its own first)."""
     if x.rank == 0:
@@ -613,7 +606,7 @@ def reverse(x, n):
     if x.rank == 0:
         return x
     # (on numpy a view of the rows, read backwards: Klong's values are never written)
-    return Rows.of(_columns(x.a, backends.current().flip))
+    return Rows.of(backends.current().flip_each_row(x.a))
 
 
 def size(x, n):

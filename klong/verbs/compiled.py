@@ -86,7 +86,7 @@ NAMES = {
     "ITERATIONS": adv.iterations, "BATCH_EACH": batched.each, "UPDATE": inplace.update,
     "SCAN_START": adv.scan_start, "MAKE_LIST": make_list, "INLINE_MONAD": shown_as_function(1),
     "JOIN_ENTRY": structural.join_entry, "EACH_EFFECT": each_for_effect, "BATCH_PAIRS": batched.pairs,
-    "BATCH_CALLED": batched.called,
+    "BATCH_CALLED": batched.called, "NUMERIC": adv.numeric,
     **wholearray.RUNTIME,
 }
 

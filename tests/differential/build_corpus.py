@@ -19,7 +19,9 @@ Four sources, in this order:
     and row idioms, issue 32's third round; GRADIENT_STEPS: training steps replayed with
     their backward as operations, issue 33, each backend compared with itself;
     SMALL_ARRAYS: the text of codes checked in one step and joins to short vectors, issue
-    35's smallest sizes; SCALARS: the small-value paths of issue 35's independent programs);
+    35's smallest sizes; SCALARS: the small-value paths of issue 35's independent
+    programs; ROW_COLUMNS: arithmetic of a row's elements from whole columns and
+    element-wise literals tried first, issue 32's fourth round);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -886,6 +888,24 @@ ROW_IDIOMS = [
     "n::[2 3]:^[1.0 2.0 3.0],(1.0e308*10)-1.0e308*10,[5.0 4.0];(n{+/(x-y)^2}'n),{*x?|/x}'n",
 ]
 
+# Arithmetic of a row's elements at constant places from whole columns, Each of an
+# element-wise literal tried before its value is made, rows reversed (issue 32, fourth round)
+ROW_COLUMNS = [
+    "m::[4 3]:^(((!12)*7919)!1009)%7.0;({(x@0)-x@1}'m),({(2*x@1)+x@2}'m),"
+    "{((x@0)-x@1)*(x@2)+0.5}'m",
+    "z::[[0.0 -0.0 1.0] [-0.0 -0.0 -0.0] [1.0e308 -1.0e308 2.0]];({(x@0)-x@1}'z),"
+    "({(x@0)*(x@1)*10}'z),{((x@0)*10)+(x@1)*10}'z",
+    "i::[[3 1 2 5] [0 -4 7 1]];({(x@0)-x@1}'i),({(x@3)*x@0}'i),{(x@0)*9007199254740993}'i",
+    "i::[[3 1 2 5] [0 -4 7 1]];{(x@0)-x@4}'1.0*i",
+    "n::[2 3]:^[1.0 2.0 3.0],(1.0e308*10)-1.0e308*10,[5.0 4.0];({(x@0)+x@2}'n),"
+    "({x|0.0}'n),{x&-0.0}'n",
+    "r::[[1.5 -0.0 -3.0] [0.0 0.25 -0.5]];({x|0.0}'r),({(2*x)-1}'r),({4#|x}'r),{-2#|x}'r",
+    "{x|0.0}'\"abc\"",
+    "({x*x}'[[1 2] [3]]),{x*x}'[[3037000500 2] [3 4]]",
+    "m::[3 4]:^!12;({|x}'m),({2#|x}'m),({7#|x}'m),{(x@0)-x@1}'1.0*m",
+    "({(x@0)-x@1}'[[1.5 2.0] [3.0]]),{(x@1)-x@0}'[1.5 2.0]",
+]
+
 
 def conformance_programs(directory):
     seen = set()
@@ -962,7 +982,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-", "sv-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1034,6 +1054,8 @@ def main(argv=None):
         entries.append({"id": f"sa-{i:03d}", "source": source})
     for i, source in enumerate(SCALARS):
         entries.append({"id": f"sv-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_COLUMNS):
+        entries.append({"id": f"rw-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -170,15 +170,18 @@ class Renderer:
         line, column = verb.line, verb.column
         if verb.fn is not None:
             fn, apply = self.render(verb.fn), derived_caller(verb.adverbs, 1)
-            if list(verb.adverbs) == ["'"] and common.batched_literal(verb.fn):
-                # Each of a literal that batches (`{x@2}'m`): its batched form first, the
-                # literal's value made only where that gives no result (as pysource.py)
+            tried = common.whole_first(verb.fn) if list(verb.adverbs) == ["'"] else None
+            if tried is not None:
+                # Each of a literal with a whole form (`{x@2}'m`, `{x|0.0}'m`): that form
+                # first, the literal's value made only where it gives no result (as
+                # pysource.py; "guarded": only on a numeric array)
                 whole = self.whole_maker(verb.fn.whole)
+                bare = tried == "bare"
 
                 def run_batched(fr):
                     a = arg(fr)
                     try:
-                        r = whole(fr)(a)
+                        r = whole(fr)(a) if bare or adv.numeric(a) else None
                         return apply(fn(fr), a) if r is None else r
                     except KlongError as e:
                         raise e.at_verb(line, column, label, a)

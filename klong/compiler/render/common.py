@@ -25,12 +25,18 @@ def differentiation(node, interp):
     return VERBS[node.op].host_dyad.action(interp.differentiation, node.variable)
 
 
-def batched_literal(node):
-    """Whether `node` is a monadic function literal whose only whole form is a Batched one
-    (which gives None for anything but a numeric array: it needs no guard before it). Each
-    of such a literal tries that form before the literal's value is made."""
-    return isinstance(node, ir.Lambda) and node.arity == 1 \
-        and isinstance(node.whole, ir.Batched) and node.whole.first is None
+def whole_first(node):
+    """How Each of `node` tries the whole form of a monadic function literal before the
+    literal's value is made (verbs/forms.py _each_of tries the same form first, once the
+    value is made): None, not at all (no literal, no such form); "bare", a Batched form
+    alone, which gives None for anything but a numeric array (it needs no guard before
+    it); "guarded", any other, only on a non-empty numeric array (adverbs.numeric), as
+    _each_of tries it."""
+    if not (isinstance(node, ir.Lambda) and node.arity == 1 and node.whole is not None):
+        return None
+    if isinstance(node.whole, ir.Batched) and node.whole.first is None:
+        return "bare"
+    return "guarded"
 
 
 # the comparisons whose truths a Compress may take straight from the library (x@&x<y)

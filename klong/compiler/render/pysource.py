@@ -474,11 +474,14 @@ class Renderer:
             f = self.bind(forms.monad if arity == 1 else forms.dyad, "D")
             return self.assign(f"{f}({listed})", where)
         apply = self.bind(derived_caller(verb.adverbs, arity), "A")
-        if arity == 1 and list(verb.adverbs) == ["'"] and common.batched_literal(verb.fn):
-            # Each of a literal that batches (`{x@2}'m`): its batched form called first,
-            # the literal's value made only where that gives no result (verbs/forms.py
-            # _each_of tries the same form first, once the value is made)
-            result = self.assign(f"{pywhole.write(self, verb.fn)}({listed})")
+        tried = common.whole_first(verb.fn) if arity == 1 and list(verb.adverbs) == ["'"] \
+            else None
+        if tried is not None:
+            # Each of a literal with a whole form (`{x@2}'m`, `{x|0.0}'m`): that form called
+            # first, the literal's value made only where it gives no result
+            whole = pywhole.write(self, verb.fn)
+            result = self.assign(f"{whole}({listed})" if tried == "bare"
+                                 else f"{whole}({listed}) if NUMERIC({listed}) else None")
             self.emit(f"if {result} is None:")
             with self.indented():
                 self.emit(f"{result} = {apply}({self.expr(verb.fn)}, {listed})", where)
