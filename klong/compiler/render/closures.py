@@ -422,11 +422,7 @@ class Renderer:
             r = compress_compared(a, op, b, c)
             if r is not None:
                 return r
-            try:
-                m = compare(b, c)
-            except (KlongError, OverflowError) as e:
-                raise verb_failure(e, verb.line, verb.column, label, [b, c]) from None
-            return written(a, m)
+            return written(a, _placed(verb, label, compare, b, c))
         return run_compared
 
     def r_JoinedChars(self, node):
@@ -484,14 +480,8 @@ class Renderer:
             r = structural.join_entry(a, k, v)
             if r is not None:
                 return r
-            try:
-                pair = join(k, v)
-            except (KlongError, OverflowError) as e:
-                raise verb_failure(e, inner.line, inner.column, inner_label, [k, v]) from None
-            try:
-                return join(a, pair)
-            except (KlongError, OverflowError) as e:
-                raise verb_failure(e, outer.line, outer.column, outer_label, [a, pair]) from None
+            pair = _placed(inner, inner_label, join, k, v)
+            return _placed(outer, outer_label, join, a, pair)
         return run
 
     def inline(self, fn):
@@ -806,13 +796,14 @@ class _Declined(Exception):
 
 
 def _placed(verb, label, f, *operands):
-    """f(*operands), a Klong error from it placed at the verb node `verb` (named `label`):
-    the written verbs a fused node falls back on (Compress, JoinedChars) fail as themselves."""
+    """f(*operands), a Klong error from it (or an overflow of a scalar form) placed at the
+    verb node `verb` (named `label`): the written verbs a fused node falls back on
+    (Compress, JoinedChars, JoinEntry) fail as themselves."""
     try:
         return f(*operands)
-    except KlongError as e:
-        raise e.at_verb(verb.line, verb.column, label,
-                        operands[0] if len(operands) == 1 else list(operands))
+    except (KlongError, OverflowError) as e:
+        raise verb_failure(e, verb.line, verb.column, label,
+                           operands[0] if len(operands) == 1 else list(operands)) from None
 
 
 # Each verb's scalar forms are made the first time a chunk applies the verb: compiling them
