@@ -107,8 +107,8 @@ def _install_operators():
 _install_operators()
 
 # tensor metadata: fixed by the guards on the inputs' shapes, unless a shape came from data
-_META_GETTERS = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "layout", "is_cpu",
-                 "is_cuda", "is_sparse", "is_quantized", "is_meta", "grad_fn", "names"}
+_META_GETTERS = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "layout",
+                 "is_cpu", "is_cuda", "is_sparse", "is_quantized", "is_meta", "grad_fn", "names"}
 _META_METHODS = {"dim", "size", "numel", "nelement", "is_floating_point", "is_complex",
                  "element_size", "__len__", "is_contiguous", "stride", "ndimension",
                  "get_device", "is_signed"}
@@ -1385,14 +1385,6 @@ class Capturer:
         replay = namespace["replay"]
         replay.graphed = graphed
         return replay, f"{source}# through a CUDA graph:\n{body_source}{replay_source}"
-
-
-def _gives(out, ordinary):
-    """Whether a replay's `out` is what the ordinary evaluation gave: (its result, the
-    globals it wrote)."""
-    result, written = ordinary
-    return out is not None and same(out[0], result) and out[1].keys() == written.keys() \
-        and all(same(out[1][k], written[k]) for k in written)
 
 
 def _gives(out, ordinary):
