@@ -230,7 +230,6 @@ def compress(a, mask):
     return backend.take(a, backend.where(mask))
 
 
-
 def compress_compared(a, op, b, c):
     """a@&b op c (ir.Compress of a comparison: op is operator.lt, gt or eq, the verb's
     comparison): where b op c is a vector of truths as long as the array a, by the
@@ -244,6 +243,7 @@ def compress_compared(a, op, b, c):
     if mask is None or mask.ndim != 1 or mask.shape[0] != a.shape[0]:
         return None
     return backend.take(a, backend.where(mask))
+
 
 # ---------------------------------------------------------------- First, Reverse, Transpose
 
