@@ -24,9 +24,9 @@ MODELS = training_models.MODELS
 STEPS = 25
 
 
-def train(model, capture):
+def train(model, capture, device="cpu"):
     """The loss before, the loss after STEPS steps, the parameters, and the interpreter."""
-    k = KlongInterpreter(backend="torch", device="cpu", capture=capture)
+    k = KlongInterpreter(backend="torch", device=device, capture=capture)
     training_models.load(k, model)
     before = k("loss()")
     for _ in range(STEPS):
@@ -40,11 +40,19 @@ def same_bits(a, b):
     return type(a) is type(b) and a == b
 
 
+ON_CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=ON_CUDA)])
 @pytest.mark.parametrize("name", list(MODELS))
-def test_capture_on_and_off_give_the_same_parameters(name):
+def test_capture_on_and_off_give_the_same_parameters(name, device, monkeypatch):
+    from klong.backends import torch_graphs
+    # on a GPU the replay goes through a CUDA graph whatever a launch's time against the
+    # plain replay, so that the graph is what is compared
+    monkeypatch.setattr(torch_graphs.CudaGraph, "timed", False)
     model = MODELS[name]
-    before_on, after_on, params_on, k_on = train(model, True)
-    before_off, after_off, params_off, k_off = train(model, False)
+    before_on, after_on, params_on, k_on = train(model, True, device)
+    before_off, after_off, params_off, k_off = train(model, False, device)
     for param, on, off in zip(model.params, params_on, params_off):
         assert same_bits(on, off), f"{name}: {param} differs with capture on and off"
     assert before_on == before_off and after_on == after_off
@@ -52,6 +60,8 @@ def test_capture_on_and_off_give_the_same_parameters(name):
     # the step was replayed, so the comparison above compared replays with evaluation
     assert any(line.startswith("step: captured") for line in k_on.capture.explain().splitlines()), \
         k_on.capture.explain()
+    if device == "cuda":
+        assert " CUDA graph launches" in k_on.capture.explain(), k_on.capture.explain()
     assert k_off.capture.explain().splitlines()[0] == "capture: off"
 
 

@@ -379,6 +379,31 @@ def test_grade_of_a_big_list_with_ties_reproduces_the_shell_sort():
     assert MONADS[">"](A(a)).tolist() == _reference_grade(a.tolist(), True)
 
 
+def test_grade_puts_nans_above_every_number_in_the_order_of_their_places(monkeypatch):
+    """A NaN compares with nothing: Grade ranks it above every number, and NaNs among
+    themselves by their places, so that every library and device gives one grade (an
+    unstable sort on a GPU ordered them otherwise). Down is Up reversed."""
+    a = np.random.default_rng(5).permutation(60) * 0.5
+    nans = [3, 7, 8, 20, 41, 59]
+    a[nans] = np.nan
+    up = sorted((i for i in range(60) if i not in nans), key=lambda i: a[i]) + nans
+    assert MONADS["<"](A(a)).tolist() == up
+    assert MONADS[">"](A(a)).tolist() == up[::-1]
+    # the same where the library's sort puts NaNs first, in the reverse of their places
+    # (as a GPU's sort can: NaN's sign bit set)
+    B = backends.current()
+    library_sort = B.sort_order
+
+    def nans_first(keys, stable=True):
+        s, order = library_sort(keys, stable)
+        nan = host(s != s)
+        turned = np.concatenate([np.flatnonzero(nan)[::-1], np.flatnonzero(~nan)])
+        return B.take(s, A(turned)), B.take(order, A(turned))
+    monkeypatch.setattr(B, "sort_order", nans_first)
+    assert MONADS["<"](A(a)).tolist() == up
+    assert MONADS[">"](A(a)).tolist() == up[::-1]
+
+
 @pytest.mark.parametrize("a", ['[1 "a"]', '["a" 0ca]', '[[1 2] [1 "a"]]', "[:a 1]",
                                '[[1] 1]'])
 def test_grade_of_elements_that_do_not_compare_is_a_type_error(a):

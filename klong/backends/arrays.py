@@ -12,9 +12,13 @@ _ARRAY_BACKENDS = {}
 # types. Rebound (never changed in place) when a backend loads, so read it as
 # arrays.ARRAY_TYPES at each use, never import the name itself.
 ARRAY_TYPES = ()
-# element kind by exact dtype, for the dtypes each loaded backend names (`dtype_kinds`): one
-# lookup where the backend's `kind` takes three (array_kind runs many times in every verb)
+# element kind by exact dtype, for the dtypes each loaded backend names: one lookup where the
+# backend's `kind` takes three (array_kind runs many times in every verb). numpy's dtypes
+# (`host_dtype_kinds`) in a table of their own, read second: torch's compiler before 2.13
+# cannot hash a numpy dtype, and stops the traced graph at a table that holds one, so a
+# tensor's dtype is found without meeting one (dtype_kind)
 DTYPE_KINDS = {}
+HOST_DTYPE_KINDS = {}
 
 
 def add_array_type(backend_class):
@@ -24,6 +28,12 @@ def add_array_type(backend_class):
         _ARRAY_BACKENDS[cls] = backend_class
         ARRAY_TYPES = tuple(_ARRAY_BACKENDS)
         DTYPE_KINDS.update(getattr(backend_class, "dtype_kinds", {}))
+        HOST_DTYPE_KINDS.update(getattr(backend_class, "host_dtype_kinds", {}))
+
+
+def dtype_kind(dtype):
+    """'i', 'f' or 'b' for a dtype a loaded backend names, else None."""
+    return DTYPE_KINDS.get(dtype) or HOST_DTYPE_KINDS.get(dtype)
 
 
 def array_backend(a):

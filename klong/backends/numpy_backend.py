@@ -173,8 +173,8 @@ class NumpyBackend(Backend):
     def object_table(self, table):
         return object_table(table)
 
-    # the kinds of the usual dtypes, for arrays.DTYPE_KINDS (`kind` decides the others)
-    dtype_kinds = {np.dtype(t): _KINDS[np.dtype(t).kind]
+    # the kinds of the usual dtypes, for arrays.HOST_DTYPE_KINDS (`kind` decides the others)
+    host_dtype_kinds = {np.dtype(t): _KINDS[np.dtype(t).kind]
                    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
                              np.uint32, np.uint64, np.float16, np.float32, np.float64, np.bool_)}
 

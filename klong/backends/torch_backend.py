@@ -688,7 +688,8 @@ class TorchBackend(Backend):
             if op == "*":
                 return torch.cumprod(a, 1)
             return (torch.cummax if op == "|" else torch.cummin)(a, 1).values
-        return super().accumulate_each_row(op, a)
+        # (the scan of the columns, transposed back: laid out as a row's result is)
+        return super().accumulate_each_row(op, a).contiguous()
 
     def accumulate(self, op, a):
         if op in "+*" and a.dtype in _HOST_FLOATS \
@@ -868,6 +869,10 @@ class TorchBackend(Backend):
             return None
         if not isinstance(r, torch.Tensor) or r.ndim == 0 or 0 in r.shape[1:]:
             return None     # empty results are lists of empty lists, never an N x 0 array
+        if r._base is not None:
+            # a view of vmap's own result, its batch axis moved to the front: a tensor
+            # of its own, as every Each gives
+            r = r.clone(memory_format=torch.contiguous_format)
         return r
 
     def unbatched(self, v):

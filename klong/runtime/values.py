@@ -183,7 +183,7 @@ def is_array(v):
 
 def array_kind(a):
     """'i', 'f', 'b' or 'o' for the element type of a backend array."""
-    kind = _arrays.DTYPE_KINDS.get(a.dtype)
+    kind = _arrays.DTYPE_KINDS.get(a.dtype) or _arrays.HOST_DTYPE_KINDS.get(a.dtype)
     return kind if kind is not None else _backends.array_backend(a).kind(a)
 
 

@@ -26,7 +26,7 @@ def each(body, a, reads):
         return None
     shape = a.shape
     if not (shape and shape[0] and (len(shape) == 1 or shape[1])) \
-            or arrays.DTYPE_KINDS.get(a.dtype) not in _NUMERIC and not _numbers(a):
+            or arrays.dtype_kind(a.dtype) not in _NUMERIC and not _numbers(a):
         return None
     backend = backends.running.backend
     if backend.dtype != "float64":
@@ -238,7 +238,7 @@ def _column_arithmetic(plan):
     end = max(places)
 
     def run(a):
-        if not (a.ndim == 2 and end < a.shape[1] and arrays.DTYPE_KINDS.get(a.dtype) == "f"):
+        if not (a.ndim == 2 and end < a.shape[1] and arrays.dtype_kind(a.dtype) == "f"):
             return None
         backend = backends.running.backend
         if not backend.warns:

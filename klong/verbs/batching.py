@@ -416,7 +416,7 @@ def _direct(fn, a, b, n):
 
 
 _UNSETTLED = object()        # (direct_rows: the general steps decide)
-_DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
+_dtype_kind = arrays.dtype_kind
 
 
 def direct_rows(fn, rows, v, n, left):
@@ -427,7 +427,7 @@ def direct_rows(fn, rows, v, n, left):
     `rows`) is the left operand where `left`. The same result as _direct's general steps
     (Rows, or None), or _UNSETTLED where they decide."""
     x = rows.a
-    kind = _DTYPE_KINDS.get(x.dtype)
+    kind = _dtype_kind(x.dtype)
     if kind is None:
         return _UNSETTLED
     gx = rows                       # (the operands as they came: see _direct)
@@ -435,7 +435,7 @@ def direct_rows(fn, rows, v, n, left):
     if t is Rows:
         y = v.a
         given = v
-        if _DTYPE_KINDS.get(y.dtype) != kind:
+        if _dtype_kind(y.dtype) != kind:
             return _UNSETTLED
         if y.shape != x.shape:
             # one number per row beside each row's array (`x-(+/x)%#x`): the number
@@ -454,7 +454,7 @@ def direct_rows(fn, rows, v, n, left):
         if kind != "f":
             return _UNSETTLED
         y = given = v
-    elif t is type(x) and v.ndim and _DTYPE_KINDS.get(v.dtype) == kind:
+    elif t is type(x) and v.ndim and _dtype_kind(v.dtype) == kind:
         shape = v.shape
         if x.ndim == 1:             # a number per row against each row's array
             # (paired with every row: the result's size against the guard, as _stacked;
@@ -505,7 +505,7 @@ def _real_rows(x, y, n):
     """_real_pair's common case in fewer steps: the reals of two Rows of one shape, or one
     number per row beside each row's array (`x%+/x`), given trailing unit axes; None
     elsewhere (the general steps decide)."""
-    if _DTYPE_KINDS.get(x.dtype) != "f" or _DTYPE_KINDS.get(y.dtype) != "f":
+    if _dtype_kind(x.dtype) != "f" or _dtype_kind(y.dtype) != "f":
         return None
     if x.shape == y.shape:
         return x, y
@@ -1112,7 +1112,7 @@ def over(op, dyad):
         k = shape[1]
         if k == 0:
             raise Declined
-        if summed and k <= SEQUENTIAL_ROWS and _DTYPE_KINDS.get(a.dtype) == "f":
+        if summed and k <= SEQUENTIAL_ROWS and _dtype_kind(a.dtype) == "f":
             # (_fast_fold's common case first: rows of reals a row of Each folds left
             # to right, one kind asked once)
             return Rows(backends.current().fold_each_row(op, a))

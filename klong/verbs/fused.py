@@ -139,7 +139,7 @@ def _step(op, form):
     return dyad
 
 
-_DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
+_dtype_kind = arrays.dtype_kind
 _COMPARE, _ARITH, _EXTREME, _NOT, _OVER = range(5)
 
 
@@ -199,7 +199,7 @@ def _fast(slots, plan, n):
         t = type(v)
         if t is Rows:
             a = v.a
-            if _DTYPE_KINDS.get(a.dtype) != "i":
+            if _dtype_kind(a.dtype) != "i":
                 return None
             if a.ndim == 2:
                 if k is None:
@@ -218,7 +218,7 @@ def _fast(slots, plan, n):
                 return None
             signature.append(_INT)
             values.append(v)
-        elif t in arrays.ARRAY_TYPES and v.ndim == 1 and _DTYPE_KINDS.get(v.dtype) == "i":
+        elif t in arrays.ARRAY_TYPES and v.ndim == 1 and _dtype_kind(v.dtype) == "i":
             if k is None:
                 k = v.shape[0]
             elif v.shape[0] != k:

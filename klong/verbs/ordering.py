@@ -75,8 +75,21 @@ def _shell_order(B, ranks):
     return p
 
 
+def _nans_last(B, keys):
+    """(sorted keys, order) of reals some of which are NaN: the numbers ascending (a stable
+    sort), then the NaNs in the order of their places. Libraries put NaNs at either end,
+    and among themselves as they please (a GPU's sort puts a NaN with its sign bit set
+    first): this order is the same on every library and device."""
+    numbers = B.where(keys == keys)
+    order = B.concat((B.take(numbers, B.sort_order(B.take(keys, numbers), stable=True)[1]),
+                      B.where(keys != keys)))
+    return B.take(keys, order), order
+
+
 def _grade_keys(B, keys, descending):
     s, order = B.sort_order(keys, stable=False)
+    if s.shape[0] and (bool(s[-1] != s[-1]) or bool(s[0] != s[0])):
+        s, order = _nans_last(B, keys)        # (a sort puts its NaNs at one end)
     if not B.any(s[1:] == s[:-1]):
         # distinct keys: there is one order, whatever the sort
         return B.flip(order) if descending else order

@@ -537,7 +537,7 @@ def _remember_progression_after(r, x, lst):
         limits.remember(r, max(abs(x), limits.magnitude(lst)), (p[0], p[1], 1))
 
 
-_DTYPE_KINDS = arrays.DTYPE_KINDS       # (filled in place as backends load)
+_dtype_kind = arrays.dtype_kind
 
 
 def join(a, b):
@@ -560,8 +560,8 @@ def join(a, b):
     # their tests made inline
     if ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES:
         if a.ndim == 1 and b.ndim == 1 and ta is tb:
-            kind = _DTYPE_KINDS.get(a.dtype)
-            if kind is not None and kind == _DTYPE_KINDS.get(b.dtype):
+            kind = _dtype_kind(a.dtype)
+            if kind is not None and kind == _dtype_kind(b.dtype):
                 check_elements(a.shape[0] + b.shape[0])
                 return backends.current().concat((a, b))
         if a.ndim and b.ndim and a.shape[1:] == b.shape[1:] and array_kind(a) == array_kind(b):

@@ -598,10 +598,11 @@ EAGER_LOSSES = {
 }
 
 
-def eager(name):
+def eager(name, device="cpu"):
     """The model's step in eager torch, and its parameters (a list the step replaces)."""
     model = MODELS[name]
-    d = {key: torch.as_tensor(value, dtype=torch.float64) for key, value in model.data().items()}
+    d = {key: torch.as_tensor(value, dtype=torch.float64, device=device)
+         for key, value in model.data().items()}
     loss = EAGER_LOSSES[name](d)
     params = [d[p] for p in model.params]
 
