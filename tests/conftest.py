@@ -34,6 +34,8 @@ from klong.backends import list_backends  # noqa: E402
 SLOW_TESTS = [
     "tests/test_examples.py::*",              # every example program, on both backends
     "tests/test_compile_export.py::*",        # torch.compile and torch.export
+    "tests/test_capture.py::test_a_step_calling_a_compiled_function*",    # torch.compile
+    "tests/test_cuda_graphs.py::test_a_step_calling_a_compiled_function*",
     "tests/test_kernel.py::*",                # a Jupyter kernel process
     "tests/test_cli.py::*",                   # each starts kgpy
     "tests/test_config.py::test_kgpy_*",      # kgpy with settings

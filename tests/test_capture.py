@@ -380,6 +380,43 @@ def test_a_gradient_of_a_gradient_keeps_the_engine(codegen):
         assert _calls(on, "step", "grad") or _calls(on, "step", "run_backward")
 
 
+# the loss compiled by torch's compiler (aot_eager: a graph of its own forward and backward,
+# quick to compile), differentiated with respect to the globals it reads
+COMPILED = MLP + """
+lx::{[h];h::tanh({B1+x{+/x*y}:/W1}'x);(+/((B2+{+/x*W2}'h)-Y)^2)%16}
+cl::.compilex(lx;X;:{["backend" "aot_eager"]})
+cstep::{[g];g::{cl(X)}:>[W1 B1 W2 B2];W1::W1-0.1*g@0;B1::B1-0.1*g@1;W2::W2-0.1*g@2;B2::B2-0.1*g@3}"""
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_step_calling_a_compiled_function_replays(codegen):
+    """A compiled function is read as the function it compiles (no effects: capture goes
+    on); its call is one step of the record, outside the recording, the globals `:>`
+    bound given to it in the replay; the engine takes the gradient (the compiled backward
+    shows no operations). 12 steps leave the same bits as with capture off."""
+    names = ["W1", "B1", "W2", "B2"]
+    on, results_on, params_on = run(COMPILED, "cstep()", 12, True, names, codegen)
+    off, results_off, params_off = run(COMPILED, "cstep()", 12, False, names, codegen)
+    for a, b in zip(params_on + results_on, params_off + results_off):
+        assert_same(a, b)
+    assert re.search(r"cstep: captured, 1 variant\(s\), [1-9]", on.capture.explain()), \
+        on.capture.explain()
+    source = on.globals["cstep"].run.records.source()
+    assert "BOUND(" in source and ("'W1', " in source)
+    assert _calls(on, "cstep", "grad") or _calls(on, "cstep", "run_backward")
+
+
+def test_a_compiled_function_with_effects_is_not_captured(capsys):
+    k = KlongInterpreter(backend="torch", device="cpu")
+    k("""f::{.p(x);x*2.0}
+cf::.compilex(f;[1.0 2.0];:{["backend" "eager"]})
+step::{cf([1.0 2.0])}""")
+    for _ in range(4):
+        k("step()")
+    assert "step: not captured: it calls .p, which has effects" in k.capture.explain()
+    assert capsys.readouterr().out == "[1.0 2.0]\n" * 5
+
+
 # Y%2.0 comes from data alone: a later call takes it from the call before while Y is the
 # same tensor, unchanged
 HELD = """X::[1.0 2.0 3.0 4.0 5.0]

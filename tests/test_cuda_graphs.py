@@ -16,7 +16,7 @@ from klong import KlongInterpreter
 torch = pytest.importorskip("torch")
 
 from klong.backends import torch_graphs  # noqa: E402
-from test_capture import LINREG, MLP, QUADRATIC, TANH, assert_same  # noqa: E402
+from test_capture import COMPILED, LINREG, MLP, QUADRATIC, TANH, assert_same  # noqa: E402
 from test_training_steps import MODELS, training_models  # noqa: E402
 
 # what replays compute, whatever the machine's load (conftest.py)
@@ -106,6 +106,15 @@ def test_steps_through_a_graph_bit_identical(device, setup, name):
     assert "24 CUDA graph launches" in report
     assert launches(k, name) == 24
     assert "# through a CUDA graph:" in k.globals[name].run.records.source()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_step_calling_a_compiled_function_through_a_graph(device):
+    """The compiled call (one step of the record, the globals `:>` bound given to it) and
+    the engine's gradient run inside the graph: the same bits as capture off."""
+    k = both(device, COMPILED, ["cstep()"] * 12)
+    assert re.search(r"cstep: captured, 1 variant\(s\), [1-9]", k.capture.explain())
+    assert launches(k, "cstep") > 0, k.capture.explain()
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -51,6 +51,22 @@ NOTHING = object()       # a global that is not defined
 MAX_LINES = 2000         # a longer record (a loop run through) is not kept
 
 
+def _bound_call(G, bound, fn, *args):
+    """fn(*args) with the globals G bound as `bound` says ((name, value) pairs), as they
+    were bound where the call was recorded (Recorder.external); G as it was afterwards."""
+    saved = [(name, G.get(name, NOTHING)) for name, _ in bound]
+    try:
+        for name, value in bound:
+            G[name] = value
+        return fn(*args)
+    finally:
+        for name, value in saved:
+            if value is NOTHING:
+                G.pop(name, None)
+            else:
+                G[name] = value
+
+
 class Unfollowable(Exception):
     """The recording met a value it cannot follow; its message is the reason."""
 
@@ -220,10 +236,12 @@ class Recorder(TorchFunctionMode):
         super().__init__()
         self.device = device       # where a real of the evaluation becomes a 0-d tensor
         self.G, self.watched = G, watched     # the globals, and the names the function reads
+        self.started = {}          # the globals as the recorded evaluation starts
         self.lines = []            # the replay function's body (while a vmapped body is
         self.main = self.lines     # recorded, `lines` is that body's; `main` the replay's)
         self.sub = None            # the name of the vmapped body being recorded
-        self.namespace = {"NOTHING": NOTHING, "SCALAR": _scalar, "F64": torch.float64,
+        self.namespace = {"NOTHING": NOTHING, "SCALAR": _scalar, "BOUND": _bound_call,
+                          "F64": torch.float64,
                           "DEVICE": device,
                           "math": math, "torch": torch, "Tensor": torch.Tensor}
         self.known = {}            # id(tensor) -> its slot
@@ -671,6 +689,36 @@ class Recorder(TorchFunctionMode):
         if operands is not None and self.failure is None:
             slot = self.slot()
             self.lines.append(f"{slot} = {self.named(fn)}({', '.join(operands)})")
+            self.bind(out, slot)
+        return out
+
+    def external(self, fn, *args):
+        """fn(*args), code that reads the interpreter's globals and that the recording
+        must not see (a function compiled by torch, whose compiler would trace this mode
+        too): recorded as one call of fn. The globals the evaluation has bound by now to
+        other values than the step started with (`:>` binds its parameters) are bound so
+        around the call in the replay, where the compiled code reads them. Its result
+        carries autograd's graph, whose backward no operation shows: a gradient of it
+        stays the engine's call."""
+        self.graph_needed = True
+        operands = bound = None
+        if self.failure is None:
+            if self.sub is not None:
+                self.failure = "a compiled call inside a vmap"
+            else:
+                try:
+                    operands = [self.ref(a) for a in args]
+                    bound = [(name, self.ref(v)) for name, v in self.G.items()
+                             if self.started.get(name, NOTHING) is not v]
+                except Unfollowable as e:
+                    self.failure = f"a compiled call: {e}"
+        with _pop_mode_temporarily():
+            out = fn(*args)
+        if self.failure is None:
+            slot = self.slot()
+            binding = "".join(f"({name!r}, {s}), " for name, s in bound)
+            self.lines.append(f"{slot} = BOUND({self.named(self.G)}, ({binding}), "
+                              f"{self.named(fn)}, {', '.join(operands)})")
             self.bind(out, slot)
         return out
 
@@ -1318,7 +1366,7 @@ class Capturer:
             wrapped = rec.global_value(name, value)
             if wrapped is not value:
                 G[name] = wrapped
-        before = dict(G)
+        before = rec.started = dict(G)
         with torch.enable_grad() if torch.is_grad_enabled() else torch.no_grad():
             self.backend.recorder = rec
             try:

@@ -72,16 +72,36 @@ class CompiledFunction:
         t = b.autograd.point_tensor(x, "a numeric argument is needed")
         if order > 1:
             return self.fn(t)
-        grad = torch.enable_grad() if order else torch.no_grad()
+        run = _CompiledRun(self, order)
+        # while a step is recorded for replay (torch_capture.py): one call of the compiled
+        # code, run outside the recording, which torch's compiler must not trace
+        r = run(t) if b.recorder is None else b.recorder.external(run, t)
+        return b.item(r) if r.ndim == 0 else r
+
+
+class _CompiledRun:
+    """The compiled code of a CompiledFunction run on a tensor, with autograd or without
+    (`order`): what a replay calls."""
+
+    def __init__(self, function, order):
+        self.function, self.order = function, order
+
+    def __call__(self, t):
+        f = self.function
+        b = f.backend
+        grad = torch.enable_grad() if self.order else torch.no_grad()
+        # (the code runs as when nothing is recorded, which is how it was traced)
+        recorder, b.recorder = b.recorder, None
         try:
-            with grad, b.tracing(), _quiet(self.quiet):
-                r = self.compiled(t)
+            with grad, b.tracing(), _quiet(f.quiet):
+                return f.compiled(t)
         except KlongError:
             raise
         except Exception as e:           # a recompilation for new input that failed
-            raise KlongError("compile", f"compiled function failed ({self.compiler}): "
+            raise KlongError("compile", f"compiled function failed ({f.compiler}): "
                                         f"{first_line(e)}") from None
-        return b.item(r) if r.ndim == 0 else r
+        finally:
+            b.recorder = recorder
 
 
 class TorchCompiler:

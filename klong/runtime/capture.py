@@ -148,6 +148,8 @@ class Capture:
             todo.append(facts)
             return
         fn = getattr(value, "fn", None)          # a projection: its function
+        if fn is None:
+            fn = getattr(value, "compiles", None)    # .compile's: the function compiled
         if fn is not None and isinstance(fn, Function):
             Capture._callable(fn, name, todo)
             return

@@ -64,6 +64,17 @@ def _quiet(interp):
     return not interp.debug
 
 
+class Compiled(Builtin):
+    """The function `.compile` gives: it calls the compiled code of the Klong function
+    `compiles`, which capture reads as that function (the globals it reads, whether it
+    has effects: runtime/capture.py)."""
+    __slots__ = ("compiles",)
+
+    def __init__(self, name, run, backend, compiles):
+        super().__init__(name, 1, run, backend)
+        self.compiles = compiles
+
+
 def _compiled(interp, f, p, opts, what):
     """(a Klong function calling the compiled f, the backend's compiled function)."""
     fn = _monad(f)
@@ -72,8 +83,8 @@ def _compiled(interp, f, p, opts, what):
                                                             _quiet(interp))
     # the compiled code has no backward pass of its own to differentiate again: the
     # backend runs f itself when derivatives of order 2 or more are being taken
-    call = Builtin(f"compiled {compiled.mode}/{compiled.compiler}", 1,
-                   lambda x: compiled(x, interp.differentiation.order), interp.backend)
+    call = Compiled(f"compiled {compiled.mode}/{compiled.compiler}",
+                    lambda x: compiled(x, interp.differentiation.order), interp.backend, f)
     return call, compiled
 
 
