@@ -368,9 +368,13 @@ class TorchBackend(Backend):
         return isinstance(v, torch.Tensor) and v.requires_grad
 
     def graph_holding(self, graph, compute, *operands):
+        if torch.compiler.is_compiling():
+            # compiled code sums in torch's order (docs/torch.md): the library's step,
+            # which the compiler makes one kernel of (a matrix product), and differentiates
+            return graph(*operands)
         tensors = [v for v in operands if isinstance(v, torch.Tensor)]
         if not any(t.requires_grad for t in tensors) or any(_wrapped(t) for t in tensors) \
-                or self.amp_dtype is not None or torch.compiler.is_compiling():
+                or self.amp_dtype is not None:
             return compute(*operands)
         detached = [v.detach() if isinstance(v, torch.Tensor) else v for v in operands]
         if self.recorder is not None:
