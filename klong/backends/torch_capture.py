@@ -668,19 +668,25 @@ class Recorder(TorchFunctionMode):
         """The evaluation did something a replay cannot repeat: no record of it is kept."""
         self.failure = self.failure or why
 
+    def _step_operands(self, what, args):
+        """The replay's expressions for the operands of a call recorded as one step (`what`
+        names it), or None where it cannot be (the reason is then `failure`)."""
+        if self.failure is not None:
+            return None
+        if self.sub is not None:
+            self.failure = f"{what} inside a vmap"
+            return None
+        try:
+            return [self.ref(a) for a in args]
+        except Unfollowable as e:
+            self.failure = f"{what}: {e}"
+            return None
+
     def whole(self, fn, *args):
         """fn(*args), a function of tensors that gives a tensor of its own and decides
         nothing from their values (Klong's sum of a vector, folded by numpy on the CPU):
         recorded as one call of fn, its own steps not (numpy's could not be followed)."""
-        operands = None
-        if self.failure is None:
-            if self.sub is not None:
-                self.failure = "a whole step inside a vmap"
-            else:
-                try:
-                    operands = [self.ref(a) for a in args]
-                except Unfollowable as e:
-                    self.failure = f"{getattr(fn, '__name__', 'a step')}: {e}"
+        operands = self._step_operands(getattr(fn, "__name__", "a whole step"), args)
         paused, self.paused = self.paused, True
         try:
             out = fn(*args)
@@ -701,24 +707,17 @@ class Recorder(TorchFunctionMode):
         carries autograd's graph, whose backward no operation shows: a gradient of it
         stays the engine's call."""
         self.graph_needed = True
-        operands = bound = None
-        if self.failure is None:
-            if self.sub is not None:
-                self.failure = "a compiled call inside a vmap"
-            else:
-                try:
-                    operands = [self.ref(a) for a in args]
-                    bound = [(name, self.ref(v)) for name, v in self.G.items()
-                             if self.started.get(name, NOTHING) is not v]
-                except Unfollowable as e:
-                    self.failure = f"a compiled call: {e}"
+        rebound = [(name, v) for name, v in self.G.items()
+                   if self.started.get(name, NOTHING) is not v]
+        operands = self._step_operands("a compiled call", [*args, *(v for _, v in rebound)])
         with _pop_mode_temporarily():
             out = fn(*args)
-        if self.failure is None:
+        if operands is not None and self.failure is None:
+            refs, values = operands[:len(args)], operands[len(args):]
+            binding = "".join(f"({name!r}, {s}), " for (name, _), s in zip(rebound, values))
             slot = self.slot()
-            binding = "".join(f"({name!r}, {s}), " for name, s in bound)
             self.lines.append(f"{slot} = BOUND({self.named(self.G)}, ({binding}), "
-                              f"{self.named(fn)}, {', '.join(operands)})")
+                              f"{self.named(fn)}, {', '.join(refs)})")
             self.bind(out, slot)
         return out
 
