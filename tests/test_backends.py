@@ -505,6 +505,25 @@ def test_a_backend_is_composed_of_parts_made_on_first_use():
 
 
 @pytest.mark.parametrize("name", ["numpy", "torch"])
+def test_take_gives_rows_of_a_matrix_at_positions(name):
+    # (numpy takes rows along the first axis rather than indexing: a batched While's rows
+    # still looping, every step; the same rows, a new array, laid out as the positions)
+    if name == "torch" and not HAS_TORCH:
+        pytest.skip("torch is not installed")
+    B = kb.get_backend(name, device="cpu")
+    m = B.asarray([[1, 2], [3, 4], [5, 6]])
+    assert B.take(m, B.asarray([2, 0, 2])).tolist() == [[5, 6], [1, 2], [5, 6]]
+    assert B.take(m, B.asarray([[1], [0]])).tolist() == [[[3, 4]], [[1, 2]]]
+    r = B.take(m[:, 1:], B.asarray([1, 1]))          # (a view's rows: copied)
+    assert r.tolist() == [[4], [4]]
+    r[0, 0] = 9
+    assert m.tolist() == [[1, 2], [3, 4], [5, 6]]
+    c = B.asarray([[[1.5, -0.0]], [[2.5, 3.0]]])
+    assert B.take(c, B.asarray([1, 0])).tolist() == [[[2.5, 3.0]], [[1.5, -0.0]]]
+    assert B.take(m, B.asarray([], "i")).shape[0] == 0
+
+
+@pytest.mark.parametrize("name", ["numpy", "torch"])
 def test_backend_primitives(name):
     if name == "torch" and not HAS_TORCH:
         pytest.skip("torch is not installed")

@@ -709,6 +709,9 @@ WHILES = [
     ("{[s];s::x;{0}{x+s}:~0}'[1 2]", None),         # a nilad predicate ("{{x<100}{x*2}:~x+1}'u", True),
     ("{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]", True),
     ("{{(*x)<20}{x+1,2}:~x,0}'[3 8 30]", True), ("{*{(*x)<9}{(x@1),+/x}:~0,x}'[1 2 3]", True),
+    # rows of pairs ending at many different steps (Euclid's gcd), gathered back in place
+    ("[12 7 0 100 35 81 64]{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y}'[18 21 5 75 0 27 1]", True),
+    ("{{(*x)<50}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3 40 49 50 7]", True),
     ("{{x<10}{x+0.5}:~x}'[20 3]", False),           # an integer and a real: a mixed list
     ("{{x<9223372036854775807}{x*2}:~x}'[1 3]", False),     # beyond int64: big integers
     ("{{x<10}{x@1}:~x}'[1 2]", False),              # a row's error: the loop raises it
@@ -733,6 +736,10 @@ def test_a_batched_while_gives_each_rows_value(mode):
     assert write(k("bs(v;)'[0 1 2 6 7 13 14 100]")) == "[0 0 1 3 3 6 7 7]"
     assert write(k("{[s];s::x;{x<s}{[t];t::x;x+{x<t}{x+1}:~0}:~1}'[5 9 1]")) == "[8 16 1]"
     assert write(k("{{x<100}{x*2.5}:~x}'[1 3 7 50]")) == "[244.140625 117.1875 109.375 125.0]"
+    assert write(k("[12 7 0 100 35 81 64]{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y}'[18 21 5 75 0 27 1]")) \
+        == "[6 7 5 25 35 27 1]"
+    assert write(k("{{(*x)<50}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3 40 49 50 7]")) == \
+        "[[55 34] [55 34] [76 47] [81 41] [50 49] [50 1] [61 38]]"
 
 
 # The bounds of Rows' integers (batching.Rows.bounds), carried from rule to rule and from

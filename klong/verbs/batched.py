@@ -624,7 +624,13 @@ def _gathered(backend, done, n):
         raise Declined          # a mixed or ragged list in the loop
     rows = backend.concat([backend.arange(n) if r is None else r for r, _ in done])
     parts = backend.concat([v for _, v in done])
-    return backend.put(backend.copy(parts), rows, parts)
+    if parts.ndim == 1:
+        return backend.put(backend.copy(parts), rows, parts)
+    # (rows of rows: each row's part found by its place among the parts, one gather of
+    # the rows; every row is done once, so the places cover the parts. A write of rows at
+    # their places costs ten times more on numpy)
+    places = backend.put(backend.full((n,), 0, "i"), rows, backend.arange(n))
+    return backend.take(parts, places)
 
 
 def _take_reversed(reversed_, count, arg):

@@ -907,6 +907,18 @@ ROW_COLUMNS = [
 ]
 
 
+TAKEN_ROWS = [
+    "[12 7 0 100 35 81 64 -9]{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y}'[18 21 5 75 0 27 1 6]",
+    "[12 7 0 100]{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y}'[18 21 5 -75]",
+    "{{(*x)<50}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3 40 49 50 7 0]",
+    "{{(*x)<9.5}{((*x)+x@1),(x@0)}:~x,0.5}'[1.0 2.0 0.25 9.0]",
+    "{{(+/x)<30}{(x@1),(x@2),+/x}:~x,x,x}'[1 2 9 10 11 30]",
+    "m::[4 3]:^!12;(m@[3 0 3]),(m@[[1] [2]]),(1.5*m)@[2 2 0]",
+    "m::[2 2 2]:^!8;(m@[1 0 1]),m@[[0 0]]",
+    "r::[[1 2] [3 4 5] [6]];r@[2 0 2]",
+]
+
+
 def conformance_programs(directory):
     seen = set()
     for name in CONFORMANCE_FILES:
@@ -982,7 +994,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1056,6 +1068,8 @@ def main(argv=None):
         entries.append({"id": f"sv-{i:03d}", "source": source})
     for i, source in enumerate(ROW_COLUMNS):
         entries.append({"id": f"rw-{i:03d}", "source": source})
+    for i, source in enumerate(TAKEN_ROWS):
+        entries.append({"id": f"px-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
