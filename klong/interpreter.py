@@ -223,7 +223,12 @@ class KlongInterpreter:
         """Run `source` and return the value of its last statement, as a Python value."""
         source = _source(source)
         with entered(self.context):     # run and convert as one evaluation (the lock held)
-            value = self._run(source, None)
+            kept = self.complete_lines.get(source)
+            if kept is not None and kept[1] is not None and kept[0] == self.codegen \
+                    and self.pending_comment is None and self.modules.current is None:
+                value = self._run_kept(source, kept[1])
+            else:
+                value = self._run(source, None)
             if type(value) in _AS_IS or type(value) in arrays.ARRAY_TYPES:
                 return value        # what to_python gives as it is (the common results)
             with handing_out(self.context):     # a function handed out keeps this one's limits
@@ -251,6 +256,21 @@ class KlongInterpreter:
             self.pending_comment = outer_comment
             if filename is not None:
                 self.running_files.pop()
+
+    def _run_kept(self, line, code):
+        """_run of a line kept with its runnable code (_run_lines), no comment pending
+        and no module open: the code run at once (k("f(x)") called again and again costs
+        a few microseconds, and the steps of _run and _run_lines a tenth of them)."""
+        try:
+            value = self._run_chunk(line, 0, False, None, code)
+            if self.pending_comment is not None:
+                self._skip_comment((line,), 1)      # it opened a comment: no line ends it
+            return value
+        except KlongError as e:
+            self._after_error(e, None)
+            raise
+        finally:
+            self.pending_comment = None
 
     def _run_lines(self, lines, filename):
         if len(lines) == 1 and lines[0] in self.complete_lines:

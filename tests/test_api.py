@@ -420,3 +420,35 @@ def test_import_does_not_import_torch(tmp_path, repo_root):
                          env=env, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- a line run again
+
+AGAIN = ['1+2', '.comment("end")', 'f::{x%0}', 'f(1)', '{x+y}(1)', 'a::1', 'a',
+         'undefinedname', '1:^"a"', "{x@2}'[[1 2 3] [4 5 6]]", "{x@5}'[[1 2 3] [4 5 6]]"]
+
+
+def _ran(k, line):
+    try:
+        return "value", write(k(line))
+    except KlongError as e:
+        return "error", e.kind, str(e), e.line, e.filename, k.pending_comment
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_line_run_again_gives_what_it_gave_the_first_time(codegen):
+    """k(line) called again runs the code kept for the line at once (KlongInterpreter.
+    _run_kept): its value, or its error with the same line, the comment it opens left
+    unclosed and the module it opens, as the first run gave them."""
+    k = KlongInterpreter(codegen=codegen)
+    for line in AGAIN:
+        first = _ran(k, line)
+        assert _ran(k, line) == first, line
+        assert _ran(k, line) == first, line
+    k("g::0")
+    k(".module(:m)")
+    assert [_ran(k, line) for line in ("g::1", "g", "g", "g::1")] == [("value", "1")] * 4
+    k(".module(0)")
+    assert [_ran(k, line) for line in ("g", "g")] == [("value", "1")] * 2
+    assert _ran(k, '.comment("end")') == ("error", "syntax", "syntax error: undelimited "
+                                          "comment: no line starts with 'end'", 1, None, None)

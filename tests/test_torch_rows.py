@@ -377,3 +377,31 @@ def test_a_row_of_negative_zeros_sums_to_negative_zero_batched(backend, program,
         got.append(np.asarray(to_host(k(program))))
     assert got[0].tobytes() == got[1].tobytes()
     assert str(float(got[0][0])) == "-0.0"
+
+
+@pytest.mark.parametrize("weights", ["reals", "integers", "zeros"])
+@pytest.mark.parametrize("seed", [3, 32])
+def test_rows_times_a_matrix_summed_are_the_loops_bits(mode, weights, seed):
+    """`{+/x*w}'m` by a 16 x p matrix w (torch: its own products, numpy's fold of them on
+    the same memory): on adversarial rows, by real weights with NaN, infinities and zeros
+    of both signs, by integers, and by -0.0 and 0.0 (rows of zero products, whose sums are
+    -0.0 only where every product is): the batched result's bits and dtype are the loop's."""
+    import numpy as np
+    from klong.backends import to_host
+    backend, codegen = mode
+    rng = np.random.default_rng(seed)
+    if weights == "reals":
+        w = _adversarial(seed + 2, rows=16, cols=8)
+    elif weights == "integers":
+        w = rng.integers(-3, 4, (16, 3))
+    else:
+        w = np.where(rng.random((16, 5)) < 0.5, -0.0, 0.0)
+        w[:, 0] = 0.0
+    got = []
+    for batch in (True, False):
+        k = KlongInterpreter(backend=backend, codegen=codegen, batch=batch)
+        k["m"] = _adversarial(seed, rows=300)
+        k["w"] = w
+        got.append(np.asarray(to_host(k("{+/x*w}'m"))))
+    assert got[0].dtype == got[1].dtype == np.float64 and got[0].shape == got[1].shape
+    assert got[0].tobytes() == got[1].tobytes()

@@ -109,6 +109,8 @@ class Backend:
                              # zero (quiet() silences it; else quiet() does nothing)
     scans_rows = False       # whether fold_each_row folds fresh rows of reals where they
                              # lie (a scan along them), without laying their columns out
+    broadcasts_cheaply = False   # whether its products of operands broadcast along other
+                                 # axes cost less than numpy's on the same memory
 
     Autograd = NumericAutograd   # the class of its autograd part
     Compiler = None              # the class of its compiler part, None: no compiler

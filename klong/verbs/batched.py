@@ -766,9 +766,10 @@ def _products_summed(a, w):
         # exactly as _reals would first (`!#x`: no conversion of its own)
         return backend.fold_each_row("+", a * w)
     # numpy's steps on the same memory where it may take them (torch's CPU memory): the
-    # same bits, at a lower cost per call
+    # same bits, at a lower cost per call; by a matrix, the library's own products where
+    # they cost less (its fold_columns then numpy's on the same memory)
     lib, x, v = HOST, backend.on_host(a), backend.on_host(w)
-    if x is None or v is None:
+    if x is None or v is None or rest and backend.broadcasts_cheaply:
         if w.ndim == 1:     # the products of each row where they are: one per element
             return backend.fold_each_row("+", _reals(backend, a) * _reals(backend, w))
         lib, x, v = backend, a, w

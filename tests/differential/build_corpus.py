@@ -21,7 +21,8 @@ Four sources, in this order:
     SMALL_ARRAYS: the text of codes checked in one step and joins to short vectors, issue
     35's smallest sizes; SCALARS: the small-value paths of issue 35's independent
     programs; ROW_COLUMNS: arithmetic of a row's elements from whole columns and
-    element-wise literals tried first, issue 32's fourth round);
+    element-wise literals tried first, issue 32's fourth round; ROWS_BY_MATRIX: each row
+    times a matrix, summed, issue 32's fifth round);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -906,6 +907,18 @@ ROW_COLUMNS = [
     "({(x@0)-x@1}'[[1.5 2.0] [3.0]]),{(x@1)-x@0}'[1.5 2.0]",
 ]
 
+# each row times a matrix, summed (`{+/x*w}'m`: torch's own products, numpy's fold of them),
+# issue 32's fifth round: zeros of both signs, NaN and infinities, integers on either side
+ROWS_BY_MATRIX = [
+    "m::[5 3]:^(((!15)*7919)!1009)%7.0;w::[3 2]:^[1.5 -0.0 2.0 0.25 -3.0 0.5];{+/x*w}'m",
+    "m::[[-0.0 -0.0] [1.0 -2.0] [0.0 -0.0]];w::[[0.0 -0.0 1.0] [0.0 0.0 2.0]];{+/x*w}'m",
+    "m::[4 3]:^(!12)%3.0;w::[3 2]:^[1 -2 3 0 5 -1];{+/x*w}'m",
+    "n::(1.0e308*10)-1.0e308*10;m::[[1.0 2.0] [0.5 -0.5]],,(1.0e308*10),n;"
+    "w::[[1.0 -1.0 0.0] [2.0 0.5 -0.0]];{+/x*w}'m",
+    "m::[3 2]:^!6;w::[[0.5 1.5] [2.0 -0.0]];({+/x*w}'m),{+/x*!#x}'1.0*m",
+    "m::[2 3]:^1.0e308,(!5)%4.0;w::[3 2]:^1.0e308,!5;{+/x*w}'m",
+]
+
 
 TAKEN_ROWS = [
     "[12 7 0 100 35 81 64 -9]{*{0<x@1}{(x@1),(x@0)!x@1}:~x,y}'[18 21 5 75 0 27 1 6]",
@@ -994,7 +1007,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1070,6 +1083,8 @@ def main(argv=None):
         entries.append({"id": f"rw-{i:03d}", "source": source})
     for i, source in enumerate(TAKEN_ROWS):
         entries.append({"id": f"px-{i:03d}", "source": source})
+    for i, source in enumerate(ROWS_BY_MATRIX):
+        entries.append({"id": f"rx-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
