@@ -11,6 +11,7 @@ from klong import KlongInterpreter
 pytestmark = pytest.mark.usefixtures("capture_untimed")
 
 torch = pytest.importorskip("torch")
+from klong.backends import torch_capture  # noqa: E402
 
 LINREG = """X::[1.0 2.0 3.0 4.0 5.0]
 Y::[3.0 5.0 7.0 9.0 11.0]
@@ -469,7 +470,31 @@ def test_a_zero_divisor_falls_back():
                    + ["d::[2.0 2.0 2.0]"] + ["f(3.0)"] * 2)
     assert "all(" not in replay_source(k, "f")        # (a name of the namespace)
     namespace = k.capture.records[k.globals["f"].facts].variants[0].replay.__globals__
-    assert torch.Tensor.all in namespace.values()
+    assert torch_capture._none_zero in namespace.values()
+
+
+def test_a_rows_first_zero_falls_back():
+    """A running sum of rows (torch's starts from 0.0) is guarded on the rows' first
+    elements: a row of -0.0 sums to -0.0 only in the ordinary evaluation's fold, which the
+    replay gives the call back to."""
+    k = steps_both("s::1.0\nstep::{s::s-1.0;{+/x}'[[-1.0 -0.0] [1.0 2.0] [0.5 -0.0]]*s}",
+                   ["step()"] * 5 + ["s::1.0"] + ["step()"] * 3)
+    assert k.capture.records[k.globals["step"].facts].replays > 0
+
+
+def test_none_zero_is_all():
+    """The replay's guard on zeros says what bool(t.all()) says, on numpy's view of CPU
+    memory or torch's own test: NaN is not zero, -0.0 is, views and other dtypes alike."""
+    nan, inf = float("nan"), float("inf")
+    cases = [torch.tensor([1.0, nan, -inf]), torch.tensor([1.0, -0.0]), torch.tensor(0.0),
+             torch.tensor(-2.5), torch.tensor([[1.0, 0.0], [2.0, 3.0]]).t()[1],
+             torch.tensor([[1.0, 0.0], [2.0, 3.0]]).t()[0], torch.tensor([3, 0, 1]),
+             torch.tensor([3, 2], dtype=torch.int32), torch.tensor([True, False]),
+             torch.tensor([1.0, 2.0], dtype=torch.float32),
+             torch.tensor([1.0, 0.0], dtype=torch.bfloat16),
+             torch.tensor([1.0, 2.0], requires_grad=True), torch.zeros(0)]
+    for t in cases:
+        assert bool(torch_capture._none_zero(t)) is bool(t.all()), t
 
 
 def test_the_tests_one_test_replaced_are_not_replayed():

@@ -21,8 +21,11 @@ Four sources, in this order:
     SMALL_ARRAYS: the text of codes checked in one step and joins to short vectors, issue
     35's smallest sizes; SCALARS: the small-value paths of issue 35's independent
     programs; ROW_COLUMNS: arithmetic of a row's elements from whole columns and
-    element-wise literals tried first, issue 32's fourth round; ROWS_BY_MATRIX: each row
-    times a matrix, summed, issue 32's fifth round);
+    element-wise literals tried first, issue 32's fourth round; TAKEN_ROWS: rows taken at
+    positions and batched Whiles whose rows end apart, issue 35; ROWS_BY_MATRIX: each row
+    times a matrix, summed, issue 32's fifth round; REPLAY_GUARDS: steps whose replay's
+    guards on a zero (a divisor, a scan's first row) fail after they were captured, issue
+    33);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -985,6 +988,19 @@ SMALL_ARRAYS = [
 ]
 
 
+# A step captured while its rows held no zero, then called on rows that do: the replay's
+# guards (torch_capture.py, _none_zero) give the call back to the ordinary evaluation
+REPLAY_GUARDS = [
+    "s::1.0;step::{s::s-1.0;{+/x}'[[-1.0 -0.0] [1.0 2.0] [0.5 -0.0]]*s};{x;step()}'!4",
+    "c::2.0;step::{c::c-0.5;{x%+/x}'[[1.0 -1.0] [0.5 0.5] [2.0 1.0]]+c};{x;step()}'!5",
+    ".bkf(\"exp\");X::[[0.5 -0.5] [1.0 0.25] [-0.75 0.5] [0.0 1.0]];"
+    "W::[[0.1 0.2] [0.0 -0.1] [0.3 0.0]];"
+    "Y::[[1.0 0.0 0.0] [0.0 1.0 0.0] [0.0 0.0 1.0] [1.0 0.0 0.0]];XT::+X;"
+    "step::{[p];p::{x%+/x}'exp({x{+/x*y}:/W}'X);W::W-0.1*({x{+/x*y}:/XT}'+p-Y)%4};"
+    "{x;step()}'!6;W",
+    "s::3.0;step::{s::s-1.0;{x%+/x}'[[1.0 2.0] [3.0 -0.0]]*s};{x;step()}'!5",
+]
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--conformance", help="the directory of nmh.jsonl and display.jsonl "
@@ -1007,7 +1023,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1085,6 +1101,8 @@ def main(argv=None):
         entries.append({"id": f"px-{i:03d}", "source": source})
     for i, source in enumerate(ROWS_BY_MATRIX):
         entries.append({"id": f"rx-{i:03d}", "source": source})
+    for i, source in enumerate(REPLAY_GUARDS):
+        entries.append({"id": f"tq-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
