@@ -88,7 +88,7 @@ def _nans_last(B, keys):
 
 def _grade_keys(B, keys, descending):
     s, order = B.sort_order(keys, stable=False)
-    if s.shape[0] and (bool(s[-1] != s[-1]) or bool(s[0] != s[0])):
+    if s.shape[0] and array_kind(s) == "f" and (bool(s[-1] != s[-1]) or bool(s[0] != s[0])):
         s, order = _nans_last(B, keys)        # (a sort puts its NaNs at one end)
     if not B.any(s[1:] == s[:-1]):
         # distinct keys: there is one order, whatever the sort
