@@ -201,6 +201,19 @@ def test_torch_row_joins_and_scans_own_their_memory():
 
 
 @pytest.mark.skipif(torch is None, reason="needs torch")
+def test_a_result_laid_out_in_order_but_a_view_is_given_memory_of_its_own():
+    """A copy back from a GPU keeps a transposed layout, so the row scan's result
+    there is an in-order view of a column-major tensor: it must still be owned."""
+    from klong.backends.torch_backend import _owned
+    view = torch.arange(12.0).reshape(3, 4).T.contiguous().T.T    # in order, a view
+    assert view.is_contiguous() and view._base is not None
+    owned = _owned(view)
+    assert owned._base is None and owned.is_contiguous() and torch.equal(owned, view)
+    plain = torch.zeros(2, 3)
+    assert _owned(plain) is plain
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
 def test_gradients_flow_through_the_rows_idioms():
     """Differentiated rows: the same gradient batched or not."""
     ks = [KlongInterpreter(backend="torch", batch=batch) for batch in (True, False)]

@@ -149,6 +149,14 @@ def _wrapped(t):
     return torch._C._functorch.is_functorch_wrapped_tensor(t)
 
 
+def _owned(t):
+    """t laid out in order in memory of its own (no view of another tensor): as every
+    result that may later be updated in place must be."""
+    if t._base is None:
+        return t.contiguous()
+    return t.clone(memory_format=torch.contiguous_format)
+
+
 def _host_scan(op, a):
     """The running sum or product of a CPU tensor of reals along its first axis, by numpy:
     additions (multiplications) in its dtype from left to right; overflow gives inf
@@ -693,8 +701,9 @@ class TorchBackend(Backend):
             if op == "*":
                 return torch.cumprod(a, 1)
             return (torch.cummax if op == "|" else torch.cummin)(a, 1).values
-        # (the scan of the columns, transposed back: laid out as a row's result is)
-        return super().accumulate_each_row(op, a).contiguous()
+        # (the scan of the columns, transposed back: laid out as a row's result is, in
+        # memory of its own; a copy from another device may come back as a view of it)
+        return _owned(super().accumulate_each_row(op, a))
 
     def accumulate(self, op, a):
         if op in "+*" and a.dtype in _HOST_FLOATS \
@@ -874,11 +883,9 @@ class TorchBackend(Backend):
             return None
         if not isinstance(r, torch.Tensor) or r.ndim == 0 or 0 in r.shape[1:]:
             return None     # empty results are lists of empty lists, never an N x 0 array
-        if r._base is not None:
-            # a view of vmap's own result, its batch axis moved to the front: a tensor
-            # of its own, as every Each gives
-            r = r.clone(memory_format=torch.contiguous_format)
-        return r
+        # (a view of vmap's own result, its batch axis moved to the front: a tensor of
+        # its own, as every Each gives)
+        return _owned(r)
 
     def unbatched(self, v):
         functorch = torch._C._functorch
