@@ -2,14 +2,14 @@
 backend beside `python3 -c "import torch"`.
 
 Not pytest-benchmark: a start-up is one process, and the machine's load moves in seconds,
-so the two commands run in alternating pairs (PAIRS of them) and each side's median counts.
+so the two commands run in alternating pairs (PAIRS of them) and each side's best counts, as
+for every other row of ratios.py: the run least disturbed by others.
 Both start as an installed package does, from Python's bytecode caches.
 ratios.py adds these rows to its table; run alone, this module prints them:
 
     python3 tests/benchmarks/bench_startup.py
 """
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -37,7 +37,7 @@ def _seconds(args, env):
 
 
 def startup_groups(names=None, pairs=PAIRS, env=None):
-    """{group: {"klong": median seconds, "baseline": median seconds}} for the rows named
+    """{group: {"klong": best seconds, "baseline": best seconds}} for the rows named
     (all by default); one warm-up pair first fills the file system's cache."""
     env = dict(os.environ if env is None else env)
     # as an installed package starts: from the bytecode Python caches (written by the warm-up
@@ -59,7 +59,7 @@ def startup_groups(names=None, pairs=PAIRS, env=None):
         for _ in range(pairs):
             times["klong"].append(_seconds(klong, env))
             times["baseline"].append(_seconds(baseline, env))
-        out[group] = {side: statistics.median(t) for side, t in times.items()}
+        out[group] = {side: min(t) for side, t in times.items()}
     return out
 
 

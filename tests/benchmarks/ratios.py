@@ -5,7 +5,7 @@
 Runs bench_core.py (and bench_autograd.py, bench_programs.py, bench_independent.py, and
 bench_gpu.py where there is a CUDA device) through
 pytest-benchmark, pairs each group's Klong test with its baseline measured in the same run,
-adds start-up as whole processes (bench_startup.py: medians of alternating pairs), and prints
+adds start-up as whole processes (bench_startup.py: the best of alternating pairs), and prints
 for every workload and backend: the best Klong time, the best baseline time, their ratio, the
 issue's goal and whether it holds; then, for the programs of bench_programs.py and
 bench_independent.py, their ratios at each size and how Klong's time and the baseline's grow
