@@ -5,6 +5,7 @@ Python, from the environment and from kgpy. Tests that need CUDA are skipped wit
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -153,6 +154,35 @@ def test_torch_draws_through_bkf_follow_the_seed():
     assert len(set(k.run("{normal(x)}'4:^0.0").tolist())) == 4
     torch.manual_seed(0)
     assert torch.equal(torch.rand(3), before)         # torch's global generator untouched
+
+
+@needs_torch
+def test_torch_arrays_drawn_by_size_through_bkf_follow_the_seed():
+    """randn(1) as KlongPy programs write it: the size is an integer (or a list of them)."""
+    src = '.bkf(["randn" "rand"]);randn(3),rand(4)'
+    a = write(make("torch", seed=11).run(src))
+    assert write(make("torch", seed=11).run(src)) == a
+    assert write(make("torch", seed=12).run(src)) != a
+    k = make("torch", seed=3, dtype="float32")
+    k.run('.bkf("randn")')
+    assert k.run("^randn([2 3])").tolist() == [2, 3]
+    assert k.run("randn(2)").dtype == k.backend.float_dtype
+    # each element draws for itself (no trace that would draw once for all)
+    assert len(set(k.run("{*randn(1)}'!4").tolist())) == 4
+
+
+def test_arrays_filled_by_size_through_bkf(backend):
+    k = make(backend)
+    k.run('.bkf(["zeros" "ones"])')
+    assert write(k.run("zeros(3)")) == "[0.0 0.0 0.0]"
+    assert write(k.run("ones([2 2])")) == "[[1.0 1.0] [1.0 1.0]]"
+    assert write(k.run("zeros(0)")) == "[]"
+    for bad, error in (("zeros(-1)", "range error: zeros: a size is never negative"),
+                       ("ones(1.5)", "type error: ones: a size is needed (an integer or a "
+                                     "list of integers)"),
+                       ("zeros(1;2)", "arity error")):
+        with pytest.raises(KlongError, match=re.escape(error)):
+            k.run(bad)
 
 
 def test_weights_initialised_from_klong_repeat(backend):

@@ -673,6 +673,11 @@ class Backend:
         """The array library's elementwise function `name` (exp, log, tanh ...), or None."""
         return None
 
+    def creation_options(self):
+        """The keywords with which the library's functions that make an array (zeros,
+        randn ...) make one of reals in the interpreter's dtype, where its arrays live."""
+        return {"dtype": self.float_dtype}
+
     # -- running
     # -- the interpreter's settings (klong/runtime/settings.py, klong/runtime/memory.py)
     def full_precision(self):

@@ -900,6 +900,9 @@ class TorchBackend(Backend):
             b = torch.as_tensor(b, dtype=a.dtype, device=a.device)
         return a, b
 
+    def creation_options(self):
+        return {"dtype": self.float_dtype, "device": self.device}
+
     def math_function(self, name):
         for home in (torch, torch.special, torch.nn.functional):
             fn = getattr(home, name, None)

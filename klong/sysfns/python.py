@@ -202,9 +202,15 @@ def bkf(interp, names):
         fn = interp.backend.math_function(name)
         if fn is None:
             raise KlongError("undefined", f"Backend does not have function: {name}")
-        if name in RANDOM_DRAWS and interp.backend.name == "torch":
+        torch_draw = interp.backend.name == "torch" and name in (*RANDOM_DRAWS, *RANDOM_ARRAYS)
+        if torch_draw:
             # draws from the interpreter's generator, so that its seed repeats them
             fn = functools.partial(fn, generator=interp.random.torch())
+        if name in RANDOM_ARRAYS:
+            interp.globals[name] = RandomArrayOfSize(name, fn, interp.backend)
+        elif name in FILLED_ARRAYS:
+            interp.globals[name] = ArrayOfSize(name, fn, interp.backend)
+        elif torch_draw:
             interp.globals[name] = RandomDraw(name, fn, interp.backend)
         else:
             interp.globals[name] = BackendFunction(name, fn, interp.backend)
@@ -282,10 +288,50 @@ class BackendFunction(Function):
 
 # torch's functions that draw random numbers from a tensor argument (and take a generator)
 RANDOM_DRAWS = ("bernoulli", "normal", "poisson")
+# functions whose argument is a size: an array of reals of that size, drawn (torch's, with a
+# generator) or filled (numpy's and torch's)
+RANDOM_ARRAYS = ("rand", "randn")
+FILLED_ARRAYS = ("zeros", "ones")
 
 
 class RandomDraw(BackendFunction):
     """A backend function that draws random numbers: never traced over a whole array, which
     would draw once for every element."""
+    __slots__ = ()
+    pure = False
+
+
+class ArrayOfSize(BackendFunction):
+    """A backend function that makes an array of reals of the size it is given, an integer
+    or a list of integers (`zeros(3)`, `ones([2 3])`), in the interpreter's dtype and on
+    its device."""
+    __slots__ = ()
+
+    def __init__(self, name, fn, backend):
+        super().__init__(name, fn, backend)
+        self.elementwise = False
+
+    def call(self, args):
+        if len(args) != 1:
+            raise KlongError("arity", f"wrong arity: {self.name} takes 1 argument")
+        size = values.general(args[0])
+        if values.is_int(size):
+            shape = (int(size),)
+        elif values.is_list(size) and all(values.is_int(n) for n in values.items(size)):
+            shape = tuple(int(n) for n in values.items(size))
+        else:
+            raise KlongError("type", f"{self.name}: a size is needed (an integer or a list "
+                                     f"of integers)")
+        if any(n < 0 for n in shape):
+            raise KlongError("range", f"{self.name}: a size is never negative")
+        try:
+            result = self.fn(shape, **self.backend.creation_options())
+        except Exception as e:
+            raise KlongError("type", f"{self.name}: {e}") from None
+        return self.backend.astype(result, "f")
+
+
+class RandomArrayOfSize(ArrayOfSize):
+    """`randn(3)`, `rand([2 3])`: drawn, so never traced over a whole array."""
     __slots__ = ()
     pure = False
