@@ -773,7 +773,9 @@ def _text(a):
 def _format_array(a):
     if a.ndim != 1:
         return None
-    elems = B().to_host(_untracked(a)).tolist()
+    # (the library's own tolist, which torch's capture follows, as it follows a number
+    # read out: a record of a program writing text from a tensor then replays)
+    elems = _untracked(a).tolist()
     if array_kind(a) == "f":
         return [format_real(x) for x in elems]
     return [str(x) for x in elems]
