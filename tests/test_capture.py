@@ -672,3 +672,13 @@ def test_text_written_from_a_tensor_replays():
     assert k.run("f()") == "1,-2,31," and k.run("g()") == "1-231"
     report = k.capture.explain()
     assert "f: captured, 2 variant(s)" in report and "g: captured, 2 variant(s)" in report
+
+
+def test_text_written_from_reals_is_never_replayed_stale():
+    """Reals read out of a tensor are followed as numbers, but the text written from them
+    is not guarded: Format of reals stays with the ordinary evaluation, and a changed real
+    is written anew."""
+    setup = "v::[1.5 -2.25 3.0]\nf::{,/{($x),\",\"}'v}\ng::{$'v}\nh::{{$x}'v*2}"
+    calls = ["f()", "g()", "h()"] * 4
+    k = steps_both(setup, calls + ["v::[1.5 -2.25 3.000001]"] + calls)
+    assert k.run("f()") == "1.5,-2.25,3.000001,"
