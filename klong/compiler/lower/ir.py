@@ -394,9 +394,9 @@ class Map(Node):
 
 @node
 class Joined(Node):
-    """In a Whole: each of the strings `texts` (a Map of Format: one per element) joined to
-    the constant text `text` (a string or a character), after it, or before it where
-    `before` (`($x),","`)."""
+    """In a Whole: each of the strings `texts` (Format's, one per element, or such strings
+    joined already) joined to the constant text `text` (of a string or a character), after
+    it, or before it where `before` (`($x),","`)."""
     text: str
     before: bool
     texts: Node = child()
