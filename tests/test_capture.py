@@ -661,3 +661,24 @@ def test_the_truth_of_a_number_held_as_a_tensor(value, truth):
     import numpy as np
     assert is_true(torch.tensor(value)) is truth
     assert bool(is_true(np.array(value))) is truth
+
+
+def test_text_written_from_a_tensor_replays():
+    """Format of a vector reads its numbers out with the library's own tolist, which the
+    recorder follows (a copy to numpy first made the record fail): a function writing the
+    fields of a line is captured, and a changed number is a guard that fails."""
+    setup = "v::[1 -2 30]\nf::{,/{($x),\",\"}'v}\ng::{,/{$x}'v}"
+    k = steps_both(setup, ["f()", "g()"] * 5 + ["v::[1 -2 31]"] + ["f()", "g()"] * 4)
+    assert k.run("f()") == "1,-2,31," and k.run("g()") == "1-231"
+    report = k.capture.explain()
+    assert "f: captured, 2 variant(s)" in report and "g: captured, 2 variant(s)" in report
+
+
+def test_text_written_from_reals_is_never_replayed_stale():
+    """Reals read out of a tensor are followed as numbers, but the text written from them
+    is not guarded: Format of reals stays with the ordinary evaluation, and a changed real
+    is written anew."""
+    setup = "v::[1.5 -2.25 3.0]\nf::{,/{($x),\",\"}'v}\ng::{$'v}\nh::{{$x}'v*2}"
+    calls = ["f()", "g()", "h()"] * 4
+    k = steps_both(setup, calls + ["v::[1.5 -2.25 3.000001]"] + calls)
+    assert k.run("f()") == "1.5,-2.25,3.000001,"

@@ -773,10 +773,14 @@ def _text(a):
 def _format_array(a):
     if a.ndim != 1:
         return None
-    elems = B().to_host(_untracked(a)).tolist()
+    a = _untracked(a)
     if array_kind(a) == "f":
-        return [format_real(x) for x in elems]
-    return [str(x) for x in elems]
+        # (a copy to numpy: torch's capture refuses it, where it would follow the reals
+        # tolist hands out, and cannot guard the text written from them)
+        return [format_real(x) for x in B().to_host(a).tolist()]
+    # integers with the library's own tolist, which the capture follows and guards, each
+    # number read out: a record of a program writing them replays
+    return [str(x) for x in a.tolist()]
 
 
 def _real_width(a):

@@ -137,6 +137,17 @@ def whole_result(r, x):
     return None
 
 
+def joined_texts(texts, text, before):
+    """Each string of `texts` (Format's list, one per element) joined to `text`, before it
+    where `before`: what `,` gives on each, text beside text; anything else (Format of a
+    matrix) raises, and the loop runs."""
+    if type(texts) is not list:
+        raise TypeError("not one text per element")
+    if before:
+        return [text + t for t in texts]
+    return [t + text for t in texts]
+
+
 def mapped_fold(op, mapped, running):
     """f/a (running: f\\a) for f::{x+g(y)} or {x*g(y)} and a numeric vector a: a's first
     element followed by g of the others, reduced (accumulated) by the library; None where

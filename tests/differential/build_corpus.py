@@ -25,7 +25,7 @@ Four sources, in this order:
     positions and batched Whiles whose rows end apart, issue 35; ROWS_BY_MATRIX: each row
     times a matrix, summed, issue 32's fifth round; REPLAY_GUARDS: steps whose replay's
     guards on a zero (a divisor, a scan's first row) fail after they were captured, issue
-    33);
+    33; TEXT_FIELDS: Format's text joined to a constant text, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1001,6 +1001,24 @@ REPLAY_GUARDS = [
     "s::3.0;step::{s::s-1.0;{x%+/x}'[[1.0 2.0] [3.0 -0.0]]*s};{x;step()}'!5",
 ]
 
+# Format's text joined to a constant text, written for a whole vector at once (the fields of
+# a CSV line), and text written from a vector read with the library's tolist; issue 35
+TEXT_FIELDS = [
+    "line::{(-1)_,/{($x),\",\"}'x};csv::{,/{line(x),:#10}'x};csv([[1 -2 3] [40 50 -600]])",
+    "{($x),\",\"}'[1 -2 30]", "{\",\",$x}'[1 -2 30]", "{($x),0c,}'[1 2]", "{(0c,),$x}'[1 2]",
+    "{($x*2),\"ab\"}'[1.5 2]", "{($x),\"\"}'[1 2]", "{($x),:ab}'[1 2]",
+    "{($x),\",\"}'[[1 2] [3 4]]", "{($x),\",\"}'\"ab\"", "{($x),\",\"}'[]",
+    "{($x%0),\",\"}'[1 2]", "{[r];r::x;($r),\",\"}'[1 2]", "{(\",\",$x),\";\"}'[1 2]",
+    "{($x),\",\"}'(2^70),1", "{($x),\",\"}'[0.1 1e-5 1e20 -0.0]",
+    "a::3;{($x+a),\" \"}'!4", "{($x),\",\"}'%3+!4", "v::[4 5];f::{,/{($x),\"|\"}'v};f(),f()",
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+    "bs(2*!50;)'[0 1 7 98 99 200 -5]",
+    "ds::{+/({x>0}{x:%10}\\~x)!10};ds'1+!30",
+    "pas::{(x-1){(0,x)+x,0}\\*,1};pas(8)",
+    "v::[1.5 -2.25 3.0];f::{,/{($x),\",\"}'v};f();f();f();v::[1.5 -2.25 3.000001];f(),f()",
+    "v::[1 -2 30];f::{,/{($x),\",\"}'v};f();f();f();v::[1 -2 31];f(),f()",
+]
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--conformance", help="the directory of nmh.jsonl and display.jsonl "
@@ -1023,7 +1041,8 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-",
+                      "qa-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1103,6 +1122,8 @@ def main(argv=None):
         entries.append({"id": f"rx-{i:03d}", "source": source})
     for i, source in enumerate(REPLAY_GUARDS):
         entries.append({"id": f"tq-{i:03d}", "source": source})
+    for i, source in enumerate(TEXT_FIELDS):
+        entries.append({"id": f"qa-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:

@@ -393,6 +393,16 @@ class Map(Node):
 
 
 @node
+class Joined(Node):
+    """In a Whole: each of the strings `texts` (Format's, one per element, or such strings
+    joined already) joined to the constant text `text` (of a string or a character), after
+    it, or before it where `before` (`($x),","`)."""
+    text: str
+    before: bool
+    texts: Node = child()
+
+
+@node
 class Select(Node):
     """In a Whole: a conditional evaluated on every element: each predicate and branch on all
     of them, the results picked by a mask (None where the mask cannot be made)."""

@@ -8,7 +8,8 @@ into locals, which then stand for x too):
   decided here once: renderers only render it): every branch of a conditional is evaluated
   on every element and the results picked by a mask, so a renderer gives None (the loop
   runs) on any failure; Format of such an expression (`{$x*7}`) too, as the last verb
-  applied: Format is atomic, and writes a vector of numbers at once;
+  applied: Format is atomic, and writes a vector of numbers at once, and that text joined
+  to a constant text (`{($x),","}`, `Joined`);
 - `+/x*u` for a vector u (`RowsDot`): one matrix-vector product;
 - a row's products with the rows of a matrix m, `x{+/x*y}:/m`, `x{+/x*y}:\\m` or
   `{+/r*x}'m` with r a copy of x (`RowsProduct`): Each of it over a matrix is a matrix
@@ -18,6 +19,7 @@ A dyad {x+g(y)} or {x*g(y)} (either order) with an element-wise g gets g's whole
 a fold_op in its facts: Over and Scan then fold g of the elements with the library.
 """
 from ..lower import ir
+from ...runtime.values import Char
 from .shapes import is_dot_literal, is_local, is_number, numeric_verb, plus_over_times
 
 
@@ -48,12 +50,26 @@ def monad_whole(fn):
 
 def _formatted(node, same):
     """Format applied last to an element-wise expression, as a Whole's expression (a list
-    of strings, one per element), else None."""
+    of strings, one per element), or such text joined to a constant text, before or after
+    it (`($x),","`: a field of a line), else None."""
     if isinstance(node, ir.Monad) and node.verb.primitive and node.verb.op == "$":
         arg = _elementwise(node.arg, same)
         if arg is not None:
             return ir.Map("$", [arg], **_at(node))
+    if isinstance(node, ir.Dyad) and node.verb.primitive and node.verb.op == ",":
+        for formatted, text, before in ((node.left, node.right, False),
+                                        (node.right, node.left, True)):
+            if _is_text(text):
+                texts = _formatted(formatted, same)
+                if texts is not None:
+                    return ir.Joined(str(text.value), before, texts, **_at(node))
     return None
+
+
+def _is_text(node):
+    """Whether `node` is a constant string or character (not a symbol: joined to a string,
+    it makes a list)."""
+    return isinstance(node, ir.Const) and type(node.value) in (str, Char)
 
 
 def fold_whole(fn):

@@ -773,6 +773,10 @@ class Renderer:
             return d(left(a, outer), r)
         return dyad
 
+    def e_Joined(self, node):
+        texts, text, before = self.elementwise(node.texts), node.text, node.before
+        return lambda a, outer: wholearray.joined_texts(texts(a, outer), text, before)
+
     def e_Select(self, node):
         """select(c, a, b), clause by clause from the last."""
         otherwise = self.elementwise(node.otherwise)

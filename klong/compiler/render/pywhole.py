@@ -11,7 +11,7 @@ library's matrix products; ir.Batched, a body evaluated once for all rows of a m
 (verbs/batched.py).
 """
 from ..lower import ir
-from ...verbs import VERBS, batched
+from ...verbs import VERBS, batched, wholearray
 from .pyparts import VARIABLE, Level, Operand
 
 
@@ -90,6 +90,12 @@ def _map(r, node):
     return r.assign(f"{r.bind(VERBS[node.op].dyad, 'V')}({a}, {b})")
 
 
+def _joined(r, node):
+    texts = elementwise(r, node.texts)
+    return r.assign(f"{r.bind(wholearray.joined_texts, 'JOINED')}({texts}, "
+                    f"{r.bind(node.text, 'TEXT')}, {node.before})")
+
+
 def _select(r, node):
     """select(c, a, b), clause by clause from the last."""
     result = elementwise(r, node.otherwise)
@@ -109,4 +115,5 @@ _RULES = {
     ir.Scalar: _scalar,
     ir.Map: _map,
     ir.Select: _select,
+    ir.Joined: _joined,
 }
