@@ -449,3 +449,21 @@ def test_the_first_true_of_each_row(backend):
     for got in (b.first_true_each_row(on), Backend.first_true_each_row(b, on)):
         assert b.kind(got) == "i"
         assert list(np.asarray(host(got))) == want
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_running_sums_of_a_list_keep_the_loops_zeros(backend):
+    """+\\ of a list, or of the rows of a matrix, starts from its first element, not from
+    0.0: -0.0 for as long as it holds nothing but -0.0 (signs no printed text shows)."""
+    import numpy as np
+    from conftest import host
+    k = KlongInterpreter(backend=backend)
+    for v in ([-0.0, -0.0, 1.0], [0.0, -0.0, 1.0], [1.0, -0.0, 0.0], [-0.0]):
+        want = [v[0]]
+        for e in v[1:]:
+            want.append(want[-1] + e)
+        k["v"] = np.array(v)
+        got = host(k("+\\v"))
+        assert list(np.signbit(got)) == list(np.signbit(want)), v
+    got = host(k("+\\[[-0.0 0.0] [-0.0 -0.0] [1.0 2.0]]"))
+    assert [list(r) for r in np.signbit(got)] == [[True, False], [True, False], [False, False]]
