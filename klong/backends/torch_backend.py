@@ -716,7 +716,7 @@ class TorchBackend(Backend):
                 return self.running_rows(op, a)     # batched, or a product differentiated
             return self._scan_on_host(op, a)
         if op == "+":
-            return _running_sum(a, 0, self._host(a) if a.dtype == torch.float64 else None)
+            return _running_sum(a, 0)
         if op == "*":
             return torch.cumprod(a, 0)
         return (torch.cummax if op == "|" else torch.cummin)(a, 0).values
