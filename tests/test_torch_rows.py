@@ -30,6 +30,8 @@ row::[[0.25 -1.5 3.0 2.0]]
 big::[[4611686018427387904 4611686018427387904] [1 2]]
 p::[[0.5 1.0 2.0] [0.0 4.0 9.0] [1.0e-200 1.0e-200 1.0]]
 t3::[2 3 4]:^((!24)-11)%7.0
+z::[[-0.0 -0.0 1.0] [0.0 -0.0 2.0] [1.0 -0.0 0.0] [-0.0 0.5 -0.5]]
+ties::[[0.5 1.0 1.0 0.25] [2.0 -0.0 2.0 0.0] [0.0 -0.0 0.0 1.0] [3.0 3.0 3.0 3.0]]
 """
 
 # (program, batched): True where the batched evaluation gives the result, False where it
@@ -94,6 +96,14 @@ PROGRAMS = [
     ("{:[(+/x)>0;9223372036854775807;-9223372036854775808]}'m", True),
     ("{:[(+/x)>0;9223372036854775808;0]}'m", None), ("{:[(*x)>0;x;0.5*x]}'m", True),
     ("{:[(+/x)>0;1:|(+/x)>1;2;3]}'m", None),
+    # running sums of rows that start with a zero, or hold none there (the zero test of the
+    # first elements on the tensor's memory)
+    ("+\\'z", True), ("{+\\x}'z", True), ("{(+\\x)%2.0}'z", True), ("+\\'ties", True),
+    # the first match of a number in each row (the first near element of every row), ties
+    # and zeros of both signs among them
+    ("{*x?*x}'m", True), ("{*x?x@2}'ties", True), ("{*x?|/x}'ties", True),
+    ("{*x?&/x}'ties", None), ("{*x?x@1}'z", None), ("{*x?*x}'f", None), ("{*x?2.0}'ties", None),
+    ("{*x?1.0}'ties", None),
 ]
 
 
@@ -418,3 +428,55 @@ def test_rows_times_a_matrix_summed_are_the_loops_bits(mode, weights, seed):
         got.append(np.asarray(to_host(k("{+/x*w}'m"))))
     assert got[0].dtype == got[1].dtype == np.float64 and got[0].shape == got[1].shape
     assert got[0].tobytes() == got[1].tobytes()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_running_sums_keep_the_loops_zeros(backend):
+    """The sign of a running sum's zeros, which no printed text shows: each row's running
+    sum batched is that row's alone, -0.0 for as long as it holds nothing but -0.0."""
+    import numpy as np
+    from conftest import host
+    k = KlongInterpreter(backend=backend, batch=True)
+    k(SETUP)
+    alone = [list(np.signbit(np.asarray(host(k(f"+\\z@{i}")), dtype=float))) for i in range(4)]
+    assert alone[0] == [True, True, False] and alone[3] == [True, False, False]
+    for program in ("+\\'z", "{+\\x}'z"):
+        got = np.signbit(np.asarray(host(k(program)), dtype=float))
+        assert [list(r) for r in got] == alone, program
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_first_true_of_each_row(backend):
+    """Backend.first_true_each_row: the place of each row's first truth, 0 for a row of
+    none, as an integer vector (numpy's argmax of the truths beside the general steps)."""
+    import numpy as np
+    from klong.backends import get_backend
+    from klong.backends.base import Backend
+    from conftest import host
+    b = get_backend(backend)
+    rng = np.random.default_rng(32)
+    mask = rng.random((200, 9)) < 0.2
+    mask[:5] = False
+    want = [next((j for j, t in enumerate(row) if t), 0) for row in mask]
+    on = torch.from_numpy(mask) if backend == "torch" else mask
+    for got in (b.first_true_each_row(on), Backend.first_true_each_row(b, on)):
+        assert b.kind(got) == "i"
+        assert list(np.asarray(host(got))) == want
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_running_sums_of_a_list_keep_the_loops_zeros(backend):
+    """+\\ of a list, or of the rows of a matrix, starts from its first element, not from
+    0.0: -0.0 for as long as it holds nothing but -0.0 (signs no printed text shows)."""
+    import numpy as np
+    from conftest import host
+    k = KlongInterpreter(backend=backend)
+    for v in ([-0.0, -0.0, 1.0], [0.0, -0.0, 1.0], [1.0, -0.0, 0.0], [-0.0]):
+        want = [v[0]]
+        for e in v[1:]:
+            want.append(want[-1] + e)
+        k["v"] = np.array(v)
+        got = host(k("+\\v"))
+        assert list(np.signbit(got)) == list(np.signbit(want)), v
+    got = host(k("+\\[[-0.0 0.0] [-0.0 -0.0] [1.0 2.0]]"))
+    assert [list(r) for r in np.signbit(got)] == [[True, False], [True, False], [False, False]]

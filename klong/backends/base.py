@@ -546,6 +546,11 @@ class Backend:
     def maximum(self, a, b):
         raise NotImplementedError
 
+    def first_true_each_row(self, mask):
+        """The place of the first true element of each row of the boolean matrix mask (0
+        where a row has none), as an integer vector."""
+        return self.astype(mask, "i").argmax(1)
+
     def extreme_places(self, a, largest):
         """For a matrix of numbers a: the place of the largest (smallest) element of each
         row, its first where it is there more than once, as the library's argmax (argmin),

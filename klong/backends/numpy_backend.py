@@ -310,6 +310,11 @@ class NumpyBackend(Backend):
             return super().fold_each_row(op, a)
         return self.fold_columns(op, a.swapaxes(0, 1).copy())
 
+    def first_true_each_row(self, mask):
+        # numpy's argmax of the truths themselves: half the time of the integers' argmax
+        # (which has no vector loop along short rows)
+        return mask.argmax(1).astype(np.int64, copy=False)
+
     def extreme_each_row(self, a, largest):
         if not (a.ndim == 2 and 1 < a.shape[1] <= SEQUENTIAL_ROWS and a.shape[0] > 1):
             return super().extreme_each_row(a, largest)

@@ -868,7 +868,7 @@ def _near_places(backend, x, c, n, k, largest):
             if not d.max() < float("inf"):
                 return None     # an infinity or NaN in a row or in c
             near = d <= abs(c) * (2 * REAL_TOLERANCE)
-        places = backend.astype(near, "i").argmax(1)
+        places = backend.first_true_each_row(near)
         first = backend.take(x.reshape(-1), places + backend.arange(n) * k)
         if not backend.all(backend.close(first, c.reshape(-1) if values.is_array(c) else c,
                                          REAL_TOLERANCE)):

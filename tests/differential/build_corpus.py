@@ -25,7 +25,9 @@ Four sources, in this order:
     positions and batched Whiles whose rows end apart, issue 35; ROWS_BY_MATRIX: each row
     times a matrix, summed, issue 32's fifth round; REPLAY_GUARDS: steps whose replay's
     guards on a zero (a divisor, a scan's first row) fail after they were captured, issue
-    33; TEXT_FIELDS: Format's text joined to a constant text, issue 35);
+    33; TEXT_FIELDS: Format's text joined to a constant text, issue 35;
+    ROW_SCANS: running sums of rows from a zero and the first match in each row,
+    issue 32's sixth round);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1019,6 +1021,27 @@ TEXT_FIELDS = [
     "v::[1 -2 30];f::{,/{($x),\",\"}'v};f();f();f();v::[1 -2 31];f(),f()",
 ]
 
+# Running sums of rows that start with a zero or hold none there (the zero test of the first
+# elements on a tensor's memory), and the first match of a number in each row (the first
+# near element of each row, by numpy's argmax of the truths), issue 32's sixth round
+ROW_SCANS = [
+    "z::[[-0.0 -0.0 1.0] [0.0 -0.0 2.0] [1.0 -0.0 0.0] [-0.0 0.5 -0.5]];+\\'z",
+    "{+\\x}'[[0.0 1.5 -2.0] [-0.0 -0.0 3.0] [2.5 0.0 -0.0]]",
+    "{(+\\x)%2.0}'[[-0.0 -0.0 1.0] [0.0 -0.0 2.0]]",
+    "+\\'[3 4]:^((!12)-5)%7.0",
+    "{+/+\\x}'[[1.0e300 1.0e300 -1.0e300] [0.1 0.2 0.3]]",
+    "t::[[0.5 1.0 1.0 0.25] [2.0 -0.0 2.0 0.0] [0.0 -0.0 0.0 1.0] [3.0 3.0 3.0 3.0]];"
+    "{*x?|/x}'t",
+    "{*x?*x}'[[1.0 2.0 1.0] [0.1 0.2 0.3] [-0.0 0.0 5.0]]",
+    "{*x?x@2}'[[1.0 2.0 1.0] [0.3 0.2 0.3] [5.0 0.0 -0.0]]",
+    "{*x?0.5}'[[1.0 0.5 0.5] [0.5 0.2 0.3] [5.0 0.0 0.5]]",
+    "{*x?*x}'[[3 1 3] [2 2 0]]",
+    "{*x?1.0e-300}'[[1.0e-300 0.0] [0.0 1.0e-300]]",
+    "{*x?2.0}'[[1.0 2.0] [3.0 4.0]]",
+    "{*x?x@1}'[[1.0 1.0000000000000002 3.0] [2.0 2.0 2.0]]",
+]
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--conformance", help="the directory of nmh.jsonl and display.jsonl "
@@ -1042,7 +1065,7 @@ def main(argv=None):
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
                       "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-",
-                      "qa-"))]
+                      "qa-", "rz-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1124,6 +1147,8 @@ def main(argv=None):
         entries.append({"id": f"tq-{i:03d}", "source": source})
     for i, source in enumerate(TEXT_FIELDS):
         entries.append({"id": f"qa-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_SCANS):
+        entries.append({"id": f"rz-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
