@@ -34,6 +34,12 @@ CASES = [
     ("v::[1 2 3];{(x>v)|x-v+5}'[1 9]", "[[0 0 0] [3 2 1]]"),
     ("v::[1 2 3];{(x>v)&x<v+2}'[1 2 3]", "[[0 0 0] [1 0 0] [0 1 0]]"),
     ("v::[0 1];+/+/{(x>v)&x<v+50}'!100", "98"), ("v::[0 1];+/+/{~(x>v)|x=v}'!100", "1"),
+    # &/ and |/ of integers and of truths, Not of an and, | & of integers beside truths,
+    # rows of numbers alone (a small batch's Python integers, fused.SMALL_BATCH)
+    ("{(&/x)+~&/x>1}'[[3 1 2] [5 6 7]]", "[2 5]"), ("{(|/x-1)*~x=2}'[2 5]", "[0 4]"),
+    ("v::[4 -2];{(x&v)-(x|v)*x<v}'[1 3 -5]", "[[-3 -2] [-1 -2] [-9 -3]]"),
+    ("{~(x>0)&x<3}'[[0 1 2] [3 2 1]]", "[[1 0 0] [1 0 0]]"),
+    ("{|/(x*x)-3}'[[1 -4] [2 0]]", "[13 1]"),
     # one element; two plain numbers in the tree (the verb's own Python integers)
     ("{(x=1)|x>2}'[3]", "[1]"), ("{(x+1)*2}'!1", "[2]"), ("{(x=1)|(2=2)}'[1 0]", "[1 1]"),
     # beyond int64 (the bound of a product or a sum): the verbs' nodes, Python integers
@@ -122,3 +128,17 @@ def test_the_fused_node_runs(backend):
     finally:
         fused._fast = fast
     assert taken == [True, True, False]
+
+
+@pytest.mark.parametrize("mode", MODES, ids=[f"{b}-{c}" for b, c in MODES])
+@pytest.mark.parametrize("small", [0, 10 ** 9], ids=["library", "python"])
+@pytest.mark.parametrize("src, printed", CASES)
+def test_both_ways_of_a_fused_node_give_the_same(mode, small, src, printed, monkeypatch):
+    # a fused node computes a small batch on Python's integers (fused.SMALL_BATCH), a
+    # larger one by the library's operations: each way gives the verbs' values and errors
+    from klong.verbs import fused
+    monkeypatch.setattr(fused, "SMALL_BATCH", small)
+    k = interpreter_in(mode)
+    assert run(k, src) == printed
+    assert kind_of(k, src).replace("torch.", "") == \
+        kind_of(KlongInterpreter(backend=mode[0], batch=False), src).replace("torch.", "")
