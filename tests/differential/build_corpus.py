@@ -25,7 +25,8 @@ Four sources, in this order:
     positions and batched Whiles whose rows end apart, issue 35; ROWS_BY_MATRIX: each row
     times a matrix, summed, issue 32's fifth round; REPLAY_GUARDS: steps whose replay's
     guards on a zero (a divisor, a scan's first row) fail after they were captured, issue
-    33);
+    33; PICKED_SMALL: columns picked at once, small fused batches on Python's integers and
+    a list's elements picked by an index vector, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1001,6 +1002,26 @@ REPLAY_GUARDS = [
     "s::3.0;step::{s::s-1.0;{x%+/x}'[[1.0 2.0] [3.0 -0.0]]*s};{x;step()}'!5",
 ]
 
+# A column of a matrix picked by a dyad's Each at once; a fused tree of integer verbs on
+# a few elements computed on Python's integers; a list's elements picked by an index
+# vector (issue 35, progs-b)
+PICKED_SMALL = [
+    "m::[[1 2 3] [4 5 6]];({y@x}(1;)'m),({x@y}(;2)'m),{y@x}(0;)'[[1.5 2.5] [3.5 4.5]]",
+    "{y@x}(3;)'[[1 2 3] [4 5 6]]", "{y@x}(-1;)'[[1 2] [3 4]]", "{x@y}(;1.0)'[[1 2] [3 4]]",
+    "gj::{[a n];n::#x;a::x,'{1.0*x=!n}'!n;{[r];r::a@x;r::r%r@x;a::a-{x*r}'{y@x}(x;)'a;"
+    "a::(x#a),(,r),(x+1)_a}'!n;{n_x}'a};gj([[4.0 1.0 0.5] [1.0 3.0 0.0] [0.5 0.0 2.0]])",
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};(safe([0 2];)'!5),(safe([1 3 0];)'!4),"
+    "safe([0 2 4 1 3 5];)'!8",
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]};"
+    "nq::{n::x;+/{q(,x)}'!n};nq'[4 5 6]",
+    "{(&/x)+~&/x>1}'[[3 1 2] [5 6 7]]", "{(|/x-1)*~x=2}'[2 5]",
+    "v::[4 -2];{(x&v)-(x|v)*x<v}'[1 3 -5]", "{~(x>0)&x<3}'[[0 1 2] [3 2 1]]",
+    "{|/(x*x)-3}'[[1 -4] [2 0]]", "{(x*x)+1}'[3037000500 2]",
+    "v::[1 2 3];{((x=v)+x)*2}'[1 2]", "{~(x=1)|x=2}'[1 2 3]",
+    "w::[\"ab\" \"cd\" \"ef\"];(w@[2 0 1 0]),w@!0",
+    "w::[\"ab\" 1 [2 3]];w@[2 2 0]", "w::[\"ab\" \"cd\"];w@[0 2]",
+]
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--conformance", help="the directory of nmh.jsonl and display.jsonl "
@@ -1023,7 +1044,7 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-", "qb-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1103,6 +1124,8 @@ def main(argv=None):
         entries.append({"id": f"rx-{i:03d}", "source": source})
     for i, source in enumerate(REPLAY_GUARDS):
         entries.append({"id": f"tq-{i:03d}", "source": source})
+    for i, source in enumerate(PICKED_SMALL):
+        entries.append({"id": f"qb-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
