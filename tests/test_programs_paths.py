@@ -69,8 +69,8 @@ CASES = [
     ("{(+/x):%0}'[70 2]:^!140",
      "domain error: integer-divide [1 0]: division by zero (in {(+/x):%0})"),
     # a list's elements picked by an index vector (word frequencies' w@*'g), its errors
-    ("w::[\"ab\" \"cd\" \"ef\"];w@[2 0 1 0]", "[\"ef\" \"ab\" \"cd\" \"ab\"]"),
-    ("w::[\"ab\" 1 [2 3]];w@[2 2 0]", "[[2 3] [2 3] \"ab\"]"),
+    ("w::[\"ab\" \"cd\" \"ef\"];w@[2 0 1 0]", "[ef ab cd ab]"),
+    ("w::[\"ab\" 1 \"cd\"];w@[2 2 1 0]", "[cd cd 1 ab]"),
     ("w::[\"ab\" \"cd\"];w@[0 2]", "index error: at [[\"ab\" \"cd\"] [0 2]]: index 2 out of range 0..1"),
     # a row joined to rows, numbers to rows (numpy's join along the second axis)
     ("{x,1+x}'[[1 2] [3 4]]", "[[1 2 2 3] [3 4 4 5]]"), ("{(*x),x}'[[1.5 2.5] [3.5 4.5]]",
