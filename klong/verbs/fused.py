@@ -260,9 +260,10 @@ def _program(steps, signature, leaves, needed):
     """The fast path for leaves of the kinds `signature`, as one Python function written
     for them and compiled once (a tree's steps one after another, without a loop over
     them that looks each one up: most of the cost of a small batch):
-    program(slots, values, known, backend) gives (the result, the bound of its magnitude,
-    whether it is a number per row), or None where a bound leaves int64; or False where two
-    plain integers meet or |/ of a plain vector is asked. The bounds first: those of the
+    program(slots, values, known, backend, small) gives (the result, the bound of its
+    magnitude, whether it is a number per row), or None where a bound leaves int64; or False
+    where two plain integers meet or |/ of a plain vector is asked. `small`: None, or the
+    batch's (rows, vectors' length) where it is computed on Python's integers (_small). The bounds first: those of the
     leaves `needed` (from the slots as they came: Rows' bounds, a remembered magnitude),
     then each result's from its operands' (batching._exactly: p+q for + and -, p*q for *,
     1 for a comparison and for ~, the larger for | and &, its operand's for |/ and &/).
