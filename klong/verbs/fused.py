@@ -346,7 +346,7 @@ def _program(steps, signature, leaves, needed):
 # A batch of at most this many elements (rows times the vectors' length) is computed on
 # Python's integers, element by element: on a few elements, a library operation's call
 # costs more than the arithmetic of all of them (the n-queens test of a few columns)
-SMALL_BATCH = 32
+SMALL_BATCH = 40
 
 
 def _kinds(steps, signature):
