@@ -192,7 +192,10 @@ PROGRAMS = [
     # projection (a column, a row's element plus a fixed vector), as Gauss-Jordan's pivot
     ("{[w];w::x@1;{x*w}'x@0}'[[[1.0 -2.0] [0.5 3.0 4.0]]]", None), ("{x*u}'[1.0 -2.5 0.5]", True),
     ("{x*u}'[1 -2 4611686018427387904]", False), ("{y@x}(2;)'r", True), ("{y@x}(4;)'i", False),
-    ("{(y@x)+u}(0;)'i", True), ("{y%x}(0.0;)'r", False), ("{y%x}(2.0;)'r", True),
+    ("{(y@x)+u}(0;)'i", True),
+    # a column picked straight from the matrix (batched._direct_pairs), or the loop's error
+    ("{x@y}(;3)'i", True), ("{y@x}(0;)'t", True), ("{y@x}(-1;)'i", False),
+    ("{y@x}(1.0;)'r", False), ("{x@y}(;4)'r", False), ("{y@x}(1;)'d3", None), ("{y%x}(0.0;)'r", False), ("{y%x}(2.0;)'r", True),
 ]
 
 
@@ -203,9 +206,10 @@ def mode(request):
 
 def watch_batched(monkeypatch, record):
     """record(result, n) for each result the batched evaluation gives: a run's (as
-    _results stacks it), a matrix's part picked straight from it (_direct's picks) and a
-    vector joined to each number (batching.joined_each)."""
+    _results stacks it), a matrix's part picked straight from it (_direct's and
+    _direct_pairs's picks) and a vector joined to each number (batching.joined_each)."""
     results, direct = evaluation._results, evaluation._direct
+    direct_pairs = evaluation._direct_pairs
 
     def stacked(r, n):
         found = results(r, n)
@@ -223,6 +227,18 @@ def watch_batched(monkeypatch, record):
                 record(r, a.shape[0])
             return r
         return picked
+
+    def watched_pairs(plan):
+        pick = direct_pairs(plan)
+        if pick is None:
+            return None
+
+        def picked(a, b, rows):
+            r = pick(a, b, rows)
+            if r is not None:
+                record(r, r.shape[0])
+            return r
+        return picked
     joined = rules.joined_each
 
     def joined_watched(fixed, each, before):
@@ -232,6 +248,7 @@ def watch_batched(monkeypatch, record):
         return r
     monkeypatch.setattr(evaluation, "_results", stacked)
     monkeypatch.setattr(evaluation, "_direct", watched)
+    monkeypatch.setattr(evaluation, "_direct_pairs", watched_pairs)
     monkeypatch.setattr(rules, "joined_each", joined_watched)
 
 

@@ -34,6 +34,12 @@ CASES = [
     ("v::[1 2 3];{(x>v)|x-v+5}'[1 9]", "[[0 0 0] [3 2 1]]"),
     ("v::[1 2 3];{(x>v)&x<v+2}'[1 2 3]", "[[0 0 0] [1 0 0] [0 1 0]]"),
     ("v::[0 1];+/+/{(x>v)&x<v+50}'!100", "98"), ("v::[0 1];+/+/{~(x>v)|x=v}'!100", "1"),
+    # &/ and |/ of integers and of truths, Not of an and, | & of integers beside truths,
+    # rows of numbers alone (a small batch's Python integers, fused.SMALL_BATCH)
+    ("{(&/x)+~&/x>1}'[[3 1 2] [5 6 7]]", "[2 5]"), ("{(|/x-1)*~x=2}'[2 5]", "[0 4]"),
+    ("v::[4 -2];{(x&v)-(x|v)*x<v}'[1 3 -5]", "[[-3 -2] [-1 -2] [-9 -3]]"),
+    ("{~(x>0)&x<3}'[[0 1 2] [3 2 1]]", "[[1 0 0] [1 0 0]]"),
+    ("{|/(x*x)-3}'[[1 -4] [2 0]]", "[13 1]"),
     # one element; two plain numbers in the tree (the verb's own Python integers)
     ("{(x=1)|x>2}'[3]", "[1]"), ("{(x+1)*2}'!1", "[2]"), ("{(x=1)|(2=2)}'[1 0]", "[1 1]"),
     # beyond int64 (the bound of a product or a sum): the verbs' nodes, Python integers
@@ -62,6 +68,10 @@ CASES = [
     ("+/{(x:%3)*x}'4611686018427387904+!100", "708921597751955147280204759012317701411"),
     ("{(+/x):%0}'[70 2]:^!140",
      "domain error: integer-divide [1 0]: division by zero (in {(+/x):%0})"),
+    # a list's elements picked by an index vector (word frequencies' w@*'g), its errors
+    ("w::[\"ab\" \"cd\" \"ef\"];w@[2 0 1 0]", "[ef ab cd ab]"),
+    ("w::[\"ab\" 1 \"cd\"];w@[2 2 1 0]", "[cd cd 1 ab]"),
+    ("w::[\"ab\" \"cd\"];w@[0 2]", "index error: at [[\"ab\" \"cd\"] [0 2]]: index 2 out of range 0..1"),
     # a row joined to rows, numbers to rows (numpy's join along the second axis)
     ("{x,1+x}'[[1 2] [3 4]]", "[[1 2 2 3] [3 4 4 5]]"), ("{(*x),x}'[[1.5 2.5] [3.5 4.5]]",
                                                          "[[1.5 1.5 2.5] [3.5 3.5 4.5]]"),
@@ -122,3 +132,17 @@ def test_the_fused_node_runs(backend):
     finally:
         fused._fast = fast
     assert taken == [True, True, False]
+
+
+@pytest.mark.parametrize("mode", MODES, ids=[f"{b}-{c}" for b, c in MODES])
+@pytest.mark.parametrize("small", [0, 10 ** 9], ids=["library", "python"])
+@pytest.mark.parametrize("src, printed", CASES)
+def test_both_ways_of_a_fused_node_give_the_same(mode, small, src, printed, monkeypatch):
+    # a fused node computes a small batch on Python's integers (fused.SMALL_BATCH), a
+    # larger one by the library's operations: each way gives the verbs' values and errors
+    from klong.verbs import fused
+    monkeypatch.setattr(fused, "SMALL_BATCH", small)
+    k = interpreter_in(mode)
+    assert run(k, src) == printed
+    assert kind_of(k, src).replace("torch.", "") == \
+        kind_of(KlongInterpreter(backend=mode[0], batch=False), src).replace("torch.", "")

@@ -71,6 +71,11 @@ def pairs(body, a, b, reads, rows):
     if backend.differentiates and not body.differentiable \
             and _tracked(backend, (a, b), reads):
         return None
+    direct = body.direct_pairs
+    if direct is not None:      # a column of a matrix: no run, no Rows
+        r = direct(a, b, rows)
+        if r is not None:
+            return r
     run = _Run(Rows.of(a) if rows & 1 else a, reads, n, Rows.of(b) if rows & 2 else b,
                chain=(body,))
     try:
@@ -169,6 +174,7 @@ def compiled(plan):
     body.calm = _calm(plan)
     body.differentiable = _differentiable(plan)
     body.direct = _direct(plan)
+    body.direct_pairs = _direct_pairs(plan)
     return body
 
 
@@ -197,6 +203,28 @@ def _direct(plan):
         return lambda a: backends.running.backend.full((a.shape[0],), a.shape[1], "i") \
             if a.ndim == 2 else None
     return _column_arithmetic(plan)
+
+
+def _direct_pairs(plan):
+    """For a dyad's body that is At of the rows by the operand the same for every pair
+    (`{y@x}(i;)'m`, `{x@y}(;i)'m`: the column i of a matrix m), a function (a, b, rows) of
+    pairs' operands giving the column as each() gives _direct's picks, or None where the run
+    must decide (an index that is no integer within the rows: the loop's error). None for
+    any other plan."""
+    if plan[0] == "seq" and len(plan[1]) == 1:
+        plan = plan[1][0]
+    if plan == ("dyad", "@", ("y",), ("x",)):
+        return lambda a, b, rows: _column(b, a) if rows == 2 else None
+    if plan == ("dyad", "@", ("x",), ("y",)):
+        return lambda a, b, rows: _column(a, b) if rows == 1 else None
+    return None
+
+
+def _column(m, i):
+    """m[:, i] for a matrix m and an integer i within its rows, else None."""
+    if type(i) is int and m.ndim == 2 and 0 <= i < m.shape[1]:
+        return m[:, i]
+    return None
 
 
 # the dyads of _column_arithmetic: one IEEE operation on two reals, the library's on

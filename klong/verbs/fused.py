@@ -242,7 +242,8 @@ def _fast(slots, plan, n):
         for i in range(leaves):         # (a row's number beside vectors: laid out (n, 1))
             if signature[i] == _NUMBER:
                 values[i] = values[i].reshape(n, 1)
-    done = program(slots, values, known, backends.current())
+    done = program(slots, values, known, backends.current(),
+                   (n, k) if n * (1 if k is None else k) <= SMALL_BATCH else None)
     if done is None:
         return None     # (a bound beyond int64: the verbs' steps)
     r, bound, result_is_number = done
@@ -259,9 +260,10 @@ def _program(steps, signature, leaves, needed):
     """The fast path for leaves of the kinds `signature`, as one Python function written
     for them and compiled once (a tree's steps one after another, without a loop over
     them that looks each one up: most of the cost of a small batch):
-    program(slots, values, known, backend) gives (the result, the bound of its magnitude,
-    whether it is a number per row), or None where a bound leaves int64; or False where two
-    plain integers meet or |/ of a plain vector is asked. The bounds first: those of the
+    program(slots, values, known, backend, small) gives (the result, the bound of its
+    magnitude, whether it is a number per row), or None where a bound leaves int64; or False
+    where two plain integers meet or |/ of a plain vector is asked. `small`: None, or the
+    batch's (rows, vectors' length) where it is computed on Python's integers (_small). The bounds first: those of the
     leaves `needed` (from the slots as they came: Rows' bounds, a remembered magnitude),
     then each result's from its operands' (batching._exactly: p+q for + and -, p*q for *,
     1 for a comparison and for ~, the larger for | and &, its operand's for |/ and &/).
@@ -285,6 +287,10 @@ def _program(steps, signature, leaves, needed):
             lines.append(f"m{slot} = m{i}")
         else:
             lines.append(f"m{slot} = 1")
+    result_is_number = _kinds(steps, signature)[-1] in (_INT, _NUMBER)
+    lines.append("if small is not None:")
+    lines += ["    " + line for line in _small(steps, signature, leaves, result)]
+    lines.append(f"    return r, m{result}, {result_is_number}")
     lines += [f"v{i} = V[{i}]" for i in range(leaves)]
     kinds = list(signature)
     truths = set()
@@ -330,8 +336,93 @@ def _program(steps, signature, leaves, needed):
         lines.append(f"v{here} = {expression}")
     r = f"astype(v{result}, 'i')" if result in truths else f"v{result}"
     lines.append(f"return {r}, m{result}, {kinds[-1] in (_INT, _NUMBER)}")
-    source = "def program(S, V, known, backend):\n    astype = backend.astype\n" \
+    source = "def program(S, V, known, backend, small):\n    astype = backend.astype\n" \
         + "".join(f"    {line}\n" for line in lines)
     namespace = {"INT64_MAX": limits.INT64_MAX, "magnitude": batching.operand_magnitude}
     exec(compile(source, "<fused>", "exec"), namespace)
     return namespace["program"]
+
+
+# A batch of at most this many elements (rows times the vectors' length) is computed on
+# Python's integers, element by element: on a few elements, a library operation's call
+# costs more than the arithmetic of all of them (the n-queens test of a few columns)
+SMALL_BATCH = 40
+
+
+def _kinds(steps, signature):
+    """What every slot holds (_INT ... _PLAIN), the leaves' and the steps' results', as
+    _program lays them out (a program it declines is never run)."""
+    kinds = list(signature)
+    for what, _, _, i, j in steps:
+        a = kinds[i]
+        if what == _NOT:
+            kinds.append(a)
+        elif what == _OVER:
+            kinds.append(_INT if a == _INT else _NUMBER)
+        else:
+            b = kinds[j]
+            if _VECTOR in (a, b) or _NUMBER in (a, b) and _PLAIN in (a, b):
+                kinds.append(_VECTOR)
+            elif _NUMBER in (a, b):
+                kinds.append(_NUMBER)
+            else:
+                kinds.append(_PLAIN if _PLAIN in (a, b) else _INT)
+    return kinds
+
+
+def _small(steps, signature, leaves, result):
+    """The lines of a program's small path (SMALL_BATCH): the leaves as Python lists, the
+    tree written out as one expression on each row's (i) and each element's (j) integers,
+    and `r` the library's int64 array of the results: the same integers as the library's
+    steps give (every bound is within int64, checked before; a comparison's truth is 0 or
+    1, ~ of a number is its comparison with 0, | and & the larger and the smaller, |/ and
+    &/ of each row its largest and smallest element)."""
+    kinds = _kinds(steps, signature)
+    laid_out = _VECTOR in signature or _PLAIN in signature   # (numbers as (n, 1))
+
+    truths = set()      # the slots that hold truths (Python's booleans): and/or/not/any/all
+
+    def expression(slot):
+        kind = kinds[slot]
+        if slot < leaves:
+            if kind == _INT:
+                return f"v{slot}"
+            if kind == _NUMBER:
+                return f"v{slot}[i][0]" if laid_out else f"v{slot}[i]"
+            return f"v{slot}[i][j]" if kind == _VECTOR else f"v{slot}[j]"
+        what, op, _, i, j = steps[slot - leaves]
+        inner = expression(i)       # (its truths known once it is written)
+        if what == _NOT:
+            if i in truths:
+                truths.add(slot)
+                return f"(not {inner})"
+            return f"({inner} == 0)"
+        if what == _OVER:
+            if kinds[i] != _VECTOR:
+                if i in truths:
+                    truths.add(slot)
+                return inner        # (a row's number is its own fold)
+            if i in truths:
+                truths.add(slot)
+                return f"{'any' if op else 'all'}([{inner} for j in K])"
+            return f"{'max' if op else 'min'}([{inner} for j in K])"
+        left, right = inner, expression(j)
+        if what == _EXTREME:
+            if i in truths and j in truths:
+                truths.add(slot)
+                return f"({left} {'or' if op == 'maximum' else 'and'} {right})"
+            return f"{'max' if op == 'maximum' else 'min'}({left}, {right})"
+        if what == _COMPARE:
+            truths.add(slot)
+        return f"({left} {op} {right})"
+    lines = [f"v{i} = V[{i}]" if signature[i] == _INT else f"v{i} = V[{i}].tolist()"
+             for i in range(leaves)]
+    lines.append("N = range(small[0])")
+    if laid_out:
+        lines.append("K = range(small[1])")
+    if kinds[result] == _VECTOR:
+        lines.append(f"r = [[int({expression(result)}) for j in K] for i in N]")
+    else:
+        lines.append(f"r = [int({expression(result)}) for i in N]")
+    lines.append("r = backend.asarray(r, 'i')")
+    return lines

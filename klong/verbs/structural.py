@@ -402,6 +402,8 @@ def _index(a, b):
         if is_array(a):
             return backends.current().take(a, b)
         if b.ndim == 1:
+            if type(a) is list:     # (a list's elements as they are: words picked by index)
+                return make_list([a[i] for i in b.tolist()])
             return make_list([element(a, i) for i in b.tolist()])
     if is_list(b):
         return make_list([_index(a, e) for e in items(b)])

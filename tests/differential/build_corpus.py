@@ -27,7 +27,9 @@ Four sources, in this order:
     guards on a zero (a divisor, a scan's first row) fail after they were captured, issue
     33; TEXT_FIELDS: Format's text joined to a constant text, issue 35;
     ROW_SCANS: running sums of rows from a zero and the first match in each row,
-    issue 32's sixth round);
+    issue 32's sixth round;
+    PICKED_SMALL: columns picked at once, small fused batches on Python's integers and
+    a list's elements picked by an index vector, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1042,6 +1044,26 @@ ROW_SCANS = [
 ]
 
 
+# A column of a matrix picked by a dyad's Each at once; a fused tree of integer verbs on
+# a few elements computed on Python's integers; a list's elements picked by an index
+# vector (issue 35, progs-b)
+PICKED_SMALL = [
+    "m::[[1 2 3] [4 5 6]];({y@x}(1;)'m),({x@y}(;2)'m),{y@x}(0;)'[[1.5 2.5] [3.5 4.5]]",
+    "{y@x}(3;)'[[1 2 3] [4 5 6]]", "{y@x}(-1;)'[[1 2] [3 4]]", "{x@y}(;1.0)'[[1 2] [3 4]]",
+    "gj::{[a n];n::#x;a::x,'{1.0*x=!n}'!n;{[r];r::a@x;r::r%r@x;a::a-{x*r}'{y@x}(x;)'a;"
+    "a::(x#a),(,r),(x+1)_a}'!n;{n_x}'a};gj([[4.0 1.0 0.5] [1.0 3.0 0.0] [0.5 0.0 2.0]])",
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};(safe([0 2];)'!5),(safe([1 3 0];)'!4),"
+    "safe([0 2 4 1 3 5];)'!8",
+    "safe::{[d];d::(#x)-!#x;~|/(x=y)|(x=y+d)|x=y-d};q::{:[n=#x;1;0+/q'x,:\\&safe(x;)'!n]};"
+    "nq::{n::x;+/{q(,x)}'!n};nq'[4 5 6]",
+    "{(&/x)+~&/x>1}'[[3 1 2] [5 6 7]]", "{(|/x-1)*~x=2}'[2 5]",
+    "v::[4 -2];{(x&v)-(x|v)*x<v}'[1 3 -5]", "{~(x>0)&x<3}'[[0 1 2] [3 2 1]]",
+    "{|/(x*x)-3}'[[1 -4] [2 0]]", "{(x*x)+1}'[3037000500 2]",
+    "v::[1 2 3];{((x=v)+x)*2}'[1 2]", "{~(x=1)|x=2}'[1 2 3]",
+    "w::[\"ab\" \"cd\" \"ef\"];(w@[2 0 1 0]),w@!0",
+    "w::[\"ab\" 1 [2 3]];w@[2 2 0]", "w::[\"ab\" \"cd\"];w@[0 2]",
+]
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--conformance", help="the directory of nmh.jsonl and display.jsonl "
@@ -1064,8 +1086,8 @@ def main(argv=None):
                       "mixed-", "indep-", "arrsp-", "strsp-", "loopsp-", "costp-",
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
-                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-",
-                      "qa-", "rz-"))]
+                      "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-", "qa-",
+                      "rz-", "qb-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1149,6 +1171,8 @@ def main(argv=None):
         entries.append({"id": f"qa-{i:03d}", "source": source})
     for i, source in enumerate(ROW_SCANS):
         entries.append({"id": f"rz-{i:03d}", "source": source})
+    for i, source in enumerate(PICKED_SMALL):
+        entries.append({"id": f"qb-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
