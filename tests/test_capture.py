@@ -484,48 +484,6 @@ def test_a_rows_first_zero_falls_back():
     assert k.capture.records[k.globals["step"].facts].replays > 0
 
 
-def test_a_gradient_not_finite_falls_back():
-    """The test that a gradient is finite replays as one call of _finite (not torch's sum
-    and its item()); where the gradient is not finite (a square root's at 0), the ordinary
-    evaluation runs, and says so, with capture on as with it off; finite again, the same
-    bits."""
-    from klong.backends import torch_autograd
-    from klong.errors import KlongError
-    setup = "p::[1.0 4.0]\nf::{+/x^0.5}\nstep::{p::p-0.1*f:>p}"
-    ks = [KlongInterpreter(backend="torch", device="cpu", capture=c) for c in (True, False)]
-    for k in ks:
-        k(setup)
-        for _ in range(5):
-            k("step()")
-        k("p::[0.0 4.0]")
-        with pytest.raises(KlongError, match="no finite gradient"):
-            k("step()")
-        k("p::[2.0 3.0]")
-        for _ in range(3):
-            k("step()")
-    assert_same(ks[0].globals["p"], ks[1].globals["p"])
-    record = ks[0].capture.records[ks[0].globals["step"].facts]
-    assert record.replays > 0
-    assert torch_autograd._finite in record.variants[0].replay.__globals__.values()
-    assert ".item()" not in record.source() and not _calls(ks[0], "step", "sum")
-
-
-def test_finite_is_every_element_finite():
-    """_finite says what torch.isfinite(t).all() says: a sum that overflows (all of it
-    finite) included, NaN and infinities, float32, views, a tensor being differentiated."""
-    from klong.backends.torch_autograd import _finite
-    nan, inf = float("nan"), float("inf")
-    cases = [torch.tensor([1.0, nan]), torch.tensor([1.0, -inf]), torch.tensor([inf, -inf]),
-             torch.tensor([1e308, 1e308]), torch.tensor(2.5), torch.tensor([1.0, 2.0]),
-             torch.tensor([3e38, 3e38], dtype=torch.float32),
-             torch.tensor([[1.0, nan], [2.0, 3.0]]).t()[0],
-             torch.tensor([[1.0, nan], [2.0, 3.0]]).t()[1],
-             torch.tensor([1.0, inf], dtype=torch.bfloat16),
-             torch.tensor([1.0, 2.0], requires_grad=True), torch.zeros(0)]
-    for t in cases:
-        assert _finite(t) is bool(torch.isfinite(t).all()), t
-
-
 def test_none_zero_is_all():
     """The replay's guard on zeros says what bool(t.all()) says, on numpy's view of CPU
     memory or torch's own test: NaN is not zero, -0.0 is, views and other dtypes alike."""

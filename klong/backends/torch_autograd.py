@@ -12,7 +12,6 @@ import contextlib
 import math
 import warnings
 
-import numpy as np
 import torch
 from torch.overrides import TorchFunctionMode
 
@@ -80,17 +79,9 @@ class TorchAutograd(NumericAutograd):
         if not keep_graph and g.requires_grad:
             g = g.detach()
         r = self.backend.item(g) if g.ndim == 0 else g
-        if not (math.isfinite(r) if type(r) is float else self._finite(g)):
+        if not (math.isfinite(r) if type(r) is float else _finite(g)):
             raise KlongError("domain", f"{NOT_FINITE}; .anomaly(1) shows where it arises")
         return r
-
-    def _finite(self, g):
-        """_finite(g); while a capture records (torch_capture.py), recorded as one test of
-        g, not as the steps it takes."""
-        recorder = self.backend.recorder
-        if recorder is None:
-            return _finite(g)
-        return recorder.test(_finite, _finite_on_device, g)
 
     # ------------------------------------------------------------ the engines
 
@@ -280,22 +271,8 @@ def _nan_hook(op, node_name, where):
 
 def _finite(g):
     """Whether every element of g is finite. The sum is (unless it overflows) exactly when
-    they all are, and takes a tenth of the time of checking each: numpy's on the CPU (the
-    same memory), at a third of the cost of torch's and its item()."""
-    if g.device.type == "cpu" and g.dtype in _SUMMED and not g.requires_grad:
-        with np.errstate(all="ignore"):         # (its verdict is the test below)
-            total = float(np.add.reduce(g.numpy(), None))
-    else:
-        total = g.sum().item()
-    return math.isfinite(total) or bool(torch.isfinite(g).all())
-
-
-def _finite_on_device(g):
-    """_finite(g) as a tensor on g's device (a test in a CUDA graph's body)."""
-    return torch.isfinite(g).all()
-
-
-_SUMMED = (torch.float64, torch.float32)
+    they all are, and takes a tenth of the time of checking each."""
+    return math.isfinite(g.sum().item()) or bool(torch.isfinite(g).all())
 
 
 def first_line(e):

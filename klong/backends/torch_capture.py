@@ -721,26 +721,6 @@ class Recorder(TorchFunctionMode):
             self.failure = f"{what}: {e}"
             return None
 
-    def test(self, fn, device_form, *args):
-        """fn(*args), a decision on tensors that reads nothing else (whether every element of
-        a gradient is finite): recorded as one guard that calls fn, its own steps not; in a
-        CUDA graph's body, device_form(*args), the same decision as a tensor there. Inside
-        a vmapped body, its steps as they come."""
-        if self.sub is not None:
-            return fn(*args)
-        operands = self._step_operands(getattr(fn, "__name__", "a test"), args)
-        paused, self.paused = self.paused, True
-        try:
-            out = bool(fn(*args))
-        finally:
-            self.paused = paused
-        if operands is not None and self.failure is None:
-            call = f"{self.named(fn)}({', '.join(operands)})"
-            on_device = f"{self.named(device_form)}({', '.join(operands)})"
-            self.line(f"if {'not ' if out else ''}{call}: return None",
-                      f"OK.append({'' if out else '~'}{on_device})")
-        return out
-
     def whole(self, fn, *args):
         """fn(*args), a function of tensors that gives a tensor of its own and decides
         nothing from their values (Klong's sum of a vector, folded by numpy on the CPU):
