@@ -484,6 +484,22 @@ def test_a_rows_first_zero_falls_back():
     assert k.capture.records[k.globals["step"].facts].replays > 0
 
 
+@pytest.mark.parametrize("src", [
+    "+/[[-0.0 1.0] [-0.0 2.0]]", "*/[[-0.0 1.0] [2.0 -3.0] [0.5 0.5]]",
+    "|/[[1.0 2.0] [3.0 -1.0] [0.0 5.0]]", "&/[[1.0 2.0] [3.0 -1.0]]",
+    "+/[[-0.0 1.0] [-0.0 2.0] [-0.0 3.0] [-0.0 4.0] [-0.0 5.0]]",
+    "{+/x}'[[-0.0 -0.0 -0.0] [1.0 2.0 3.0]]", "+/[1.0e308 1.0e308 -1.0e308]"])
+def test_a_few_rows_folded_as_on_numpy(src):
+    """A sum or product of a few rows on torch's CPU (one operation a row, from the first:
+    a softmax's classes) gives numpy's bits, signs of zeros and overflows included."""
+    import numpy as np
+    got, want = (KlongInterpreter(backend=b)(src) for b in ("torch", "numpy"))
+    got = got.numpy() if isinstance(got, torch.Tensor) else np.asarray(got)
+    want = np.asarray(want)
+    assert got.dtype == want.dtype and np.array_equal(got, want) \
+        and np.array_equal(np.signbit(got), np.signbit(want)), (got, want)
+
+
 def test_none_zero_is_all():
     """The replay's guard on zeros says what bool(t.all()) says, on numpy's view of CPU
     memory or torch's own test: NaN is not zero, -0.0 is, views and other dtypes alike."""
