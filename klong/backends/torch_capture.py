@@ -146,6 +146,7 @@ _REQUIRES_GRAD = re.compile(r"(s\d+) = (K\d+)\(([si]\d+), True\)$")
 _GRAPH_USERS = {"grad", "backward", "run_backward"}
 _DETACHED = re.compile(r"(s\d+) = (K\d+)\(([si]\d+)\)$")
 _CONSTANT = re.compile(r"\bK\d+\b")
+_COPY = re.compile(r"(s\d+) = ([si]\d+)$")
 _DETACH = torch.Tensor.detach
 _SLOT_NAME = re.compile(r"\b[a-z]\d+(?:_\d+)?\b")      # s12, i3, f7, v4_0 (K12: constants)
 # operations whose results are never taken from a call before: random numbers, changes in
@@ -670,9 +671,18 @@ class Recorder(TorchFunctionMode):
                 return
         if any("requires_grad" in line for line in self.main):
             return
+        # the slots changed in place, and those they are other names of: there a detached
+        # tensor stays one of its own (a change of its view, t_(), would reach the other;
+        # a change of its values does either way, the memory being the same)
+        changed = set(self.mutated)
+        for line in reversed(self.main):
+            m = _COPY.match(line)
+            if m is not None and m.group(1) in changed:
+                changed.add(m.group(2))
         for i, line in enumerate(self.main):
             m = _DETACHED.match(line)
-            if m is not None and self.namespace.get(m.group(2)) is _DETACH:
+            if m is not None and self.namespace.get(m.group(2)) is _DETACH \
+                    and not {m.group(1), m.group(3)} & changed:
                 self.main[i] = f"{m.group(1)} = {m.group(3)}"
 
     def _grad_text(self, args, kwargs):
