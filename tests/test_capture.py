@@ -351,13 +351,20 @@ def _calls(k, name, wanted):
                if getattr(v, "__name__", "") == wanted)
 
 
-@pytest.mark.parametrize("setup", [LINREG, MLP, ".bkf(\"tanh\")\n" + TANH])
-def test_a_gradient_replays_as_its_backward_operations(setup):
+@pytest.mark.parametrize("setup, leaves", [(LINREG, 0), (MLP, 3), (".bkf(\"tanh\")\n" + TANH, 1)])
+def test_a_gradient_replays_as_its_backward_operations(setup, leaves):
     """`:>` of a scalar loss replays as the operations autograd's engine ran for its
     backward, one after another: the forward builds no graph (no requires_grad_) and no
     engine runs (the bits over 25 steps are checked above)."""
     on, _, _ = run(setup, "step()", 8, True, [])
     assert not _calls(on, "step", "run_backward") and not _calls(on, "step", "grad")
+    # nothing is differentiated in the replay: a tensor detached is the tensor itself,
+    # but for the leaves `:>` made (their copies are changed in place while recording)
+    replay = on.capture.records[on.globals["step"].facts].variants[0].replay
+    source = replay_source(on, "step")
+    detaches = sum(source.count(f"{const}(") for const, v in replay.__globals__.items()
+                   if getattr(v, "__name__", "") == "detach")
+    assert detaches <= leaves, source
     assert not _calls(on, "step", "requires_grad_")
     assert re.search(r"step: captured, 1 variant\(s\), [1-9]", on.capture.explain())
 
@@ -480,6 +487,22 @@ def test_a_rows_first_zero_falls_back():
     k = steps_both("s::1.0\nstep::{s::s-1.0;{+/x}'[[-1.0 -0.0] [1.0 2.0] [0.5 -0.0]]*s}",
                    ["step()"] * 5 + ["s::1.0"] + ["step()"] * 3)
     assert k.capture.records[k.globals["step"].facts].replays > 0
+
+
+@pytest.mark.parametrize("src", [
+    "+/[[-0.0 1.0] [-0.0 2.0]]", "*/[[-0.0 1.0] [2.0 -3.0] [0.5 0.5]]",
+    "|/[[1.0 2.0] [3.0 -1.0] [0.0 5.0]]", "&/[[1.0 2.0] [3.0 -1.0]]",
+    "+/[[-0.0 1.0] [-0.0 2.0] [-0.0 3.0] [-0.0 4.0] [-0.0 5.0]]",
+    "{+/x}'[[-0.0 -0.0 -0.0] [1.0 2.0 3.0]]", "+/[1.0e308 1.0e308 -1.0e308]"])
+def test_a_few_rows_folded_as_on_numpy(src):
+    """A sum or product of a few rows on torch's CPU (one operation a row, from the first:
+    a softmax's classes) gives numpy's bits, signs of zeros and overflows included."""
+    import numpy as np
+    got, want = (KlongInterpreter(backend=b)(src) for b in ("torch", "numpy"))
+    got = got.numpy() if isinstance(got, torch.Tensor) else np.asarray(got)
+    want = np.asarray(want)
+    assert got.dtype == want.dtype and np.array_equal(got, want) \
+        and np.array_equal(np.signbit(got), np.signbit(want)), (got, want)
 
 
 def test_none_zero_is_all():

@@ -142,6 +142,10 @@ def _host_real_operand(v, copy=False):
 _INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 _HOST_DTYPES = (*_HOST_FLOATS, torch.int64)     # (the dtypes numpy may compute with)
 _SHORT = 16            # vectors up to this long are read as a list for one element
+# from 2 rows up to this many, a sum or product is folded one operation a row (from the
+# first row: no look at the signs of its zeros, which a scan from 0.0 needs), not by a scan
+# (a softmax's classes)
+_FEW_ROWS = 4
 
 
 def _wrapped(t):
@@ -629,7 +633,8 @@ class TorchBackend(Backend):
             a = host
         if not isinstance(a, torch.Tensor):         # handed over to numpy (hand_over)
             return (np.add if op == "+" else np.multiply).accumulate(a, axis=0)[-1]
-        if a.dtype == torch.float64 and a.device.type == "cpu":
+        if a.dtype == torch.float64 and a.device.type == "cpu" \
+                and not (2 <= a.shape[0] <= _FEW_ROWS and op in _COMBINE):
             return super().fold_rows(op, a)         # torch's CPU float64 scan: left to right
         combine = _COMBINE[op]
         rows = a.unbind(0)

@@ -144,6 +144,10 @@ _DATA_SET = re.compile(r"(K\d+)\((s\d+), (s\d+)\)$")
 _REQUIRES_GRAD = re.compile(r"(s\d+) = (K\d+)\(([si]\d+), True\)$")
 # calls that run autograd's engine on the graph the forward builds
 _GRAPH_USERS = {"grad", "backward", "run_backward"}
+_DETACHED = re.compile(r"(s\d+) = (K\d+)\(([si]\d+)\)$")
+_CONSTANT = re.compile(r"\bK\d+\b")
+_COPY = re.compile(r"(s\d+) = ([si]\d+)$")
+_DETACH = torch.Tensor.detach
 _SLOT_NAME = re.compile(r"\b[a-z]\d+(?:_\d+)?\b")      # s12, i3, f7, v4_0 (K12: constants)
 # operations whose results are never taken from a call before: random numbers, changes in
 # place (their results are their operands), results written into a tensor given
@@ -557,6 +561,7 @@ class Recorder(TorchFunctionMode):
         for i, line in starts.items():
             self.main[i] = line
         self._without_holders()
+        self._without_detaches()
 
     def unjoin(self):
         """Take back what _joint wrote (the replay it gave failed a guard, or differed: a
@@ -649,6 +654,36 @@ class Recorder(TorchFunctionMode):
                 continue
             self.main[j] = ""
             self.main[i] = f"{holder} = {values}"
+
+    def _without_detaches(self):
+        """With no graph built, where nothing of the replay is differentiated (no input,
+        constant or line of it asks for a gradient), a tensor detached is the tensor itself
+        (the same memory, the same version counter): its slot is the one detached, and the
+        call is not made (a leaf of `:>` and every value graph_holding took apart)."""
+        if any(isinstance(value, torch.Tensor) and value.requires_grad
+               for _, _, value in self.inputs):
+            return
+        used = set(_CONSTANT.findall("\n".join(self.main)))
+        for name in used:
+            value = self.namespace.get(name)
+            if isinstance(value, torch.Tensor) and value.requires_grad \
+                    or "requires_grad" in _name(value):
+                return
+        if any("requires_grad" in line for line in self.main):
+            return
+        # the slots changed in place, and those they are other names of: there a detached
+        # tensor stays one of its own (a change of its view, t_(), would reach the other;
+        # a change of its values does either way, the memory being the same)
+        changed = set(self.mutated)
+        for line in reversed(self.main):
+            m = _COPY.match(line)
+            if m is not None and m.group(1) in changed:
+                changed.add(m.group(2))
+        for i, line in enumerate(self.main):
+            m = _DETACHED.match(line)
+            if m is not None and self.namespace.get(m.group(2)) is _DETACH \
+                    and not {m.group(1), m.group(3)} & changed:
+                self.main[i] = f"{m.group(1)} = {m.group(3)}"
 
     def _grad_text(self, args, kwargs):
         """torch.autograd.grad of scalars, with no gradients given and no graph kept, as
@@ -1233,8 +1268,8 @@ class Recorder(TorchFunctionMode):
                     seeds += [s for s in dict.fromkeys(operands) if s[0] == "i" and s not in seeds]
                     continue
             rest.append(line)
-        if not held:
-            return rest
+        if all(_SLOT_NAME.fullmatch(_ASSIGNMENT.match(line).group(2)) for line in held):
+            return lines        # (nothing but other names for the inputs: nothing to keep)
         used = set(_SLOT_NAME.findall("\n".join([*rest, outputs])))
         kept = [_ASSIGNMENT.match(line).group(1) for line in held]
         kept = [s for s in kept if s in used]
