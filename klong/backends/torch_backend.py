@@ -895,9 +895,12 @@ class TorchBackend(Backend):
             return None
         if not isinstance(r, torch.Tensor) or r.ndim == 0 or 0 in r.shape[1:]:
             return None     # empty results are lists of empty lists, never an N x 0 array
-        # (a view of vmap's own result, its batch axis moved to the front: a tensor of
-        # its own, as every Each gives)
-        return _owned(r)
+        if r._base is not None:
+            # a view of vmap's own result, its batch axis moved to the front: a tensor of
+            # its own, as every Each gives (any other layout stays as vmap gave it: torch's
+            # sums over a tensor follow its layout, and a step's bits must not move)
+            r = _owned(r)
+        return r
 
     def unbatched(self, v):
         functorch = torch._C._functorch
