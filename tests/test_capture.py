@@ -499,7 +499,7 @@ def test_a_few_rows_folded_as_on_numpy(src):
     a softmax's classes) gives numpy's bits, signs of zeros and overflows included."""
     import numpy as np
     got, want = (KlongInterpreter(backend=b)(src) for b in ("torch", "numpy"))
-    got = got.numpy() if isinstance(got, torch.Tensor) else np.asarray(got)
+    got = got.cpu().numpy() if isinstance(got, torch.Tensor) else np.asarray(got)
     want = np.asarray(want)
     assert got.dtype == want.dtype and np.array_equal(got, want) \
         and np.array_equal(np.signbit(got), np.signbit(want)), (got, want)
