@@ -307,10 +307,6 @@ class ArrayOfSize(BackendFunction):
     its device."""
     __slots__ = ()
 
-    def __init__(self, name, fn, backend):
-        super().__init__(name, fn, backend)
-        self.elementwise = False
-
     def call(self, args):
         if len(args) != 1:
             raise KlongError("arity", f"wrong arity: {self.name} takes 1 argument")
