@@ -250,6 +250,24 @@ def test_get_backend():
     assert "numpy" in str(info.value)
 
 
+@pytest.mark.parametrize("name", ["numpy"] + (["torch"] if HAS_TORCH else []))
+def test_select_nonzero_takes_any_number_but_zero_as_true(name):
+    """select_nonzero(mask, a, b): a where the mask's number is not 0 (a Klong truth: 2, -1,
+    a NaN, but neither 0 nor -0.0), b elsewhere, broadcast as select broadcasts."""
+    b = kb.get_backend(name, device="cpu" if name == "torch" else None)
+    ints = b.asarray([2, 0, -1, 1], "i")
+    reals = b.asarray([float("nan"), -0.0, 0.5, 0.0], "f")
+    rows = b.asarray([[1, 2], [3, 4], [5, 6], [7, 8]], "i")
+    zeros = b.full((4, 2), 0, "i")
+    host = kb.to_host
+    assert host(b.select_nonzero(ints, b.arange(4), b.full((4,), 9, "i"))).tolist() \
+        == [0, 9, 2, 3]
+    assert host(b.select_nonzero(reals, b.arange(4), b.full((4,), 9, "i"))).tolist() \
+        == [0, 9, 2, 9]
+    assert host(b.select_nonzero(ints.reshape(4, 1), rows, zeros)).tolist() \
+        == [[1, 2], [0, 0], [5, 6], [7, 8]]
+
+
 @needs_torch
 def test_get_backend_torch_device():
     import torch

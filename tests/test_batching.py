@@ -76,6 +76,12 @@ PROGRAMS = [
     ("{:[(*x)>1;+/x:|(*x)>0;0;-1]}'i", True), ("{:[c>5;+/x;*x]}'i", True),
     ("{:[(*x)>1;x;0.0]}'i", False),                  # a mixed list in the loop
     ("{:[(*x)=0;0;(+/x)%*x]}'i", False),             # a branch not taken divides by 0
+    # a predicate of numbers other than 0 and 1 (any but 0 is true, not -0.0): rows of
+    # numbers, of lists, and plain numbers chosen (Backend.select_nonzero)
+    ("{:[(*x)!4;*x;10+*x]}'i", True), ("{:[(*x)-3;x;|x]}'i", True),
+    ("{:[(x@2)+3.0;x;-x]}'r", True), ("{:[(*x)*-0.0;1;2]}'r", True),
+    ("{:[(*x)-2;(*x),1;0,*x]}'t", True),
+    ("{:[(*x)*x@1;1.5;2.5]}'[[0.0 5.0] [-0.0 1.0] [2.0 3.0] [0.5 -1.0]]", True),
     # integers that leave int64, or reals that Python divides exactly
     ("+/'big", False), ("*/'big", False), ("+\\'big", False), ("{x*x}'big", None),
     ("{(+/x)*4611686018427387904}'i", False), ("{(+/x)%3}'huge", True),
@@ -739,6 +745,10 @@ WHILES = [
     # a row whose loop never ends, where its own run never gets to it (a branch not taken;
     # an earlier row's error after its loop): past batched.WHILE_STEPS, the loop decides
     ("{:[x>10;{x<100}{x*2}:~x;x]}'[20 0]", False), ("{[r];r::{x<100}{x*2}:~x;r@5}'[1 0]", False),
+    # locals of the loop's predicate and of its body, set afresh at every step of every row
+    # (each step's run starts with none: _while)
+    ("{{[t];t::x*2;t<50}{[u];u::x+1;u*2}:~x}'[1 3 30 0]", True),
+    ("{*{[t];t::(x@0)+x@1;t<40}{[u];u::x@1;u,(x@0)+u}:~x,1}'[1 2 50]", True),
 ]
 
 
@@ -757,6 +767,9 @@ def test_a_batched_while_gives_each_rows_value(mode):
         == "[6 7 5 25 35 27 1]"
     assert write(k("{{(*x)<50}{((*x)+x@1),(x@0)}:~x,1}'[1 2 3 40 49 50 7]")) == \
         "[[55 34] [55 34] [76 47] [81 41] [50 49] [50 1] [61 38]]"
+    assert write(k("{{[t];t::x*2;t<50}{[u];u::x+1;u*2}:~x}'[1 3 30 0]")) == "[46 38 30 30]"
+    assert write(k("{*{[t];t::(x@0)+x@1;t<40}{[u];u::x@1;u,(x@0)+u}:~x,1}'[1 2 50]")) == \
+        "[21 18 50]"
 
 
 # The bounds of Rows' integers (batching.Rows.bounds), carried from rule to rule and from

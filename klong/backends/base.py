@@ -643,6 +643,11 @@ class Backend:
         a and b are arrays or numbers of one kind; all three broadcast together."""
         raise NotImplementedError
 
+    def select_nonzero(self, mask, a, b):
+        """select where the numeric array `mask` is not 0 (a Klong truth: a batched
+        conditional's predicate of one number per row)."""
+        return self.select(mask != 0, a, b)
+
     def all(self, a):
         return bool(a.all())
 

@@ -600,12 +600,17 @@ def _while(predicate, body, start, names):
         up = {name: run.locals[name] for name in names}
         lanes = None            # the rows still looping (None: all, in order)
         done = []               # (rows, their values) of the rows done
+        # (one run for p and one for f, each step's rows and a fresh start of its locals
+        # put in: a step of a small batch is a few microseconds a node)
+        tests = _Run(x, run.reads, n, chain=run.chain)
+        steps = _Run(x, run.reads, n, chain=run.chain)
         for _ in range(WHILE_STEPS + 1):
             a = x.a
             m = a.shape[0]
-            p = predicate(_Run(x, run.reads, m, up=up, chain=run.chain))
+            tests.x, tests.n, tests.up, tests.locals = x, m, up, {}
+            p = predicate(tests)
             if type(p) is Rows:
-                if p.rank != 0:
+                if p.a.ndim != 1:
                     raise Declined      # (a list as a predicate: its length decides)
                 if not backend.all(p.a):        # (a row goes on where its p is not 0)
                     go = p.a != 0
@@ -623,8 +628,9 @@ def _while(predicate, body, start, names):
             elif not values.is_true(p):
                 done.append((lanes, a))
                 break
-            r = body(_Run(x, run.reads, x.a.shape[0], up=up, chain=run.chain))
-            x = r if type(r) is Rows else _repeated_rows(backend, r, x.a.shape[0])
+            steps.x, steps.n, steps.up, steps.locals = x, x.a.shape[0], up, {}
+            r = body(steps)
+            x = r if type(r) is Rows else _repeated_rows(backend, r, steps.n)
         else:
             raise Declined
         return Rows(_gathered(backend, done, n))
@@ -965,23 +971,21 @@ def _select(run, p, chosen, other):
         # (the common case first, its tests made once: two Rows of one dtype and shape)
         a, b = chosen.a, other.a
         if a.dtype == b.dtype and a.shape == b.shape:
-            mask = mask != 0
             if a.ndim > 1:
                 mask = mask.reshape((run.n,) + (1,) * (a.ndim - 1))
-            return Rows.of(backends.current().select(mask, a, b),
+            return Rows.of(backends.current().select_nonzero(mask, a, b),
                            batching._union(chosen.bounds, other.bounds))
     if t is type(other) and (t is float or t is int and limits.fits_int64(chosen)
                              and limits.fits_int64(other)):
         # two plain numbers of one kind (`:[(+/x)>0;1;-1]`): the library's choice of them
         # for each row, without each made a vector first
-        return Rows.of(backends.current().select(p.a != 0, chosen, other))
+        return Rows.of(backends.current().select_nonzero(p.a, chosen, other))
     chosen = chosen.a if type(chosen) is Rows else _repeated(chosen, run.n)
     other = other.a if type(other) is Rows else _repeated(other, run.n)
     kind = values.array_kind(chosen)
     if kind != values.array_kind(other) or chosen.shape != other.shape:
         raise Declined          # a mixed list in the loop
-    mask = p.a != 0
     if chosen.ndim > 1:
         mask = mask.reshape((run.n,) + (1,) * (chosen.ndim - 1))
     # (the rows of one kind of number, chosen: Rows of that kind)
-    return Rows.of(backends.current().select(mask, chosen, other))
+    return Rows.of(backends.current().select_nonzero(mask, chosen, other))
