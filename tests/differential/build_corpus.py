@@ -29,7 +29,9 @@ Four sources, in this order:
     ROW_SCANS: running sums of rows from a zero and the first match in each row,
     issue 32's sixth round;
     PICKED_SMALL: columns picked at once, small fused batches on Python's integers and
-    a list's elements picked by an index vector, issue 35);
+    a list's elements picked by an index vector, issue 35; CHOSEN_STEPS: batched
+    conditionals whose predicate gives numbers other than 0 and 1, and batched Whiles whose
+    literals have locals of their own, issue 35);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1064,6 +1066,23 @@ PICKED_SMALL = [
     "w::[\"ab\" 1 [2 3]];w@[2 2 0]", "w::[\"ab\" \"cd\"];w@[0 2]",
 ]
 
+# Batched conditionals whose predicate gives each row a number other than 0 and 1 (any
+# number but 0 is true, -0.0 is not: Backend.select_nonzero), choosing numbers, lists and
+# plain numbers; batched Whiles whose predicate and body have locals of their own, set
+# afresh at every step, and the binary search of the independent set (issue 35)
+CHOSEN_STEPS = [
+    "{:[x!4;x;10+x]}'[3 0 9 8 -5]", "{:[(*x)-3;x;|x]}'[[3 1 2] [0 -4 7] [9 9 -2]]",
+    "{:[(x@2)+3.0;x;-x]}'[[1.5 2.25 -3.0] [0.1 0.2 0.3] [-1.0 -2.0 -3.5]]",
+    "{:[(*x)*x@1;1.5;2.5]}'[[0.0 5.0] [-0.0 1.0] [2.0 3.0] [0.5 -1.0]]",
+    "{:[(*x)-2;(*x),1;0,*x]}'[[3 1] [2 2] [5 -1]]", "{:[x-2;1;-1]}'[1 2 3 2]",
+    "{:[x*-0.0;x;0.5]}'[1.0 -2.0 0.0]",
+    "{{[t];t::x*2;t<50}{[u];u::x+1;u*2}:~x}'[1 3 30 0]",
+    "{*{[t];t::(x@0)+x@1;t<40}{[u];u::x@1;u,(x@0)+u}:~x,1}'[1 2 50]",
+    "bs::{[a k];a::x;k::y;*{(x@0)<x@1}{[m];m::(+/x):%2;:[(a@m)<k;(m+1),x@1;(x@0),m]}:~0,#a};"
+    "bs(2*!50;)'[0 1 2 49 50 97 98 99 100 -3]",
+    "{{x>0}{x:%10}:~x}'[0 7 123 99999]", "{+/({x>0}{x:%10}\\~x)!10}'[1 19 100 9999]",
+]
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--conformance", help="the directory of nmh.jsonl and display.jsonl "
@@ -1087,7 +1106,7 @@ def main(argv=None):
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
                       "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-", "qa-",
-                      "rz-", "qb-"))]
+                      "rz-", "qb-", "qd-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1173,6 +1192,8 @@ def main(argv=None):
         entries.append({"id": f"rz-{i:03d}", "source": source})
     for i, source in enumerate(PICKED_SMALL):
         entries.append({"id": f"qb-{i:03d}", "source": source})
+    for i, source in enumerate(CHOSEN_STEPS):
+        entries.append({"id": f"qd-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
