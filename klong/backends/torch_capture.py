@@ -286,6 +286,7 @@ class Recorder(TorchFunctionMode):
         # in place
         self.pure = set()
         self.mutated = set()
+        self.changes = collections.Counter()    # slot -> the changes in place recorded
         # x == 0 (a division's test for zero divisors), and its any(): slot -> x's slot
         self.zero_where = {}
         self.zero_any = {}
@@ -303,7 +304,8 @@ class Recorder(TorchFunctionMode):
         # as the operations of the backward; `graph_needed`: autograd is used otherwise
         self.engines = []
         self.graph_needed = False
-        self.unjoined = None       # `main` as it was before _joint wrote a backward in it
+        self.unjoined = None       # `main` and `mutated` as they were before _joint wrote a
+                                   # backward in main
 
     # -- slots and constants
     def line(self, text, graph_form):
@@ -487,7 +489,9 @@ class Recorder(TorchFunctionMode):
                 name.endswith("_") and not name.endswith("__") or name.endswith("__set__")
                 or name in ("__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__")):
             # changes its tensor in place: the float form of the old value is no longer it
-            self.mutated.add(self.ref(args[0]))
+            changed = self.ref(args[0])
+            self.mutated.add(changed)
+            self.changes[changed] += 1
             self.scalar.pop(self.known.get(id(args[0])), None)
         if name in _GRAPH_USERS and func is not torch.autograd.grad:
             self.graph_needed = True    # (torch.autograd.grad: see _call_text)
@@ -556,17 +560,22 @@ class Recorder(TorchFunctionMode):
         except Exception:
             return      # (Unfollowable, or a line that cannot run outside its replay)
         lines.append(f"{slot} = ({', '.join(results)},)")
-        self.unjoined = list(self.main)
+        self.unjoined = list(self.main), set(self.mutated)
         self.main[index] = "\n    ".join(lines)       # (one entry: the lines keep their places)
+        undone = collections.Counter()
         for i, line in starts.items():
+            undone[_REQUIRES_GRAD.match(self.main[i]).group(3)] += 1
             self.main[i] = line
-        self._without_holders()
+        undone.update(self._without_holders())
+        # a slot whose every change in place was one of those lines is changed no more
+        # (the leaves of `:>`, the holders: their detached tensors are the tensors)
+        self.mutated = {s for s in self.mutated if self.changes[s] > undone[s]}
         self._without_detaches()
 
     def unjoin(self):
         """Take back what _joint wrote (the replay it gave failed a guard, or differed: a
         guard on whether a tensor is being differentiated, say)."""
-        self.main[:] = self.unjoined
+        self.main[:], self.mutated = self.unjoined
 
     def _backward(self, ops, grads, known, env):
         """The lines of the backward's operations `ops` (as _AtenLog logs them), and the
@@ -636,8 +645,9 @@ class Recorder(TorchFunctionMode):
     def _without_holders(self):
         """With no graph built, a tensor made only to be given other values (`t.data = v`:
         torch's sum or matrix product, the step of the graph that holds Klong's sums)
-        is not made: its slot is v. Lines left blank keep the others' places."""
-        made = {}
+        is not made: its slot is v. Lines left blank keep the others' places. Returns the
+        holders' slots."""
+        made, holders = {}, []
         for i, line in enumerate(self.main):
             m = _ASSIGNMENT.match(line)
             if m is not None:
@@ -654,6 +664,8 @@ class Recorder(TorchFunctionMode):
                 continue
             self.main[j] = ""
             self.main[i] = f"{holder} = {values}"
+            holders.append(holder)
+        return holders
 
     def _without_detaches(self):
         """With no graph built, where nothing of the replay is differentiated (no input,

@@ -115,19 +115,21 @@ class Differentiation:
         if name is None:
             return self.gradient
         g = self.interp.globals
+        engine = self.backend.autograd           # (an interpreter keeps its backend)
+        if not engine.differences_reals:
+            return lambda f, p: self.gradient(f, p, name)
+        differences = engine.variable_real_gradient
 
         def gradient(f, p):
             if type(p) is float and type(f) is Lambda and f.arity == 1 and g.get(name) is p \
                     and not self.anomaly:
                 # a descent step's `f:>p` of a real variable: straight to the differences
-                b = self.backend.autograd
-                if b.differences_reals:
-                    self.order += 1
-                    try:
-                        return b.variable_real_gradient(f.run, g, name, p)
-                    finally:
-                        self.order -= 1
-                        g[name] = p
+                self.order += 1
+                try:
+                    return differences(f.run, g, name, p)
+                finally:
+                    self.order -= 1
+                    g[name] = p
             return self.gradient(f, p, name)
         return gradient
 
