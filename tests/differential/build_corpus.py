@@ -29,7 +29,8 @@ Four sources, in this order:
     ROW_SCANS: running sums of rows from a zero and the first match in each row,
     issue 32's sixth round;
     PICKED_SMALL: columns picked at once, small fused batches on Python's integers and
-    a list's elements picked by an index vector, issue 35);
+    a list's elements picked by an index vector, issue 35; ROW_FOLDS: row folds whose
+    zeros and truths are looked at on the host, issue 32);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1044,6 +1045,28 @@ ROW_SCANS = [
 ]
 
 
+# Row folds whose zeros and truths are looked at on the host (TorchBackend.all and any,
+# fold_columns' zero sums): a row's max or min that is a zero beside the other zero, sums by a
+# matrix of zeros of both signs, a batched While's test of each step, Find's counts, sums
+# of rows of -0.0 (issue 32, rows2)
+ROW_FOLDS = [
+    "|/'[[-0.0 0.0 -1.0] [0.0 -0.0 -2.0] [1.0 -0.0 0.5]]",
+    "&/'[[-0.0 0.0 1.0] [0.0 -0.0 2.0] [-1.0 -0.0 0.5]]",
+    "{x-|/x}'[[-0.0 -1.0] [2.0 -0.0] [0.0 -0.0]]",
+    "{x=|/x}'[[-0.0 0.0 -1.0] [3.0 3.0 1.0] [0.5 0.25 0.0]]",
+    "w::[[-0.0 0.0] [-0.0 -0.0] [0.0 -0.0]];{+/x*w}'[[1.0 2.0 3.0] [-1.0 -2.0 -3.0] [0.0 0.0 0.0]]",
+    "w::[[1.0 -1.0] [-1.0 1.0]];{+/x*w}'[[0.5 0.5] [-0.0 -0.0] [0.25 -0.25]]",
+    "{+/x*!#x}'[[-0.0 -0.0 -0.0] [1.5 -0.5 0.25] [-1.0 0.5 0.0]]",
+    "+/'[[-0.0 -0.0] [0.5 -0.5] [-0.0 0.0]]",
+    "*/'[[-0.0 2.0] [0.5 -0.5] [-3.0 -0.0]]",
+    "{{x<10}{x*2.0}:~x}'[1.0 0.25 3.0 0.5 12.0]", "{{x<100}{x+x}:~x}'[1 3 7 50 200]",
+    "{{(x<9)&x>0}{x+2}:~x}'[1 2 3 -1 0 8]",
+    "{x?0.5}'[[0.5 1.0 0.5] [0.5 0.5 2.0]]",
+    "{x|0.0}'[[-0.0 0.0 -1.0] [1.0 -0.5 -0.0]]",
+    "n::[[1.0 2.0] [0.0 -0.0]];n{+/(x-y)^2}'[[0.5 1.0] [-0.0 0.0]]",
+]
+
+
 # A column of a matrix picked by a dyad's Each at once; a fused tree of integer verbs on
 # a few elements computed on Python's integers; a list's elements picked by an index
 # vector (issue 35, progs-b)
@@ -1087,7 +1110,7 @@ def main(argv=None):
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
                       "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-", "qa-",
-                      "rz-", "qb-"))]
+                      "rz-", "qb-", "ry-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1173,6 +1196,8 @@ def main(argv=None):
         entries.append({"id": f"rz-{i:03d}", "source": source})
     for i, source in enumerate(PICKED_SMALL):
         entries.append({"id": f"qb-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_FOLDS):
+        entries.append({"id": f"ry-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
