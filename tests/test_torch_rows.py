@@ -297,27 +297,6 @@ def test_torch_finds_a_zero_divisor_on_the_host_or_in_torch():
 
 
 @pytest.mark.skipif(torch is None, reason="needs torch")
-def test_torch_all_and_any_look_at_truths_reals_and_integers_alike():
-    """Backend.all and any of torch: numpy's count of the non-zeros on a CPU tensor's memory
-    (truths, reals, integers, a view, a number), torch's own of a tensor being
-    differentiated; each a Python bool, as torch's test gives it. -0.0 is a zero, NaN is
-    not."""
-    from klong.backends import get_backend
-    backend = get_backend("torch", "cpu", "float64")
-    cases = [torch.tensor([True, True]), torch.tensor([True, False]), torch.tensor([False]),
-             torch.tensor([1.0, -0.0]), torch.tensor([float("nan"), 2.0]),
-             torch.tensor([[3, 0], [1, 2]]), torch.tensor([[3, 1], [1, 2]]).t(),
-             torch.tensor([[0.0, 0.0], [0.0, 1.5]])[:, 0], torch.zeros(0), True, 0,
-             torch.tensor([1.0, 0.0], requires_grad=True) * 2]
-    for a in cases:
-        t = torch.as_tensor(a)
-        want_all, want_any = bool(t.all()), bool(t.any())
-        got_all, got_any = backend.all(a), backend.any(a)
-        assert type(got_all) is bool and type(got_any) is bool, a
-        assert (got_all, got_any) == (want_all, want_any), a
-
-
-@pytest.mark.skipif(torch is None, reason="needs torch")
 def test_torch_column_sums_of_zeros_keep_the_loops_signs():
     """TorchBackend.fold_columns (numpy's reduction on the same memory, its zeros found there):
     a column of nothing but -0.0 sums to -0.0 as the loop's fold from its first element; one

@@ -669,31 +669,6 @@ class TorchBackend(Backend):
         # along the rows where they lie: the columns' reduce, without its dispatch
         return (torch.amax if largest else torch.amin)(a, dim=1)
 
-    def all(self, a):
-        # numpy's count of the non-zeros on the same memory: a fraction of the cost of
-        # torch's all() on a CPU tensor of a few thousand elements (a row fold's look for
-        # zeros, a batched While's test of each step)
-        host = self._host_look(a)
-        return super().all(a) if host is None else int(np.count_nonzero(host)) == host.size
-
-    def any(self, a):
-        host = self._host_look(a)
-        return super().any(a) if host is None else int(np.count_nonzero(host)) != 0
-
-    def _host_look(self, a):
-        """_host(a), truths too (a comparison's result): numpy's view of a CPU tensor, for
-        a look at its elements; None where torch must look."""
-        if isinstance(a, torch.Tensor) and a.dtype == torch.bool:
-            if self.recorder is not None or a.device.type != "cpu" or _wrapped(a) \
-                    or torch.compiler.is_compiling():
-                return None
-            try:
-                return a.numpy()
-            except RuntimeError:        # a tensor of a transform (functionalised, fake ...)
-                return None
-        host = self._host(a)
-        return None if host is None else np.asarray(host)
-
     def any_zero(self, a):
         host = self._host(a)        # (numpy's look at the same memory: one cheap pass)
         return super().any_zero(a) if host is None else bool((host == 0).any())

@@ -29,8 +29,8 @@ Four sources, in this order:
     ROW_SCANS: running sums of rows from a zero and the first match in each row,
     issue 32's sixth round;
     PICKED_SMALL: columns picked at once, small fused batches on Python's integers and
-    a list's elements picked by an index vector, issue 35; ROW_FOLDS: row folds whose
-    zeros and truths are looked at on the host, issue 32);
+    a list's elements picked by an index vector, issue 35; ROW_FOLDS: row folds and
+    their zeros, issue 32);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1045,10 +1045,9 @@ ROW_SCANS = [
 ]
 
 
-# Row folds whose zeros and truths are looked at on the host (TorchBackend.all and any,
-# fold_columns' zero sums): a row's max or min that is a zero beside the other zero, sums by a
-# matrix of zeros of both signs, a batched While's test of each step, Find's counts, sums
-# of rows of -0.0 (issue 32, rows2)
+# Row folds and their zeros (TorchBackend.fold_columns' zero sums found by numpy): a row's
+# max or min that is a zero beside the other zero, sums by a matrix of zeros of both signs,
+# a batched While's test of each step, Find's counts, sums of rows of -0.0 (issue 32, rows2)
 ROW_FOLDS = [
     "|/'[[-0.0 0.0 -1.0] [0.0 -0.0 -2.0] [1.0 -0.0 0.5]]",
     "&/'[[-0.0 0.0 1.0] [0.0 -0.0 2.0] [-1.0 -0.0 0.5]]",
