@@ -296,6 +296,30 @@ def test_torch_finds_a_zero_divisor_on_the_host_or_in_torch():
     assert backend.any_zero(tracked) is True and backend.any_zero(tracked + 1) is False
 
 
+@pytest.mark.skipif(torch is None, reason="needs torch")
+def test_torch_column_sums_of_zeros_keep_the_loops_signs():
+    """TorchBackend.fold_columns (numpy's reduction on the same memory, its zeros found there):
+    a column of nothing but -0.0 sums to -0.0 as the loop's fold from its first element; one
+    whose elements cancel to 0.0, and one of 0.0 beside -0.0, to 0.0; NaN and the rest as
+    numpy's fold of the same columns, bit for bit."""
+    import numpy as np
+    from klong.backends import get_backend
+    backend = get_backend("torch", "cpu", "float64")
+    host = get_backend("numpy", None, "float64")
+    nan = float("nan")
+    c = np.array([[-0.0, 0.5, 0.0, -0.0, nan, 1.0],
+                  [-0.0, -0.5, -0.0, 0.0, 1.0, 2.0],
+                  [-0.0, 0.0, -0.0, -0.0, 1.0, 3.0]])
+    got = backend.fold_columns("+", torch.from_numpy(c.copy()))
+    want = host.fold_columns("+", c.copy())
+    loop = [float(v) for v in c[0]]
+    for row in c[1:]:
+        loop = [p + q for p, q in zip(loop, row)]
+    assert isinstance(got, torch.Tensor)
+    assert got.numpy().tobytes() == want.tobytes() == np.array(loop).tobytes()
+    assert [str(v) for v in got.tolist()[:4]] == ["-0.0", "0.0", "0.0", "0.0"]
+
+
 # ---------------------------------------------------------------- issue 32, third round
 
 def _adversarial(seed, rows=400, cols=16):

@@ -1114,8 +1114,8 @@ def over(op, dyad):
             raise Declined
         if summed and k <= SEQUENTIAL_ROWS and _dtype_kind(a.dtype) == "f":
             # (_fast_fold's common case first: rows of reals a row of Each folds left
-            # to right, one kind asked once)
-            return Rows(backends.current().fold_each_row(op, a))
+            # to right, one kind asked once; their sums are reals again, one per row)
+            return Rows.of(backends.current().fold_each_row(op, a))
         if op == "+" and values.array_kind(a) == "i":
             b = x.bounds
             r = Rows(_int_sums(a, b))

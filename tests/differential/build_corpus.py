@@ -31,7 +31,8 @@ Four sources, in this order:
     PICKED_SMALL: columns picked at once, small fused batches on Python's integers and
     a list's elements picked by an index vector, issue 35; CHOSEN_STEPS: batched
     conditionals whose predicate gives numbers other than 0 and 1, and batched Whiles whose
-    literals have locals of their own, issue 35);
+    literals have locals of their own, issue 35; ROW_FOLDS: row folds and their zeros,
+    issue 32);
   - every Klong program under examples/, run whole (stored by path, read at test time);
   - programs from generate.py with a fixed seed.
 
@@ -1046,6 +1047,27 @@ ROW_SCANS = [
 ]
 
 
+# Row folds and their zeros (TorchBackend.fold_columns' zero sums found by numpy): a row's
+# max or min that is a zero beside the other zero, sums by a matrix of zeros of both signs,
+# a batched While's test of each step, Find's counts, sums of rows of -0.0 (issue 32, rows2)
+ROW_FOLDS = [
+    "|/'[[-0.0 0.0 -1.0] [0.0 -0.0 -2.0] [1.0 -0.0 0.5]]",
+    "&/'[[-0.0 0.0 1.0] [0.0 -0.0 2.0] [-1.0 -0.0 0.5]]",
+    "{x-|/x}'[[-0.0 -1.0] [2.0 -0.0] [0.0 -0.0]]",
+    "{x=|/x}'[[-0.0 0.0 -1.0] [3.0 3.0 1.0] [0.5 0.25 0.0]]",
+    "w::[[-0.0 0.0] [-0.0 -0.0] [0.0 -0.0]];{+/x*w}'[[1.0 2.0 3.0] [-1.0 -2.0 -3.0] [0.0 0.0 0.0]]",
+    "w::[[1.0 -1.0] [-1.0 1.0]];{+/x*w}'[[0.5 0.5] [-0.0 -0.0] [0.25 -0.25]]",
+    "{+/x*!#x}'[[-0.0 -0.0 -0.0] [1.5 -0.5 0.25] [-1.0 0.5 0.0]]",
+    "+/'[[-0.0 -0.0] [0.5 -0.5] [-0.0 0.0]]",
+    "*/'[[-0.0 2.0] [0.5 -0.5] [-3.0 -0.0]]",
+    "{{x<10}{x*2.0}:~x}'[1.0 0.25 3.0 0.5 12.0]", "{{x<100}{x+x}:~x}'[1 3 7 50 200]",
+    "{{(x<9)&x>0}{x+2}:~x}'[1 2 3 -1 0 8]",
+    "{x?0.5}'[[0.5 1.0 0.5] [0.5 0.5 2.0]]",
+    "{x|0.0}'[[-0.0 0.0 -1.0] [1.0 -0.5 -0.0]]",
+    "n::[[1.0 2.0] [0.0 -0.0]];n{+/(x-y)^2}'[[0.5 1.0] [-0.0 0.0]]",
+]
+
+
 # A column of a matrix picked by a dyad's Each at once; a fused tree of integer verbs on
 # a few elements computed on Python's integers; a list's elements picked by an index
 # vector (issue 35, progs-b)
@@ -1106,7 +1128,7 @@ def main(argv=None):
                       "trow-", "queen-", "small-", "nrow-", "call-", "rn-", "rt-", "tr2-", "pg-",
                       "pg2-", "am-", "sr-", "nq-", "mg-", "bw-", "cp-",
                       "tx-", "ri-", "jg-", "sa-", "sv-", "rw-", "px-", "rx-", "tq-", "qa-",
-                      "rz-", "qb-", "qd-"))]
+                      "rz-", "qb-", "qd-", "ry-"))]
     for case_id, source in cases:
         if unsafe(source) or not quick(source, args.max_seconds):
             dropped += 1
@@ -1194,6 +1216,8 @@ def main(argv=None):
         entries.append({"id": f"qb-{i:03d}", "source": source})
     for i, source in enumerate(CHOSEN_STEPS):
         entries.append({"id": f"qd-{i:03d}", "source": source})
+    for i, source in enumerate(ROW_FOLDS):
+        entries.append({"id": f"ry-{i:03d}", "source": source})
     for path in example_files():
         entry = {"id": path, "file": path}
         if path in WITHIN_BACKEND:
