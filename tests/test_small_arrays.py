@@ -240,3 +240,37 @@ def test_torch_reads_the_firsts_of_groups_from_the_vector_they_view(kt, monkeypa
     monkeypatch.setattr(kt.backend, "element", per_group)
     assert kt.backend.firsts(groups) == [0, 1, 4, 6]
     assert printed(kt, "*'g") == "[0 1 4 6]"
+
+
+# The quicksort's steps (issue 35): a@&a<n picked from the library's truths at the positions
+# it finds (Backend.selected), two vectors of one dtype joined at once
+@pytest.mark.parametrize("src, result", [
+    ("qs::{:[2>#x;x;{(qs(x@&x<y)),(x@&x=y),qs(x@&x>y)}(x;x@0)]};qs([5 3 8 1 5 9 0])",
+     "[0 1 3 5 5 8 9]"),
+    ("qs::{:[2>#x;x;{(qs(x@&x<y)),(x@&x=y),qs(x@&x>y)}(x;x@0)]};qs([2.5 -1.0 2.5 0.5])",
+     "[-1.0 0.5 2.5 2.5]"),
+    ("a::[4 7 1 9];(a@&a>100),a@&a<5", "[4 1]"),       # an empty part: its kind kept
+    ("a::[[1 2] [3 4] [5 6]];a@&(*'a)>2", "[[3 4] [5 6]]"),
+    ("[1 2],[3.5]", "[1 2 3.5]"),                      # two kinds: a list of both
+    ("[1 2],[]", "[1 2]"),
+])
+def test_partition_and_join(k, src, result):
+    assert printed(k, src) == result
+
+
+def test_positions_are_int64_and_kinds_come_from_the_dtype():
+    import numpy as np
+    from klong.backends import arrays, get_backend
+    from klong.runtime.values import array_kind
+    backend = get_backend("numpy")
+    truths = np.array([True, False, True, True])
+    positions = backend.where(truths)
+    assert positions.dtype == np.int64 and positions.tolist() == [0, 2, 3]
+    assert backend.selected(np.array([5, 6, 7, 8]), truths).tolist() == [5, 7, 8]
+    assert backend.selected(np.arange(8).reshape(4, 2), truths).tolist() == [[0, 1], [4, 5], [6, 7]]
+    for a, kind in [(np.arange(3), "i"), (np.arange(3, dtype=">i8"), "i"),
+                    (np.arange(3, dtype=np.uint8), "i"), (np.ones(2), "f"),
+                    (np.ones(2, np.float32), "f"), (np.array([True]), "b"),
+                    (np.array(["a"]), "o")]:
+        assert array_kind(a) == kind, a.dtype
+        assert arrays.dtype_kind(a.dtype) == (None if kind == "o" else kind)

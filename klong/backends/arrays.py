@@ -13,27 +13,35 @@ _ARRAY_BACKENDS = {}
 # arrays.ARRAY_TYPES at each use, never import the name itself.
 ARRAY_TYPES = ()
 # element kind by exact dtype, for the dtypes each loaded backend names: one lookup where the
-# backend's `kind` takes three (array_kind runs many times in every verb). numpy's dtypes
-# (`host_dtype_kinds`) in a table of their own, read second: torch's compiler before 2.13
-# cannot hash a numpy dtype, and stops the traced graph at a table that holds one, so a
-# tensor's dtype is found without meeting one (dtype_kind)
+# backend's `kind` takes three (array_kind runs many times in every verb). Torch's dtypes,
+# all of one class (DTYPE_CLASSES), by themselves; numpy's (`host_dtype_kinds`) in a table of
+# their own, by their classes (numpy gives each dtype one: hashing a class costs nothing,
+# hashing a numpy dtype several hundred instructions, twice in every array_kind before).
+# A tensor's dtype is found without meeting either numpy table: torch's compiler before 2.13
+# cannot hash a numpy dtype, and stops the traced graph at a table that holds one
 DTYPE_KINDS = {}
+DTYPE_CLASSES = ()
 HOST_DTYPE_KINDS = {}
 
 
 def add_array_type(backend_class):
-    global ARRAY_TYPES
+    global ARRAY_TYPES, DTYPE_CLASSES
     cls = backend_class.array_type
     if cls not in _ARRAY_BACKENDS:
         _ARRAY_BACKENDS[cls] = backend_class
         ARRAY_TYPES = tuple(_ARRAY_BACKENDS)
-        DTYPE_KINDS.update(getattr(backend_class, "dtype_kinds", {}))
-        HOST_DTYPE_KINDS.update(getattr(backend_class, "host_dtype_kinds", {}))
+        kinds = getattr(backend_class, "dtype_kinds", {})
+        DTYPE_KINDS.update(kinds)
+        DTYPE_CLASSES = tuple(set(DTYPE_CLASSES).union(type(d) for d in kinds))
+        HOST_DTYPE_KINDS.update((type(d), kind) for d, kind in
+                                getattr(backend_class, "host_dtype_kinds", {}).items())
 
 
 def dtype_kind(dtype):
     """'i', 'f' or 'b' for a dtype a loaded backend names, else None."""
-    return DTYPE_KINDS.get(dtype) or HOST_DTYPE_KINDS.get(dtype)
+    if type(dtype) in DTYPE_CLASSES:
+        return DTYPE_KINDS.get(dtype)
+    return HOST_DTYPE_KINDS.get(type(dtype))
 
 
 def array_backend(a):

@@ -352,6 +352,11 @@ class Backend:
         non-negative positions, laid out as positions are."""
         return a[positions]
 
+    def selected(self, a, truths):
+        """The elements of `a` (along its first axis) where the boolean vector `truths`, as
+        long, holds: take at where's positions."""
+        return self.take(a, self.where(truths))
+
     def occurrences(self, a, size):
         """How often each of 0 .. size-1 occurs in the integer vector `a` of values in that
         range, as an int64 vector of `size` counts (numpy's bincount)."""

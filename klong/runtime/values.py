@@ -183,7 +183,10 @@ def is_array(v):
 
 def array_kind(a):
     """'i', 'f', 'b' or 'o' for the element type of a backend array."""
-    kind = _arrays.DTYPE_KINDS.get(a.dtype) or _arrays.HOST_DTYPE_KINDS.get(a.dtype)
+    # (arrays.dtype_kind's lookup written out: the call would cost what it saves)
+    dtype = a.dtype
+    kind = _arrays.DTYPE_KINDS.get(dtype) if type(dtype) in _arrays.DTYPE_CLASSES \
+        else _arrays.HOST_DTYPE_KINDS.get(type(dtype))
     return kind if kind is not None else _backends.array_backend(a).kind(a)
 
 

@@ -242,7 +242,7 @@ def compress_compared(a, op, b, c):
     mask = plain_compared(op, b, c)
     if mask is None or mask.ndim != 1 or mask.shape[0] != a.shape[0]:
         return None
-    return backend.take(a, backend.where(mask))
+    return backend.selected(a, mask)
 
 
 # ---------------------------------------------------------------- First, Reverse, Transpose
@@ -557,15 +557,16 @@ def join(a, b):
         # as an array
         check_elements(2)
         return backends.running.backend.asarray([a, b], "i" if ta is int else "f")
-    # two arrays of one kind whose items have one shape (rows joined to a matrix): what
-    # _concat gives them, at once; two vectors of one known kind (a quicksort's parts) with
-    # their tests made inline
+    # two vectors of one known kind (a quicksort's parts), their tests made inline (one
+    # dtype: its kind looked up once); two arrays of one kind whose items have one shape
+    # (rows joined to a matrix): what _concat gives them, at once
+    if ta is tb and ta in arrays.ARRAY_TYPES and a.ndim == 1 and b.ndim == 1:
+        dtype = a.dtype
+        kind = _dtype_kind(dtype)
+        if kind is not None and (b.dtype is dtype or kind == _dtype_kind(b.dtype)):
+            check_elements(a.shape[0] + b.shape[0])
+            return backends.running.backend.concat((a, b))
     if ta in arrays.ARRAY_TYPES and tb in arrays.ARRAY_TYPES:
-        if a.ndim == 1 and b.ndim == 1 and ta is tb:
-            kind = _dtype_kind(a.dtype)
-            if kind is not None and kind == _dtype_kind(b.dtype):
-                check_elements(a.shape[0] + b.shape[0])
-                return backends.current().concat((a, b))
         if a.ndim and b.ndim and a.shape[1:] == b.shape[1:] and array_kind(a) == array_kind(b):
             check_elements(elements_of(a) + elements_of(b))
             return backends.current().concat((a, b))
