@@ -563,8 +563,8 @@ class Recorder(TorchFunctionMode):
         self.unjoined = list(self.main), set(self.mutated)
         self.main[index] = "\n    ".join(lines)       # (one entry: the lines keep their places)
         undone = collections.Counter()
-        for i, line in starts.items():
-            undone[_REQUIRES_GRAD.match(self.main[i]).group(3)] += 1
+        for i, (line, leaf) in starts.items():
+            undone[leaf] += 1
             self.main[i] = line
         undone.update(self._without_holders())
         # a slot whose every change in place was one of those lines is changed no more
@@ -629,17 +629,17 @@ class Recorder(TorchFunctionMode):
         return lines, ["None" if g is None else ref(g) for g in grads]
 
     def _graph_starts(self):
-        """{index in `main`: the line in its place} that turns the lines starting a graph
-        (t.requires_grad_(True)) into plain copies of the slot; None where one is of an
-        input (the flag the function sets on it stays, as the ordinary evaluation leaves
-        it: the graph is then built as before)."""
+        """{index in `main`: (the line in its place, the slot it flagged)} that turns the
+        lines starting a graph (t.requires_grad_(True)) into plain copies of the slot; None
+        where one is of an input (the flag the function sets on it stays, as the ordinary
+        evaluation leaves it: the graph is then built as before)."""
         starts = {}
         for i, line in enumerate(self.main):
             m = _REQUIRES_GRAD.match(line)
             if m is not None and _name(self.namespace.get(m.group(2))) == "requires_grad_":
                 if not m.group(3).startswith("s"):
                     return None
-                starts[i] = f"{m.group(1)} = {m.group(3)}"
+                starts[i] = (f"{m.group(1)} = {m.group(3)}", m.group(3))
         return starts
 
     def _without_holders(self):
